@@ -1,0 +1,5 @@
+// Every table, one file per entity; drizzle-kit reads this folder.
+export * from "./users";
+export * from "./workspaces";
+export * from "./audit";
+export * from "./settings";

@@ -1,0 +1,9 @@
+import { pgTable, text, timestamp } from "drizzle-orm/pg-core";
+
+/** A project folder an agent works in. `path` is absolute and normalised. */
+export const workspaces = pgTable("workspaces", {
+  id: text("id").primaryKey(),
+  path: text("path").notNull().unique(),
+  name: text("name").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
