@@ -3,3 +3,4 @@ export * from "./users";
 export * from "./workspaces";
 export * from "./audit";
 export * from "./settings";
+export * from "./agent-tokens";

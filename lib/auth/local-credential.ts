@@ -1,0 +1,36 @@
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import { digestsEqual, hashToken, randomToken } from "./tokens";
+
+/** What `cockpit start` leaves in the data folder (mode 0600) for CLI verbs that need the server. */
+export const LocalCredential = z.object({ url: z.string(), token: z.string(), pid: z.number() });
+export type LocalCredential = z.infer<typeof LocalCredential>;
+
+export const LOCAL_CREDENTIAL_FILE = "local-credential.json";
+export const LOCAL_CREDENTIAL_ENV = "COCKPIT_LOCAL_CREDENTIAL_SHA256";
+
+/** Writes a fresh credential and returns the hash the server must accept. */
+export function writeLocalCredential(dataDir: string, url: string, pid: number): { hash: string; file: string } {
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const token = randomToken("cpc_");
+  const file = path.join(dataDir, LOCAL_CREDENTIAL_FILE);
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify({ url, token, pid }), { mode: 0o600 });
+  fs.renameSync(tmp, file);
+  return { hash: hashToken(token), file };
+}
+
+export function readLocalCredential(dataDir: string): LocalCredential | null {
+  try {
+    return LocalCredential.parse(JSON.parse(fs.readFileSync(path.join(dataDir, LOCAL_CREDENTIAL_FILE), "utf8")));
+  } catch {
+    return null;
+  }
+}
+
+/** True when `token` is the credential the server was started with. */
+export function isLocalCredential(token: string | null | undefined, expectedHash = process.env[LOCAL_CREDENTIAL_ENV]): boolean {
+  if (!token || !expectedHash || !token.startsWith("cpc_")) return false;
+  return digestsEqual(hashToken(token), expectedHash);
+}
