@@ -84,3 +84,8 @@ export function getOpenedDb(): Promise<OpenedDb> {
 export async function getDb(): Promise<Db> {
   return (await getOpenedDb()).db;
 }
+
+/** Tests and tools that run route handlers in-process point the server at their own database. */
+export function setServerDb(opened: OpenedDb): void {
+  (globalThis as GlobalWithDb)[globalKey] = Promise.resolve(opened);
+}

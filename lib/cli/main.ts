@@ -1,4 +1,4 @@
-import { parseArgs } from "node:util";
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import { CliError, UsageError, type Verb } from "./verb";
 import { verbs } from "./verbs/index";
 
@@ -59,6 +59,6 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 /** Strict flag parsing shared by verbs: unknown flags are usage errors. */
-export function parseFlags<T extends Parameters<typeof parseArgs>[0]["options"]>(argv: string[], options: T, allowPositionals = false) {
+export function parseFlags<T extends NonNullable<ParseArgsConfig["options"]>>(argv: string[], options: T, allowPositionals = false) {
   return parseArgs({ args: argv, options, allowPositionals, strict: true });
 }

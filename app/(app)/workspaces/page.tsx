@@ -1,0 +1,19 @@
+import { getDb } from "@/db/client";
+import { WorkspacesManager } from "@/components/workspaces/workspaces-manager";
+import { detectAgentStores } from "@/lib/workspaces/agent-stores";
+import { listWorkspaces } from "@/lib/workspaces/workspaces";
+
+export const metadata = { title: "Workspaces" };
+export const dynamic = "force-dynamic";
+
+export default async function WorkspacesPage() {
+  const rows = await listWorkspaces(await getDb());
+  const initial = rows.map((w) => ({ id: w.id, name: w.name, path: w.path, createdAt: w.createdAt.toISOString(), stores: detectAgentStores(w.path) }));
+  return (
+    <>
+      <h1>Workspaces</h1>
+      <p className="muted">A workspace is a project folder an agent works in. The cockpit reads its agents&apos; settings files from there.</p>
+      <WorkspacesManager initial={initial} />
+    </>
+  );
+}

@@ -1,0 +1,20 @@
+import { NavLinks } from "./nav-links";
+import { SignOutButton } from "./sign-out-button";
+
+/** The signed-in frame: navigation plus the page. */
+export function AppShell({ userName, children }: { userName: string; children: React.ReactNode }) {
+  return (
+    <div className="shell">
+      <aside className="sidebar">
+        <div className="brand">Permissions Cockpit</div>
+        <NavLinks />
+        <div className="spacer" />
+        <div className="muted signout" style={{ padding: "0 0.9rem", fontSize: "0.85rem" }}>
+          Signed in as {userName}
+        </div>
+        <SignOutButton />
+      </aside>
+      <main className="content">{children}</main>
+    </div>
+  );
+}

@@ -1,0 +1,132 @@
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { EnvError, loadEnv } from "@/lib/config/env";
+import { LOCAL_CREDENTIAL_ENV, writeLocalCredential } from "@/lib/auth/local-credential";
+import { parseFlags } from "../main";
+import { CliError, UsageError, type Verb } from "../verb";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
+const SOURCE_DIRS = ["app", "components", "lib", "db", "public"];
+const SOURCE_FILES = ["next.config.ts", "package.json", "tsconfig.json"];
+
+function newestMtime(target: string): number {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(target);
+  } catch {
+    return 0;
+  }
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of fs.readdirSync(target)) {
+    if (entry === "node_modules" || entry.startsWith(".")) continue;
+    newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  }
+  return newest;
+}
+
+/** A build is needed when there is none or any source file is newer than it. */
+export function buildIsStale(root = ROOT): boolean {
+  const buildId = path.join(root, ".next", "BUILD_ID");
+  if (!fs.existsSync(buildId)) return true;
+  const built = fs.statSync(buildId).mtimeMs;
+  const newest = Math.max(...SOURCE_DIRS.map((d) => newestMtime(path.join(root, d))), ...SOURCE_FILES.map((f) => newestMtime(path.join(root, f))));
+  return newest > built;
+}
+
+async function waitForHealth(url: string, child: { exitCode: number | null }, timeoutMs: number): Promise<{ database: string }> {
+  const deadline = Date.now() + timeoutMs;
+  let last = "no answer";
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new CliError(`the server exited with code ${child.exitCode} before it was ready`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      const body = (await res.json()) as { ok: boolean; database: string; error?: string };
+      if (res.ok && body.ok) return body;
+      last = body.error ?? `HTTP ${res.status}`;
+    } catch (error) {
+      last = (error as Error).message;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new CliError(`the server did not become healthy within ${timeoutMs / 1000} s (${last})`);
+}
+
+export const startVerb: Verb = {
+  name: "start",
+  summary: "build if needed, migrate and serve the cockpit; prints a login link",
+  usage: `Usage: cockpit start [--port N] [--no-build]
+
+Builds the app when there is no build or the sources are newer, applies database
+migrations, serves on http://localhost:PORT (default 3000) and prints a one-time
+owner login link.
+
+Environment:
+  PORT                 port to listen on (default 3000)
+  COCKPIT_DATA         data folder (default ./.cockpit): embedded database, local credential
+  DATABASE_URL         postgres://… to use a PostgreSQL server instead of the embedded database
+  COCKPIT_PUBLIC_URL   the URL people open (links in notifications), e.g. https://cockpit.example
+  COCKPIT_WEBHOOK_ALLOW_HOSTS  comma-separated private hosts webhooks may target`,
+  async run(argv) {
+    const { values, positionals } = parseFlags(argv, { port: { type: "string" }, "no-build": { type: "boolean" } }, true);
+    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    if (values.port) process.env.PORT = values.port;
+    let env;
+    try {
+      env = loadEnv();
+    } catch (error) {
+      if (error instanceof EnvError) throw new CliError(error.message, 2);
+      throw error;
+    }
+    process.env.COCKPIT_DATA = env.dataDir;
+    process.env.COCKPIT_ROOT = ROOT;
+    process.env.NEXT_TELEMETRY_DISABLED = "1";
+
+    if (!values["no-build"] && buildIsStale()) {
+      process.stdout.write("Building the cockpit (first start or changed sources)…\n");
+      const build = spawnSync(process.execPath, [NEXT_BIN, "build"], { cwd: ROOT, stdio: "inherit", env: process.env });
+      if (build.status !== 0) throw new CliError("the build failed; see the output above");
+    }
+
+    const url = `http://localhost:${env.PORT}`;
+    const credential = writeLocalCredential(env.dataDir, url, process.pid);
+    const child = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(env.PORT)], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, [LOCAL_CREDENTIAL_ENV]: credential.hash },
+    });
+    // Next prints its own banner; keep its later log lines but not the banner noise.
+    child.stdout.on("data", (chunk: Buffer) => {
+      const text = chunk.toString();
+      if (!/▲ Next\.js|- Local:|- Network:|✓ Ready|✓ Starting|Starting\.\.\./.test(text)) process.stdout.write(text);
+    });
+    const stop = (signal: NodeJS.Signals) => child.kill(signal);
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+    const exited = new Promise<number>((resolve) => child.on("exit", (code, signal) => resolve(code ?? (signal ? 0 : 1))));
+
+    try {
+      const health = await waitForHealth(url, child, 120_000);
+      const res = await fetch(`${url}/api/local/login-link`, { method: "POST", headers: { authorization: `Bearer ${JSON.parse(fs.readFileSync(credential.file, "utf8")).token}` } });
+      if (!res.ok) throw new CliError(`could not mint a login link (HTTP ${res.status})`);
+      const link = (await res.json()) as { url: string };
+      process.stdout.write(
+        `\nPermissions Cockpit is running at ${url} (database: ${health.database}, data: ${env.dataDir})\n` +
+          `Open this one-time login link (valid 15 minutes; \`npx cockpit login-link\` prints a new one):\n${link.url}\n\n`,
+      );
+    } catch (error) {
+      child.kill("SIGTERM");
+      throw error;
+    }
+    const code = await exited;
+    try {
+      fs.rmSync(credential.file, { force: true });
+    } catch {
+      // Best effort: a stale credential is refused by the next server anyway.
+    }
+    return code;
+  },
+};

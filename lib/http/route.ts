@@ -1,0 +1,120 @@
+import "server-only";
+import { NextResponse, type NextRequest } from "next/server";
+import { z, ZodError, type ZodType } from "zod";
+import { getDb, type Db } from "@/db/client";
+import { hasRole, type Actor, type Role } from "@/lib/auth/actor";
+import { actorFromAgentToken } from "@/lib/auth/agent-tokens";
+import { isLocalCredential } from "@/lib/auth/local-credential";
+import { actorFromSessionToken } from "@/lib/auth/sessions";
+import { AppError, statusOf } from "@/lib/errors";
+import { sessionTokenFrom } from "./cookies";
+import { csrfRefusal, isUnsafeMethod } from "./csrf";
+
+/** Who may call a route: nobody signed in, an agent token, or a person/CLI with at least this role. */
+export type Access = "public" | "agent" | Role;
+
+export interface RouteArgs<Q, B, P> {
+  req: NextRequest;
+  db: Db;
+  actor: Actor;
+  query: Q;
+  body: B;
+  params: P;
+}
+
+interface RouteOptions<Q, B, P> {
+  access: Access;
+  query?: ZodType<Q>;
+  body?: ZodType<B>;
+  params?: ZodType<P>;
+}
+
+type Ctx = { params: Promise<Record<string, string | string[]>> };
+
+const PUBLIC_ACTOR: Actor = { kind: "local", role: "owner", name: "local-cli" };
+
+export function json(data: unknown, status = 200, headers?: HeadersInit): NextResponse {
+  return NextResponse.json(data, { status, headers: { "cache-control": "no-store", ...headers } });
+}
+
+export function errorResponse(status: number, error: string, extra?: Record<string, unknown>): NextResponse {
+  return json({ error, ...extra }, status);
+}
+
+function bearer(req: NextRequest): string | null {
+  const header = req.headers.get("authorization");
+  const match = header?.match(/^Bearer\s+(\S+)$/i);
+  return match?.[1] ?? null;
+}
+
+/** Finds the caller. Bearer credentials are not ambient, so only cookie callers get the CSRF check. */
+async function authenticate(req: NextRequest, db: Db, access: Access): Promise<{ actor: Actor | null; viaCookie: boolean }> {
+  const token = bearer(req);
+  if (token) {
+    if (access === "agent") return { actor: await actorFromAgentToken(db, token), viaCookie: false };
+    if (isLocalCredential(token)) return { actor: { kind: "local", role: "owner", name: "local-cli" }, viaCookie: false };
+    return { actor: null, viaCookie: false };
+  }
+  if (access === "agent") return { actor: null, viaCookie: false };
+  const actor = await actorFromSessionToken(db, sessionTokenFrom(req.headers.get("cookie")));
+  return { actor, viaCookie: true };
+}
+
+/**
+ * The one wrapper every route handler goes through: authentication, role, CSRF, zod parsing of
+ * params/query/body, and mapping of typed errors to status codes. A handler cannot skip a check.
+ */
+export function route<Q = undefined, B = undefined, P = undefined>(
+  options: RouteOptions<Q, B, P>,
+  handler: (args: RouteArgs<Q, B, P>) => Promise<Response | unknown>,
+) {
+  return async (req: NextRequest, ctx: Ctx): Promise<Response> => {
+    try {
+      if (isUnsafeMethod(req.method) && options.access !== "agent" && !bearer(req)) {
+        const refusal = csrfRefusal(req.method, req.headers, req.url);
+        if (refusal) return errorResponse(403, refusal);
+      }
+      const db = await getDb();
+      let actor = PUBLIC_ACTOR;
+      if (options.access !== "public") {
+        const found = await authenticate(req, db, options.access);
+        if (!found.actor) return errorResponse(401, options.access === "agent" ? "missing or invalid agent token" : "sign in required");
+        if (options.access !== "agent" && !hasRole(found.actor, options.access)) {
+          return errorResponse(403, `this needs the ${options.access} role`);
+        }
+        actor = found.actor;
+      }
+      const rawParams = ctx?.params ? await ctx.params : {};
+      const params = options.params ? options.params.parse(rawParams) : (undefined as P);
+      const query = options.query ? options.query.parse(Object.fromEntries(req.nextUrl.searchParams)) : (undefined as Q);
+      let body = undefined as B;
+      if (options.body) {
+        const type = req.headers.get("content-type") ?? "";
+        if (!type.toLowerCase().startsWith("application/json")) return errorResponse(415, "send the body as application/json");
+        let raw: unknown;
+        try {
+          raw = await req.json();
+        } catch {
+          return errorResponse(400, "the body is not valid JSON");
+        }
+        body = options.body.parse(raw);
+      }
+      const result = await handler({ req, db, actor, query, body, params });
+      return result instanceof Response ? result : json(result ?? { ok: true });
+    } catch (error) {
+      if (error instanceof ZodError) {
+        const flat = z.flattenError(error);
+        const fields = Object.entries(flat.fieldErrors).map(([k, v]) => `${k}: ${(v as string[]).join(", ")}`);
+        const reason = [...flat.formErrors, ...fields].join("; ") || "invalid request";
+        return errorResponse(400, reason, { fields: flat.fieldErrors });
+      }
+      const status = statusOf(error);
+      if (status >= 500) {
+        console.error(error);
+        return errorResponse(500, "internal error");
+      }
+      const details = error instanceof AppError && error.details !== undefined ? { details: error.details } : {};
+      return errorResponse(status, (error as Error).message, details);
+    }
+  };
+}

@@ -1,0 +1,21 @@
+import type { NextConfig } from "next";
+
+const securityHeaders = [
+  { key: "X-Content-Type-Options", value: "nosniff" },
+  { key: "X-Frame-Options", value: "DENY" },
+  { key: "Referrer-Policy", value: "no-referrer" },
+  { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=()" },
+];
+
+const config: NextConfig = {
+  // PGlite ships wasm and data files that must load from node_modules, not a bundle.
+  serverExternalPackages: ["@electric-sql/pglite", "pg", "web-tree-sitter", "tree-sitter-bash", "sh-syntax", "web-push"],
+  poweredByHeader: false,
+  reactStrictMode: true,
+  devIndicators: false,
+  async headers() {
+    return [{ source: "/:path*", headers: securityHeaders }];
+  },
+};
+
+export default config;
