@@ -1,0 +1,54 @@
+/** The one place the store layer touches the policy engine, so its API can move without rippling. */
+import { isNarrower, parseMevedelRule, parseMevedelRuleText, parseRule } from "@/lib/policy";
+import type { Action, Agent, EntrySpec, Grant, MevedelRuleData, NarrowProof, ParseResult, Rule, RuleSource, Scope, Specifier } from "@/lib/policy";
+
+export type { Action, Agent, EntrySpec, Grant, MevedelRuleData, NarrowProof, ParseResult, Rule, RuleSource, Scope, Specifier };
+
+export function parseTextRule(text: string, action: Action, agent: Agent, source: RuleSource): ParseResult<Rule> {
+  try {
+    return parseRule(text, action, { agent, source });
+  } catch (error) {
+    return { ok: false, error: `rule parser failed: ${(error as Error).message}` };
+  }
+}
+
+/** Session rows hold either rule text or, for mevedel, a plist rule form. */
+export function parseAnyRule(text: string, action: Action, agent: Agent, source: RuleSource): ParseResult<Rule> {
+  if (agent !== "mevedel" || !text.trim().startsWith("(")) return parseTextRule(text, action, agent, source);
+  try {
+    return parseMevedelRuleText(text, source);
+  } catch (error) {
+    return { ok: false, error: `rule parser failed: ${(error as Error).message}` };
+  }
+}
+
+export function parsePlistRule(data: MevedelRuleData, source: RuleSource): ParseResult<Rule> {
+  try {
+    return parseMevedelRule(data, source);
+  } catch (error) {
+    return { ok: false, error: `rule parser failed: ${(error as Error).message}` };
+  }
+}
+
+export function proveNarrower(oldSpec: EntrySpec, newSpec: EntrySpec): NarrowProof {
+  try {
+    return isNarrower(oldSpec, newSpec);
+  } catch (error) {
+    return { proved: false, reason: `narrowing proof failed: ${(error as Error).message}` };
+  }
+}
+
+/** The specifier as one display string (`git status:*`, `domain:example.com`, `model:opus`). */
+export function specifierText(spec: Specifier | null): string | null {
+  if (!spec) return null;
+  switch (spec.kind) {
+    case "param":
+      return `${spec.name}:${spec.value}`;
+    case "domain":
+      return `domain:${spec.pattern}`;
+    case "expression":
+      return spec.value;
+    default:
+      return spec.pattern;
+  }
+}

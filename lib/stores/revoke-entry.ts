@@ -1,0 +1,52 @@
+import { NotFoundError } from "./errors";
+import { removeJsonRule } from "./json-edit";
+import { applySplices, removeItemSplice } from "./plist-edit";
+import type { Datum } from "./sexp";
+import { isSessionEntryId, SESSION_ID_PREFIX, type SessionEntrySource } from "./session";
+import { assertWritable, commitStore, findEntry, linesAround, scopeWarning, type EntryRef, type WriteResult } from "./write-common";
+
+export interface RevokeEntryInput extends EntryRef {
+  sessionSource?: SessionEntrySource;
+}
+
+/** Remove one entry from its store, touching only that entry's text. */
+export async function revokeEntry(input: RevokeEntryInput): Promise<WriteResult> {
+  if (isSessionEntryId(input.id)) return revokeSessionEntry(input);
+  const { store, located } = await findEntry(input);
+  assertWritable(store, input.expectedVersion);
+  const text = store.bytes.text;
+  const { entry, location } = located;
+  const before = { version: store.info.version, ...linesAround(text, location.start, location.end) };
+  let next: string;
+  if (store.plist) {
+    const doc = store.plist.doc;
+    const list = (location.list === "rules" ? doc.rules : doc.grants) as Datum & { type: "list" };
+    const index = list.items.findIndex((d) => d.start === location.start);
+    next = applySplices(text, [removeItemSplice(text, list.items, index, doc.comments)]);
+  } else {
+    next = removeJsonRule(text, entry.action, location.index!, entry.rule);
+  }
+  const written = await commitStore(store, next);
+  const at = Math.min(location.start, next.length);
+  return {
+    store: store.info.path,
+    scope: store.info.scope,
+    before,
+    after: { version: written.version, line: before.line, text: linesAround(next, at, at).text },
+    scopeWarning: scopeWarning(store.info.scope),
+  };
+}
+
+async function revokeSessionEntry(input: RevokeEntryInput): Promise<WriteResult> {
+  if (!input.sessionSource) throw new NotFoundError(`session entry ${input.id} needs the running server`);
+  const rowId = input.id.slice(SESSION_ID_PREFIX.length);
+  const row = (await input.sessionSource.list()).find((r) => r.id === rowId);
+  if (!row) throw new NotFoundError(`no entry ${input.id} — refresh`);
+  await input.sessionSource.revoke(rowId);
+  return {
+    store: "database",
+    scope: "session",
+    before: { version: "database", line: 0, text: row.rule },
+    after: { version: "database", line: 0, text: "" },
+  };
+}

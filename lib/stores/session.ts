@@ -1,0 +1,39 @@
+import type { Action, Agent } from "./types";
+
+/** One session-scope entry as the database holds it (the table belongs to the cards layer). */
+export interface SessionEntryRow {
+  id: string;
+  agentSessionId: string;
+  agent: Agent;
+  action: Action;
+  rule: string;
+  createdAt: string;
+}
+
+/** What the store layer needs from the database to list and revoke session entries. */
+export interface SessionEntrySource {
+  list(): Promise<SessionEntryRow[]>;
+  revoke(id: string): Promise<void>;
+}
+
+export const SESSION_ID_PREFIX = "session:";
+export const sessionEntryId = (rowId: string) => `${SESSION_ID_PREFIX}${rowId}`;
+export const isSessionEntryId = (id: string) => id.startsWith(SESSION_ID_PREFIX);
+
+/** An in-memory source for tests and demos. */
+export function memorySessionSource(rows: SessionEntryRow[]): SessionEntrySource & { rows: SessionEntryRow[] } {
+  const state = { rows: [...rows] };
+  return {
+    get rows() {
+      return state.rows;
+    },
+    async list() {
+      return [...state.rows];
+    },
+    async revoke(id: string) {
+      const before = state.rows.length;
+      state.rows = state.rows.filter((r) => r.id !== id);
+      if (state.rows.length === before) throw new Error(`no session entry ${id}`);
+    },
+  };
+}
