@@ -1,0 +1,169 @@
+import { callFacts, type CallFacts } from "./call";
+import { allowMatch, allowNamingContent, allRules, compiledFor, effectiveMode, insideRoots, roots } from "./context";
+import { decideMevedel } from "./decide-mevedel";
+import { firstMatch } from "./match";
+import { isInside, resolveCallPath } from "./paths";
+import { sensitiveWrite } from "./sensitive";
+import { Trail } from "./trail";
+import type { Decision, Mode, PolicyContext, ToolCall } from "./types";
+
+/** Decide a tool call: allow, ask or deny, with the deciding step, rule, store, reason and trace. Synchronous; never throws. */
+export function decide(call: ToolCall, ctx: PolicyContext): Decision {
+  try {
+    return ctx.agent === "mevedel" ? decideMevedel(call, ctx) : decideLadder(call, ctx);
+  } catch (e) {
+    // Fail towards a prompt, never towards allow.
+    const t = new Trail();
+    t.warn("engine error");
+    return t.decide("ask", "fallback", `policy engine error: ${(e as Error).message}`, "safety", { safetyCheck: true });
+  }
+}
+
+const refuse = (mode: Mode) => (mode === "dont-ask" ? "deny" : "ask");
+
+/** Is the call a mutation for plan mode? Secret-reading shell also leaves the read-only path. */
+function mutates(f: CallFacts): boolean {
+  if (f.kind === "edit" || f.kind === "eval" || f.kind === "mcp" || f.kind === "other") return true;
+  if (f.kind === "shell") return !(f.shell?.readOnly && f.shell.secretArgs.length === 0);
+  return false;
+}
+
+/** Targets of a shell command that remove the home directory or the root, after resolving against cwd. */
+function deletesRootOrHome(f: CallFacts, ctx: PolicyContext): boolean {
+  const a = f.shell;
+  if (!a) return false;
+  if (a.rootHomeDelete) return true;
+  const home = resolveCallPath(ctx.home, f.env);
+  return a.deleteTargets.some((t) => !/[$*?`]/.test(t) && (resolveCallPath(t, f.env) === home || resolveCallPath(t, f.env) === "/"));
+}
+
+/** Sensitive targets written by the call (file tools, safe file commands, output redirections). */
+function sensitiveTargets(f: CallFacts): { reason: string; token: string }[] {
+  const out: { reason: string; token: string }[] = [];
+  const paths = f.kind === "edit" ? [...f.paths] : [];
+  if (f.shell) {
+    for (const t of f.shell.fileTargets) paths.push(resolveCallPath(t, f.env));
+    for (const p of f.shell.parts) for (const w of p.writes) paths.push(resolveCallPath(w, f.env));
+  }
+  for (const p of paths) {
+    const s = sensitiveWrite(p);
+    if (s) out.push(s);
+  }
+  return out;
+}
+
+function decideLadder(call: ToolCall, ctx: PolicyContext): Decision {
+  const t = new Trail();
+  const { mode, note } = effectiveMode(ctx);
+  if (note) t.warn(note);
+  const f = callFacts(call, ctx);
+
+  // Control-flow tools bypass every list; run_command is withdrawn in plan mode.
+  if (f.kind === "always") {
+    if (f.exact === "run_command" && mode === "plan") return t.decide("deny", "plan-mode", "run_command is not available in plan mode", "mode");
+    return t.decide("allow", "always-allowed", `${call.tool} is always allowed`, "always-allowed");
+  }
+  const rules = compiledFor(allRules(ctx), ctx);
+
+  const deny = firstMatch(rules.deny, f, ctx);
+  if (deny) return t.decide("deny", "deny-rule", `denied by ${deny.rule.text}`, "rule", { rule: deny.rule });
+  t.pass("deny-rule", "no deny rule matches");
+
+  const ask = firstMatch(rules.ask, f, ctx);
+  if (ask) {
+    const d = refuse(mode);
+    return t.decide(d, "ask-rule", d === "deny" ? `ask rule ${ask.rule.text} in dont-ask mode` : `ask rule ${ask.rule.text}`, "explicit-ask-rule", { rule: ask.rule, safetyCheck: true });
+  }
+  t.pass("ask-rule", "no ask rule matches");
+
+  if (f.shell) {
+    if (!f.shell.parseable || !f.shell.allowable) t.warn("unsupported shell syntax");
+    if (f.shell.dangerous) t.warn("dangerous command");
+    if (f.shell.secretArgs.length) t.warn("secret material");
+  }
+
+  const isPlanWrite = mode === "plan" && f.kind === "edit" && !!ctx.planDir && f.paths.length > 0 && f.paths.every((p) => isInside(p, resolveCallPath(ctx.planDir!, f.env)));
+  const external = externalTargets(f, ctx, isPlanWrite);
+  if (external.length) {
+    const preApproved = allowMatch(rules.allow, f, ctx)?.all.every((cr) => cr.rule.specifier !== null) ?? false;
+    if (mode === "yolo") t.pass("external-dir", `outside the workspace (${external[0]}); yolo admits it silently`);
+    else if (preApproved) t.pass("external-dir", `outside the workspace (${external[0]}) but named by an allow rule`);
+    else if (mode === "plan" && mutates(f)) t.skip("external-dir", "plan mode refuses the mutation below");
+    else if (mode === "dont-ask") return t.decide("deny", "external-dir", `${external[0]} is outside the workspace and not pre-approved`, "resource-boundary");
+    else return t.decide("ask", "external-dir", `${external[0]} is outside the workspace: admit the directory first`, "resource-boundary", { safetyCheck: true });
+  } else t.pass("external-dir", "inside the workspace roots");
+
+  if (mode === "plan" && mutates(f) && !isPlanWrite) {
+    return t.decide("deny", "plan-mode", "plan mode is read-only: only the plan file may be written", "mode");
+  }
+  t.pass("plan-mode", mode === "plan" ? "does not mutate" : `mode is ${mode}`);
+
+  if (f.pathMissing) return t.decide("deny", "malformed-write", `${call.tool} names no file path; pass the path to write`, "safety");
+  t.pass("malformed-write", "not a write without a path");
+
+  if (f.kind === "read" || f.kind === "web-fetch" || f.kind === "web-search") return t.decide("allow", "read-only", "reads are free unless a rule says otherwise", "mode");
+  if (f.shell?.readOnly) {
+    if (f.shell.secretArgs.length === 0) return t.decide("allow", "read-only", "read-only shell command", "mode");
+    t.pass("read-only", `read-only command targets secret material (${f.shell.secretArgs.join(", ")})`);
+  } else t.pass("read-only", "not a read-only call");
+
+  if (deletesRootOrHome(f, ctx)) {
+    t.warn("root/home delete");
+    const d = mode === "dont-ask" || mode === "plan" ? "deny" : "ask";
+    return t.decide(d, "root-home-delete", "deletes the file-system root or the home directory", "safety", { safetyCheck: true });
+  }
+  t.pass("root-home-delete", "no root or home delete");
+
+  if (mode === "yolo") return t.decide("allow", "yolo", "yolo mode allows what the rules and guards left open", "mode");
+  t.pass("yolo", `mode is ${mode}`);
+
+  const sensitive = sensitiveTargets(f);
+  if (sensitive.length) {
+    t.warn("protected path");
+    const named = sensitive.every((s) => allowNamingContent(rules.allow, f, ctx, s.token));
+    if (!named) {
+      const d = refuse(mode);
+      return t.decide(d, "sensitive-write", `writes ${sensitive[0].reason}; needs an allow rule naming it`, "protected-resource", { safetyCheck: true });
+    }
+    t.pass("sensitive-write", `sensitive target named by an allow rule`);
+  } else t.pass("sensitive-write", "no sensitive target");
+
+  const allow = allowMatch(rules.allow, f, ctx);
+  if (allow) return t.decide("allow", "allow-rule", `allowed by ${allow.all.map((c) => c.rule.text).join(", ")}`, "rule", { rule: allow.rule.rule });
+  t.pass("allow-rule", f.shell && !f.shell.allowable ? "command is not fully parseable: allow rules never match it" : "no allow rule matches");
+
+  if (mode === "accept-edits") {
+    const why = acceptEditsBlocker(f, ctx);
+    if (why === null) return t.decide("allow", "accept-edits", f.kind === "edit" ? "accept-edits allows ordinary edits in the workspace" : "accept-edits allows safe file commands in the workspace", "mode");
+    t.pass("accept-edits", why);
+  } else t.pass("accept-edits", `mode is ${mode}`);
+
+  if (f.shell?.recursiveDelete) t.warn("recursive delete");
+  const d = refuse(mode);
+  const secret = !!f.shell?.readOnly && f.shell.secretArgs.length > 0;
+  return t.decide(d, "fallback", d === "deny" ? "dont-ask denies what is not pre-approved" : secret ? "reads secret material through the shell" : "needs approval", secret ? "protected-resource" : "mode", { safetyCheck: secret });
+}
+
+/** Paths outside the roots: file-tool targets, or the shell's working directory (shell arguments are not a boundary). */
+function externalTargets(f: CallFacts, ctx: PolicyContext, planWrite: boolean): string[] {
+  if (f.kind === "read") return f.paths.filter((p) => !insideRoots(p, roots(ctx, true, false), ctx));
+  if (f.kind === "edit") return f.paths.filter((p) => !insideRoots(p, roots(ctx, false, planWrite), ctx));
+  if (f.kind === "shell") return insideRoots(f.env.cwd, roots(ctx, false, false), ctx) ? [] : [f.env.cwd];
+  return [];
+}
+
+/** Why accept-edits cannot allow the call, or null when it can. */
+function acceptEditsBlocker(f: CallFacts, ctx: PolicyContext): string | null {
+  const ws = roots(ctx, false, false);
+  if (f.kind === "edit") return f.paths.every((p) => insideRoots(p, ws, ctx)) ? null : "edit outside the workspace";
+  if (!f.shell) return "not an edit or a safe file command";
+  const a = f.shell;
+  if (a.recursiveDelete) return "recursive deletes still ask";
+  if (!a.safeFileCommand) return "not a safe file command";
+  for (const tgt of a.fileTargets) {
+    const p = resolveCallPath(tgt, f.env);
+    if (!insideRoots(p, ws, ctx)) return `${tgt} is outside the workspace`;
+    if (sensitiveWrite(p)) return `${tgt} is sensitive`;
+  }
+  return null;
+}

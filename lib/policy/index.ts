@@ -1,0 +1,36 @@
+/**
+ * Pure policy engine: rule grammar, matchers, the decision ladder and narrowing proofs.
+ * No database, framework or file-system imports; stores hand it parsed rules.
+ * Call `initShell` (or `initShellFromNode` in shell-init.node.ts) once before `decide`.
+ */
+export type {
+  Action,
+  Agent,
+  Scope,
+  Mode,
+  RuleSource,
+  Grant,
+  Specifier,
+  ShellDialect,
+  Rule,
+  ParseResult,
+  MevedelRuleData,
+  ToolCall,
+  PolicyContext,
+  StepName,
+  TraceEntry,
+  Cause,
+  Decision,
+  NarrowProof,
+  EntrySpec,
+  ShellPart,
+  ShellAnalysis,
+} from "./types";
+export { parseRule, formatRule } from "./rule-parse";
+export { parseMevedelRule, parseMevedelRuleText, parseMevedelGrant, formatMevedelRule } from "./mevedel-rules";
+export { decide } from "./decide";
+export { rememberRules } from "./remember";
+export { isNarrower } from "./narrow";
+export { normalizeMode } from "./modes";
+export { canonicalTool } from "./tools";
+export { analyzeShell, initShell, isShellReady } from "./shell/analyze";

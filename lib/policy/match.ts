@@ -1,0 +1,196 @@
+import type { CallFacts } from "./call";
+import { ancestors, globMatcher, ruleGlob, type PathEnv } from "./paths";
+import { matchShellPattern } from "./shell/pattern";
+import { basename } from "./shell/wrappers";
+import type { PolicyContext, Rule, ShellPart } from "./types";
+
+/** A rule with its matcher prepared for one context (anchors resolved, globs compiled). */
+export interface CompiledRule {
+  rule: Rule;
+  /** Aggressive for deny/ask (see-through, case folding, either path or link), conservative for allow. */
+  test: (f: CallFacts, ctx: PolicyContext) => boolean;
+  /** For shell rules: does one command string match (used per part by allow)? */
+  testCommand?: (command: string) => boolean;
+  /** First literal word of a shell pattern, for indexing; null when the pattern starts with `*` or has no pattern. */
+  word: string | null;
+}
+
+interface ToolEntry { other: CompiledRule[]; byWord: Map<string, CompiledRule[]> }
+/** Rules of one action indexed by tool name (lower case) and shell first word, plus tool-name globs. */
+export interface Bucket { byTool: Map<string, ToolEntry>; globs: { re: RegExp; cr: CompiledRule }[]; size: number }
+export interface CompiledSet { deny: Bucket; ask: Bucket; allow: Bucket }
+
+const globRe = (pattern: string, flags = "i") =>
+  new RegExp(`^${pattern.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`, flags);
+
+function compileOne(rule: Rule, env: PathEnv, nocase: boolean): CompiledRule {
+  const s = rule.specifier;
+  const aggressive = rule.action !== "allow";
+  if (!s) return { rule, word: null, test: () => true };
+  switch (s.kind) {
+    case "shell": {
+      const testCommand = (c: string) => matchShellPattern(s.pattern, s.dialect, c);
+      const m = /^([^\s*]+)(?: |$)/.exec(s.pattern);
+      return {
+        rule, word: m ? m[1] : null, testCommand,
+        test: (f) => {
+          if (f.kind === "eval") return f.command !== null && testCommand(f.command);
+          if (!f.shell) return false;
+          return aggressive ? shellViews(f).some(testCommand) : allowParts(f.shell.parts, f.shell.allowable)?.every((p) => testCommand(p.text)) === true;
+        },
+      };
+    }
+    case "path": {
+      const match = globMatcher(ruleGlob(s.pattern, rule.agent, rule.source, env, !aggressive), nocase && aggressive);
+      return {
+        rule, word: null,
+        test: (f, ctx) => {
+          if (f.paths.length === 0) return false;
+          if (aggressive) {
+            return f.paths.some((p) => {
+              const link = ctx.resolveSymlink?.(p) ?? null;
+              const all = link ? [p, link] : [p];
+              return all.some((q) => match(q) || ancestors(q).some(match));
+            });
+          }
+          return f.paths.every((p) => {
+            const link = ctx.resolveSymlink?.(p) ?? null;
+            return match(p) && (link === null || match(link));
+          });
+        },
+      };
+    }
+    case "domain": {
+      const pat = s.pattern;
+      const re = pat.startsWith("*.") ? null : globRe(pat);
+      return {
+        rule, word: null,
+        test: (f) => f.host !== null && (re ? re.test(f.host) : f.host.endsWith(pat.slice(1))),
+      };
+    }
+    case "param": {
+      const re = globRe(s.value, "s");
+      return {
+        rule, word: null,
+        test: (f) => {
+          const v = (f.call.input ?? {})[s.name];
+          if (v === undefined || v === null || typeof v === "object") return false;
+          return re.test(String(v));
+        },
+      };
+    }
+    case "name": {
+      const re = globRe(s.pattern);
+      return { rule, word: null, test: (f) => f.name !== null && re.test(f.name) };
+    }
+    case "expression":
+      return { rule, word: null, test: (f) => f.command === s.value };
+  }
+}
+
+/** Parts an allow rule must cover: the line's own commands and substitutions (never a stripped payload). Null when not allowable. */
+export function allowParts(parts: ShellPart[], allowable: boolean): ShellPart[] | null {
+  if (!allowable) return null;
+  return parts.filter((p) => p.origin !== "payload");
+}
+
+const viewCache = new WeakMap<CallFacts, string[]>();
+
+/** Every spelling deny/ask consult: raw line, each part, parts without env/wrappers, basename of the program. */
+export function shellViews(f: CallFacts): string[] {
+  let v = viewCache.get(f);
+  if (v) return v;
+  const set = new Set<string>();
+  if (f.command) set.add(f.command.trim().replace(/\s+/g, " "));
+  for (const p of f.shell?.parts ?? []) {
+    set.add(p.text);
+    if (p.argv.length) set.add(p.argv.join(" "));
+    if (p.core.length) {
+      set.add(p.core.join(" "));
+      set.add([basename(p.core[0]), ...p.core.slice(1)].join(" "));
+    }
+  }
+  v = [...set];
+  viewCache.set(f, v);
+  return v;
+}
+
+function emptyBucket(): Bucket {
+  return { byTool: new Map(), globs: [], size: 0 };
+}
+
+function add(b: Bucket, key: string, cr: CompiledRule): void {
+  let e = b.byTool.get(key);
+  if (!e) b.byTool.set(key, (e = { other: [], byWord: new Map() }));
+  if (cr.word) {
+    const list = e.byWord.get(cr.word);
+    if (list) list.push(cr);
+    else e.byWord.set(cr.word, [cr]);
+  } else e.other.push(cr);
+  b.size++;
+}
+
+const compiled = new WeakMap<readonly Rule[], { key: string; set: CompiledSet }>();
+
+/** Index rules by action and tool for one context; cached per rules array and context anchors. */
+export function compileRules(rules: readonly Rule[], ctx: PolicyContext): CompiledSet {
+  const env: PathEnv = { workspaceRoot: ctx.workspaceRoot, cwd: ctx.cwd ?? ctx.workspaceRoot, home: ctx.home };
+  const key = `${env.workspaceRoot}\0${env.cwd}\0${env.home}\0${ctx.caseInsensitiveFs ? 1 : 0}\0${ctx.agent}`;
+  const hit = compiled.get(rules);
+  if (hit && hit.key === key) return hit.set;
+  const set: CompiledSet = { deny: emptyBucket(), ask: emptyBucket(), allow: emptyBucket() };
+  for (const rule of rules) {
+    const cr = compileOne(rule, env, !!ctx.caseInsensitiveFs);
+    const b = set[rule.action];
+    if (!b) continue;
+    const tool = rule.tool.toLowerCase();
+    if (tool.includes("*")) b.globs.push({ re: globRe(tool), cr });
+    else add(b, tool, cr);
+    // Claude Code: a Read deny/ask also blocks Edit/Write on that path.
+    if (rule.agent === "claude-code" && tool === "read" && rule.action !== "allow" && rule.specifier?.kind === "path") add(b, "edit", cr);
+  }
+  compiled.set(rules, { key, set });
+  return set;
+}
+
+/** Rules of a bucket that could apply to the call (by tool name, MCP server and shell first word). */
+export function candidates(b: Bucket, f: CallFacts): CompiledRule[] {
+  if (b.size === 0 && b.globs.length === 0) return [];
+  const out: CompiledRule[] = [];
+  const words = f.shell ? firstWords(f) : null;
+  const keys = [...f.names];
+  if (f.kind === "mcp") {
+    const segs = f.exact.split("__");
+    if (segs.length >= 2) keys.push(`${segs[0]}__${segs[1]}`);
+  }
+  for (const k of keys) {
+    const e = b.byTool.get(k);
+    if (!e) continue;
+    out.push(...e.other);
+    if (e.byWord.size) {
+      if (words) for (const w of words) { const l = e.byWord.get(w); if (l) out.push(...l); }
+      else if (f.kind === "eval") for (const l of e.byWord.values()) out.push(...l);
+    }
+  }
+  for (const g of b.globs) if (g.re.test(f.exact)) out.push(g.cr);
+  return out;
+}
+
+const wordCache = new WeakMap<CallFacts, Set<string>>();
+function firstWords(f: CallFacts): Set<string> {
+  let w = wordCache.get(f);
+  if (w) return w;
+  w = new Set();
+  for (const v of shellViews(f)) {
+    const m = /^[^\s]+/.exec(v);
+    if (m) w.add(m[0]);
+  }
+  wordCache.set(f, w);
+  return w;
+}
+
+/** First rule of the bucket matching the call, or null. */
+export function firstMatch(b: Bucket, f: CallFacts, ctx: PolicyContext): CompiledRule | null {
+  for (const cr of candidates(b, f)) if (cr.test(f, ctx)) return cr;
+  return null;
+}

@@ -1,0 +1,97 @@
+import { posix } from "node:path";
+import picomatch from "picomatch";
+import type { Agent, RuleSource } from "./types";
+
+/** Where relative pieces of a path rule and a call resolve. */
+export interface PathEnv {
+  workspaceRoot: string;
+  cwd: string;
+  home: string;
+}
+
+const trimSlash = (p: string) => (p.length > 1 ? p.replace(/\/+$/, "") || "/" : p);
+
+/** Absolute, normalised path of a call argument (`~` expanded, relative to cwd, trailing slash removed). */
+export function resolveCallPath(p: string, env: PathEnv): string {
+  let s = p;
+  if (s === "~" || s.startsWith("~/")) s = env.home + s.slice(1);
+  const abs = s.startsWith("/") ? posix.normalize(s) : posix.resolve(env.cwd, s);
+  return trimSlash(abs);
+}
+
+/** Is `p` equal to or below `dir`? */
+export function isInside(p: string, dir: string): boolean {
+  const d = trimSlash(dir);
+  return p === d || p.startsWith(d === "/" ? "/" : d + "/");
+}
+
+/**
+ * Absolute glob for a path rule, gitignore-style anchors:
+ * `//x` filesystem root, `~/x` home, `/x` the source's base (Command Code: workspace root; Claude Code: settings
+ * source folder; mevedel: absolute), `./x` cwd (Command Code: workspace root), `x` without a slash at any depth.
+ * A relative `x/y` is any depth for deny/ask and anchored at cwd (Claude Code) / any depth under the root
+ * (Command Code) for allow, so allow never reaches further than written.
+ */
+export function ruleGlob(pattern: string, agent: Agent, source: RuleSource, env: PathEnv, forAllow: boolean): string {
+  let p = trimSlash(pattern.trim());
+  if (p.startsWith("//")) return trimSlash(p.slice(1));
+  if (p === "~" || p.startsWith("~/")) return trimSlash(env.home + p.slice(1));
+  if (p.startsWith("/")) return agent === "mevedel" ? p : join(source.base ?? env.workspaceRoot, p.slice(1));
+  if (p.startsWith("./")) {
+    p = p.slice(2);
+    return join(agent === "claude-code" ? env.cwd : env.workspaceRoot, p);
+  }
+  if (agent === "mevedel") return join(env.workspaceRoot, p);
+  if (!forAllow) return "**/" + p;
+  if (agent === "claude-code" && p.includes("/")) return join(env.cwd, p);
+  return join(agent === "claude-code" ? env.cwd : env.workspaceRoot, "**/" + p);
+}
+
+function join(dir: string, rest: string): string {
+  const d = trimSlash(dir);
+  return rest ? (d === "/" ? "/" + rest : `${d}/${rest}`) : d;
+}
+
+type Matcher = (path: string) => boolean;
+const cache = new Map<string, Matcher>();
+
+/** Compiled matcher for an absolute glob (or `**​/x` any-depth glob). Dot files match; `nocase` folds case. */
+export function globMatcher(glob: string, nocase: boolean): Matcher {
+  const key = `${nocase ? 1 : 0}${glob}`;
+  let m = cache.get(key);
+  if (m) return m;
+  const rel = glob.startsWith("/") ? glob.slice(1) : glob;
+  let re: RegExp;
+  try {
+    re = picomatch.makeRe(rel, { dot: true, nocase });
+  } catch {
+    re = /(?!)/; // an invalid glob never matches rather than matching everything
+  }
+  const prefix = literalPrefix(rel);
+  const lowered = nocase ? prefix.toLowerCase() : prefix;
+  // Cheap literal-prefix test first: most rules are anchored and most paths miss them.
+  m = (path: string) => {
+    const r = path.startsWith("/") ? path.slice(1) : path;
+    if (lowered && !(nocase ? r.toLowerCase() : r).startsWith(lowered)) return false;
+    return re.test(r);
+  };
+  if (cache.size > 20_000) cache.clear();
+  cache.set(key, m);
+  return m;
+}
+
+function literalPrefix(glob: string): string {
+  const i = glob.search(/[*?[\]{}()!+@]/);
+  return i === -1 ? glob : glob.slice(0, i);
+}
+
+/** Every ancestor of an absolute path, nearest first (gitignore: a matched directory covers its contents). */
+export function ancestors(p: string): string[] {
+  const out: string[] = [];
+  let cur = p;
+  while (cur !== "/" && cur.includes("/")) {
+    cur = posix.dirname(cur);
+    out.push(cur);
+  }
+  return out;
+}

@@ -1,0 +1,157 @@
+import { Language, Parser } from "web-tree-sitter";
+import type { ShellAnalysis, ShellPart } from "../types";
+import { deleteFacts, isDangerousPart, isReadOnlyPart, isRootOrHome, isSecretPath, safeFileTargets } from "./classify";
+import { walkStatement, type WalkState } from "./walk";
+import { stripWrappers } from "./wrappers";
+
+let parser: Parser | null = null;
+const MAX_LEN = 16_384;
+const PARSE_BUDGET_MS = 50;
+
+/**
+ * Load the bash grammar once. `grammar` is tree-sitter-bash.wasm; `runtime` is web-tree-sitter.wasm
+ * (optional where the runtime can locate it itself). The Node helper in shell-init.node.ts reads both files.
+ */
+export async function initShell(opts: { grammar: Uint8Array; runtime?: Uint8Array }): Promise<void> {
+  if (parser) return;
+  await Parser.init(opts.runtime ? { wasmBinary: opts.runtime } : undefined);
+  const lang = await Language.load(opts.grammar);
+  const p = new Parser();
+  p.setLanguage(lang);
+  parser = p;
+}
+
+/** True once `initShell` finished; before that every command is treated as unparsable. */
+export function isShellReady(): boolean {
+  return parser !== null;
+}
+
+// Decisions repeat the same commands (cards, re-checks, benchmarks): cache analyses by command text.
+const CACHE_MAX = 4096;
+const cache = new Map<string, ShellAnalysis>();
+
+/** Analyse a command line with the bash parser: parts, read-only, secrets, deletes, safe file commands. Cached (LRU). */
+export function analyzeShell(command: string): ShellAnalysis {
+  const hit = cache.get(command);
+  if (hit) {
+    cache.delete(command);
+    cache.set(command, hit);
+    return hit;
+  }
+  const result = analyzeUncached(command);
+  cache.set(command, result);
+  if (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value as string);
+  return result;
+}
+
+/** Drop cached analyses (benchmarks measure cold parses with it). */
+export function clearShellCache(): void {
+  cache.clear();
+}
+
+function parseInto(text: string, origin: ShellPart["origin"], st: WalkState): boolean {
+  if (!parser || text.length > MAX_LEN) return false;
+  const started = performance.now();
+  let tree;
+  try {
+    // The progress callback cancels pathological inputs so a decision never hangs.
+    tree = parser.parse(text, null, { progressCallback: () => performance.now() - started > PARSE_BUDGET_MS });
+  } catch {
+    return false;
+  }
+  if (!tree) return false;
+  try {
+    const before = st.syntaxError;
+    st.syntaxError = false;
+    walkStatement(tree.rootNode, origin, st);
+    const ok = !st.syntaxError && !tree.rootNode.hasError;
+    st.syntaxError = before || !ok;
+    return ok;
+  } finally {
+    tree.delete();
+  }
+}
+
+/** Conservative token scan used when parsing fails: split on separators, look for rm of root/home. */
+function rawScan(text: string, origin: ShellPart["origin"], st: WalkState): void {
+  for (const seg of text.split(/[;&|()`\n]+|\$\(/)) {
+    const argv = seg.replace(/["']/g, "").trim().split(/\s+/).filter(Boolean);
+    if (!argv.length) continue;
+    const s = stripWrappers(argv);
+    st.parts.push({ text: seg.trim().replace(/\s+/g, " "), argv, core: s.core, assignments: s.assignments, wrappers: s.wrappers, writes: [], origin, dynamic: true });
+    // Quotes may have swallowed separators: also look at every `rm`/`find` that appears inside the segment.
+    argv.forEach((w, k) => {
+      if (k > 0 && /(^|\/)(rm|find)$/.test(w)) {
+        const tail = argv.slice(k);
+        st.parts.push({ text: tail.join(" "), argv: tail, core: tail, assignments: [], wrappers: [], writes: [], origin: "payload", dynamic: true });
+      }
+    });
+  }
+}
+
+function analyzeUncached(command: string): ShellAnalysis {
+  const st: WalkState = { parts: [], unsupported: [], syntaxError: false, extraWrites: [], depth: 0, payload: () => {} };
+  st.payload = (text, depth) => {
+    if (depth > 8) { st.unsupported.push("payload nesting too deep"); return; }
+    const saved = st.depth;
+    st.depth = depth;
+    const errBefore = st.syntaxError;
+    if (!parseInto(text, "payload", st)) rawScan(text, "payload", st);
+    // A broken payload does not make the outer command unparsable: the payload is just an argument.
+    st.syntaxError = errBefore;
+    st.depth = saved;
+  };
+  const parseable = parseInto(command, "top", st);
+  if (!parseable) {
+    if (!parser || command.length > MAX_LEN) st.unsupported.push(parser ? "command too long" : "shell parser not initialised");
+    else st.unsupported.push("syntax error");
+    rawScan(command, "top", st);
+  }
+  return classify(command, parseable, st);
+}
+
+function classify(command: string, parseable: boolean, st: WalkState): ShellAnalysis {
+  const parts = st.parts;
+  const secretArgs: string[] = [];
+  const deleteTargets: string[] = [];
+  const fileTargets: string[] = [];
+  let recursiveDelete = false;
+  let rootHomeDelete = false;
+  let dangerous = false;
+  let readOnly = parseable && st.extraWrites.length === 0 && parts.length > 0;
+  let safeFile = parseable && st.extraWrites.length === 0 && parts.length > 0;
+  for (const p of parts) {
+    const del = deleteFacts(p.core);
+    if (del.isDelete) {
+      deleteTargets.push(...del.targets);
+      recursiveDelete ||= del.recursive;
+      if (del.targets.some(isRootOrHome)) rootHomeDelete = true;
+    }
+    dangerous ||= isDangerousPart(p);
+    if (p.origin === "payload") continue; // the outer command is classified instead
+    const ro = isReadOnlyPart(p);
+    if (ro) for (const a of p.argv.slice(1)) if (isSecretPath(a)) secretArgs.push(a);
+    readOnly &&= ro;
+    const targets = ro ? [] : safeFileTargets(p);
+    if (!ro && targets === null) safeFile = false;
+    else if (targets) fileTargets.push(...targets);
+  }
+  if (rootHomeDelete) dangerous = true;
+  const unsupported = [...new Set(st.unsupported)];
+  const allowable = parseable && unsupported.length === 0;
+  return {
+    command,
+    parseable,
+    allowable,
+    parts,
+    readOnly: readOnly && allowable,
+    secretArgs,
+    recursiveDelete,
+    rootHomeDelete,
+    deleteTargets,
+    dangerous,
+    safeFileCommand: safeFile && allowable && !recursiveDelete,
+    fileTargets,
+    unsupported,
+  };
+}
