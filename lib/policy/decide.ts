@@ -96,6 +96,7 @@ function decideLadder(call: ToolCall, ctx: PolicyContext): Decision {
   if (mode === "plan" && mutates(f) && !isPlanWrite) {
     return t.decide("deny", "plan-mode", "plan mode is read-only: only the plan file may be written", "mode");
   }
+  if (isPlanWrite) return t.decide("allow", "plan-mode", "the plan file is plan mode's sanctioned output", "mode");
   t.pass("plan-mode", mode === "plan" ? "does not mutate" : `mode is ${mode}`);
 
   if (f.pathMissing) return t.decide("deny", "malformed-write", `${call.tool} names no file path; pass the path to write`, "safety");
@@ -159,6 +160,7 @@ function acceptEditsBlocker(f: CallFacts, ctx: PolicyContext): string | null {
   if (!f.shell) return "not an edit or a safe file command";
   const a = f.shell;
   if (a.recursiveDelete) return "recursive deletes still ask";
+  if (a.secretArgs.length) return "reads secret material";
   if (!a.safeFileCommand) return "not a safe file command";
   for (const tgt of a.fileTargets) {
     const p = resolveCallPath(tgt, f.env);
