@@ -1,5 +1,5 @@
 /** The one place the store layer touches the policy engine, so its API can move without rippling. */
-import { isNarrower, parseMevedelRule, parseMevedelRuleText, parseRule } from "@/lib/policy";
+import { formatMevedelRule, isNarrower, parseMevedelRule, parseMevedelRuleText, parseRule } from "@/lib/policy";
 import type { Action, Agent, EntrySpec, Grant, MevedelRuleData, NarrowProof, ParseResult, Rule, RuleSource, Scope, Specifier } from "@/lib/policy";
 
 export type { Action, Agent, EntrySpec, Grant, MevedelRuleData, NarrowProof, ParseResult, Rule, RuleSource, Scope, Specifier };
@@ -51,4 +51,9 @@ export function specifierText(spec: Specifier | null): string | null {
     default:
       return spec.pattern;
   }
+}
+
+/** Plist form of a parsed rule, as mevedel writes it. */
+export function formatPlistRule(rule: Rule): string {
+  return formatMevedelRule(rule);
 }

@@ -1,0 +1,167 @@
+import path from "node:path";
+import { targetStore, type StorePaths } from "./discover";
+import { InvalidInputError } from "./errors";
+import { appendJsonRule } from "./json-edit";
+import { abbreviateHome, loadStore } from "./load-store";
+import { addKeySplice, appendItemSplice, applySplices } from "./plist-edit";
+import { parsePlistStore } from "./plist-format";
+import { formatPlistRule, parsePlistRule, parseTextRule, type RuleSource } from "./policy-adapter";
+import { printString, readPlist, readSexps, type Datum } from "./sexp";
+import type { Action, Agent } from "./types";
+import { assertWritable, commitStore, linesAround, scopeWarning, type WriteResult } from "./write-common";
+
+export interface AddEntryInput extends StorePaths {
+  agent: Agent;
+  scope: "workspace" | "global";
+  action: Action;
+  /** Rule text (`Shell(git status:*)`); for mevedel also a plist form `("Bash" :pattern "…")` or a grant `(:path "…" :access read)`. */
+  rule: string;
+  /** `settings.json` or `settings.local.json` (JSON agents; default the local file for workspace scope). */
+  file?: string;
+  expectedVersion?: string;
+}
+
+export interface AddResult extends WriteResult {
+  /** Id of the new entry (stable while the file is unchanged). */
+  id: string;
+  /** True when the same entry was already in that store: nothing written. */
+  unchanged: boolean;
+}
+
+/** Add one explicitly authored entry to a workspace or global store, creating the file if needed. */
+export async function addEntry(input: AddEntryInput): Promise<AddResult> {
+  let location;
+  try {
+    location = targetStore(input, input.agent, input.scope, input.file);
+  } catch (error) {
+    throw new InvalidInputError((error as Error).message);
+  }
+  const home = path.resolve(input.home);
+  const store = await loadStore(location, home);
+  assertWritable(store, input.expectedVersion);
+  const source: RuleSource = { scope: location.scope, store: location.path, base: location.base };
+  const text = store.bytes.text;
+  let next: string;
+  if (store.plist) {
+    const { form, list } = mevedelForm(input.rule.trim(), input.action, source, home);
+    const existing = store.plist.entries.find((e) => e.list === list && e.text === printForm(form));
+    if (existing) return unchanged(store.info.path, store.info.scope, store.info.version, text, existing.start, existing.end, store.located, existing.start);
+    const doc = store.plist.doc;
+    const key = list === "rules" ? ":rules" : ":resource-grants";
+    const eol = text.includes("\r\n") ? "\r\n" : "\n";
+    if (!doc.top) {
+      next = list === "rules" ? `(:rules${eol} (${form})${eol} :resource-grants nil)${eol}` : `(:rules nil${eol} :resource-grants${eol} (${form}))${eol}`;
+      if (text.trim() === "" && text.length) next = text + next;
+    } else {
+      const value = doc.fields.get(key)?.value;
+      next = applySplices(text, [value ? appendItemSplice(text, value, form) : addKeySplice(text, doc.top, key, `(${form})`)]);
+    }
+  } else {
+    const parsed = parseTextRule(input.rule, input.action, input.agent, source);
+    if (!parsed.ok) throw new InvalidInputError(`invalid rule: ${parsed.error}`);
+    const ruleText = input.rule.trim();
+    const existing = store.located.find((l) => l.entry.action === input.action && l.entry.rule === ruleText);
+    if (existing) return unchanged(store.info.path, store.info.scope, store.info.version, text, existing.location.start, existing.location.end, store.located, existing.location.start);
+    next = appendJsonRule(text, input.action, ruleText);
+  }
+  const written = await commitStore(store, next);
+  const after = await loadStore(location, home);
+  const added = after.located.filter((l) => !store.located.some((o) => o.entry.id === l.entry.id)).at(-1) ?? after.located.at(-1)!;
+  return {
+    id: added.entry.id,
+    unchanged: false,
+    store: store.info.path,
+    scope: store.info.scope,
+    before: { version: store.info.version, line: 0, text: "" },
+    after: { version: written.version, ...linesAround(next, added.location.start, added.location.end) },
+    scopeWarning: scopeWarning(store.info.scope),
+  };
+}
+
+function unchanged(
+  file: string,
+  scope: AddResult["scope"],
+  version: string,
+  text: string,
+  start: number,
+  end: number,
+  located: { entry: { id: string }; location: { start: number } }[],
+  at: number,
+): AddResult {
+  const lines = linesAround(text, start, end);
+  return {
+    id: located.find((l) => l.location.start === at)!.entry.id,
+    unchanged: true,
+    store: file,
+    scope,
+    before: { version, ...lines },
+    after: { version, ...lines },
+    scopeWarning: scopeWarning(scope),
+  };
+}
+
+const printForm = (form: string) => form;
+
+/**
+ * Normalise the text an author gave for a mevedel store into a plist form: a rule form (its
+ * `:action` filled in or checked against `action`), a grant form, or `Tool(spec)` rule text.
+ */
+function mevedelForm(ruleText: string, action: Action, source: RuleSource, home: string): { form: string; list: "rules" | "resource-grants" } {
+  if (!ruleText.startsWith("(")) {
+    const parsed = parseTextRule(ruleText, action, "mevedel", source);
+    if (!parsed.ok) throw new InvalidInputError(`invalid rule: ${parsed.error}`);
+    return mevedelForm(formatPlistRule(parsed.value), action, source, home);
+  }
+  let data: Datum[];
+  try {
+    data = readSexps(ruleText).data;
+  } catch (error) {
+    throw new InvalidInputError(`invalid form: ${(error as Error).message}`);
+  }
+  if (data.length !== 1 || data[0].type !== "list") throw new InvalidInputError("give exactly one (…) form");
+  const form = data[0];
+  // Canonicalise through the store parser so the added text is exactly what listing shows.
+  const isGrant = form.items[0]?.type === "keyword";
+  let body = abbreviatePaths(ruleText.slice(form.start, form.end), home);
+  if (!isGrant) {
+    const fields = (() => {
+      try {
+        return readPlist(body, { ...form, items: form.items.slice(1) }, "rule");
+      } catch (error) {
+        throw new InvalidInputError((error as Error).message);
+      }
+    })();
+    const given = fields.get(":action")?.value;
+    if (given && !(given.type === "symbol" && given.name === action)) throw new InvalidInputError(`the form says :action ${given.type === "symbol" ? given.name : "?"} but --action is ${action}`);
+    if (!given) body = `${body.slice(0, -1)} :action ${action})`;
+  }
+  const wrapped = isGrant ? `(:rules nil :resource-grants (${body}))` : `(:rules (${body}) :resource-grants nil)`;
+  const parsed = parsePlistStore(wrapped);
+  if (!parsed.ok) throw new InvalidInputError(`invalid form: ${parsed.error.replace(/^line \d+, column \d+: /, "")}`);
+  const raw = parsed.entries[0];
+  if (raw.rule) {
+    const check = parsePlistRule(raw.rule, source);
+    if (!check.ok) throw new InvalidInputError(`invalid rule: ${check.error}`);
+  }
+  return { form: raw.text, list: isGrant ? "resource-grants" : "rules" };
+}
+
+/** `:path "/home/me/x"` → `:path "~/x"` inside a form's text. */
+function abbreviatePaths(form: string, home: string): string {
+  const { data } = readSexps(form);
+  const splices: [number, number, string][] = [];
+  const work: Datum[] = [...data];
+  while (work.length) {
+    const d = work.pop()!;
+    if (d.type !== "list") continue;
+    d.items.forEach((item, k) => {
+      const prev = d.items[k - 1];
+      if (item.type === "string" && prev?.type === "keyword" && prev.name === ":path") {
+        const short = abbreviateHome(item.value, home);
+        if (short !== item.value) splices.push([item.start, item.end, printString(short)]);
+      }
+      work.push(item);
+    });
+  }
+  return applySplices(form, splices);
+}

@@ -1,0 +1,14 @@
+/** Backing-store adapters: discovery, parsing, listing and safe edits of permission stores. */
+export { listEntries, loadAllStores, type EntryListing, type ListEntriesInput } from "./list-entries";
+export { revokeEntry, type RevokeEntryInput } from "./revoke-entry";
+export { narrowEntry, previewNarrowing, type NarrowEntryInput, type NarrowResult } from "./narrow-entry";
+export { addEntry, type AddEntryInput, type AddResult } from "./add-entry";
+export { suggestNarrowings, type SuggestOptions } from "./suggest-narrowings";
+export { loadPolicyInputs, type LoadPolicyInputsInput, type PolicyInputs } from "./load-policy-inputs";
+export { sweepStaleTemps, writeAtomically, assertNoSymlinks } from "./atomic-write";
+export { discoverStores, targetStore, DEFAULT_MANAGED_SETTINGS, type StoreLocation, type StorePaths } from "./discover";
+export { memorySessionSource, sessionEntryId, type SessionEntryRow, type SessionEntrySource } from "./session";
+export { readSexps, printDatum, SexpError, type Datum } from "./sexp";
+export { GLOBAL_WARNING, type WriteResult } from "./write-common";
+export * from "./errors";
+export type * from "./types";
