@@ -42,7 +42,9 @@ export function removeItemSplice(text: string, items: Datum[], index: number, co
     if (k > 0 && !insideComment(comments, k - 1) && text[k - 1] !== undefined) return [k, el.end, ""];
     return [el.start, el.end, ""];
   }
+  // The next item moves up into this one's place; a comment trailing this item on its line goes with it.
   if (next && !overlapsComment(comments, el.end, next.start)) return [el.start, next.start, ""];
+  if (next && /^[ \t]*(;.*)?$/.test(rest) && !overlapsComment(comments, lineEnd, next.start)) return [el.start, next.start, ""];
   let from = el.start;
   while (from > 0 && (text[from - 1] === " " || text[from - 1] === "\t")) from--;
   if (text[from - 1] === "(") {
