@@ -26,7 +26,7 @@ export function isNarrower(old: EntrySpec, next: EntrySpec): NarrowProof {
   const na = next.action ?? n.action;
   if (RANK[na] < RANK[oa]) return no(`${oa} → ${na} loosens the rule`);
   if (oa === "allow") {
-    if (o.profile && !profileNarrower(o.profile, n.profile ?? { network: false, fileSystem: [] }).proved && n.profile) return no("the new execution profile is broader");
+    if (n.profile && !profileCovers(o.profile ?? { network: false, fileSystem: [] }, n.profile)) return no("the new execution profile reaches further");
     if (oa === na && sameMatcher(o, n) && sameProfile(o, n)) return no("the new rule is identical");
     const why = matcherCovers(o, n);
     return why === null ? YES : no(why);
@@ -157,6 +157,10 @@ export function grantCovers(outer: Grant, inner: Grant): boolean {
   if (i.split("/").includes("..")) return false;
   if (!outer.recursive) return !inner.recursive && i === o;
   return i === o || i.startsWith(o === "/" ? "/" : o + "/");
+}
+
+function profileCovers(o: { network: boolean; fileSystem: Grant[] }, n: { network: boolean; fileSystem: Grant[] }): boolean {
+  return (!n.network || o.network) && n.fileSystem.every((g) => o.fileSystem.some((og) => grantCovers(og, g)));
 }
 
 function profileNarrower(o?: { network: boolean; fileSystem: Grant[] }, n?: { network: boolean; fileSystem: Grant[] }): NarrowProof {

@@ -28,11 +28,13 @@ export function stripWrappers(argv: string[]): Stripped {
   const wrappers: string[] = [];
   const assignments: string[] = [];
   let i = 0;
+  let lastWrapper = -1;
   for (let guard = 0; guard < 32 && i < argv.length; guard++) {
     const word = argv[i];
     if (ASSIGN_RE.test(word)) { assignments.push(word); i++; continue; }
     const name = base(word);
     if (!WRAPPERS.has(name)) break;
+    lastWrapper = i;
     if (name === "command" && (argv[i + 1] === "-v" || argv[i + 1] === "-V")) break;
     wrappers.push(name);
     i++;
@@ -48,6 +50,11 @@ export function stripWrappers(argv: string[]): Stripped {
     }
     // timeout's duration is a positional argument before the command.
     if (name === "timeout" && i < argv.length && /^\d+(\.\d+)?[smhd]?$/.test(argv[i])) i++;
+  }
+  // A wrapper with nothing to run (`env`, `time`) is the command itself.
+  if (i >= argv.length && lastWrapper >= 0) {
+    wrappers.pop();
+    return { core: argv.slice(lastWrapper), wrappers, assignments: assignments.filter((a) => argv.indexOf(a) < lastWrapper) };
   }
   return { core: argv.slice(i), wrappers, assignments };
 }
