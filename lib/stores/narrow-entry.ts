@@ -6,7 +6,7 @@ import { abbreviateHome, expandHome, type LoadedStore } from "./load-store";
 import { isAction, parseModifiers, type Modifier } from "./narrow-spec";
 import { applySplices, removeItemSplice, removePairSplice, type Splice } from "./plist-edit";
 import { parsePlistStore, type PlistRawEntry } from "./plist-format";
-import { parsePlistRule, parseTextRule, proveNarrower, type EntrySpec, type Grant, type RuleSource } from "./policy-adapter";
+import { parsePlistRule, parseTextRule, proveEntryNarrower, type EntrySpec, type Grant, type RuleSource } from "./policy-adapter";
 import { printString, readPlist, readSexps, type Datum } from "./sexp";
 import type { LocatedEntry } from "./types";
 import { assertWritable, commitStore, findEntry, linesAround, scopeWarning, type EntryRef, type WriteResult } from "./write-common";
@@ -19,6 +19,8 @@ export interface NarrowResult extends WriteResult {
   from: string;
   to: string;
 }
+
+const refusal = (reason: string) => (reason.startsWith("cannot prove narrower") ? reason : `cannot prove narrower: ${reason}; revoke and add instead`);
 
 interface NarrowPlan {
   next: string;
@@ -34,8 +36,8 @@ export async function previewNarrowing(input: NarrowEntryInput): Promise<{ prove
   try {
     const { store, located } = await findEntry(input);
     const plan = planNarrowing(store, located, input.to, path.resolve(input.home));
-    const proof = proveNarrower(plan.oldSpec, plan.newSpec);
-    return proof.proved ? { proved: true, to: plan.newText } : { proved: false, reason: `cannot prove narrower: ${proof.reason}` };
+    const proof = proveEntryNarrower(plan.oldSpec, plan.newSpec);
+    return proof.proved ? { proved: true, to: plan.newText } : { proved: false, reason: refusal(proof.reason) };
   } catch (error) {
     return { proved: false, reason: (error as Error).message };
   }
@@ -46,8 +48,8 @@ export async function narrowEntry(input: NarrowEntryInput): Promise<NarrowResult
   const { store, located } = await findEntry(input);
   assertWritable(store, input.expectedVersion);
   const plan = planNarrowing(store, located, input.to, path.resolve(input.home));
-  const proof = proveNarrower(plan.oldSpec, plan.newSpec);
-  if (!proof.proved) throw new NarrowingRefusedError(`cannot prove narrower: ${proof.reason} — revoke and add instead`);
+  const proof = proveEntryNarrower(plan.oldSpec, plan.newSpec);
+  if (!proof.proved) throw new NarrowingRefusedError(refusal(proof.reason));
   const text = store.bytes.text;
   const { start, end } = located.location;
   const written = await commitStore(store, plan.next);

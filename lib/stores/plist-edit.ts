@@ -59,6 +59,10 @@ export function removeItemSplice(text: string, items: Datum[], index: number, co
 export function removePairSplice(text: string, items: Datum[], keyIndex: number): Splice {
   const key = items[keyIndex];
   const value = items[keyIndex + 1];
+  const lineStart = lineStartOf(text, key.start);
+  if (text.slice(lineStart, key.start).trim() === "" && /^[ \t]*$/.test(text.slice(value.end, lineEndOf(text, value.end)))) {
+    return [lineStart, nextLineStart(text, value.end), ""];
+  }
   let from = key.start;
   while (from > 0 && (text[from - 1] === " " || text[from - 1] === "\t")) from--;
   if (keyIndex === 0 || text[from - 1] === "(" || text[from - 1] === "\n") {

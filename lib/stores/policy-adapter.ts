@@ -38,6 +38,33 @@ export function proveNarrower(oldSpec: EntrySpec, newSpec: EntrySpec): NarrowPro
   }
 }
 
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/**
+ * Profile entries (a Bash allow rule carrying :network/:file-system) change along two axes: the
+ * rule's matcher/action and the profile. Each must be narrower or unchanged, and one must change.
+ */
+export function proveEntryNarrower(oldSpec: EntrySpec, newSpec: EntrySpec): NarrowProof {
+  if (oldSpec.kind !== "profile" || newSpec.kind !== "profile" || !oldSpec.rule || !newSpec.rule) return proveNarrower(oldSpec, newSpec);
+  const strip = (spec: EntrySpec): EntrySpec => ({ kind: "rule", action: spec.action, rule: { ...spec.rule!, profile: undefined } });
+  const o = oldSpec.rule;
+  const n = newSpec.rule;
+  const sameRule = o.action === n.action && o.tool.toLowerCase() === n.tool.toLowerCase() && sameJson(o.specifier, n.specifier);
+  const oldProfile = oldSpec.profile ?? { network: false, fileSystem: [] };
+  const newProfile = newSpec.profile ?? { network: false, fileSystem: [] };
+  const sameProfile = sameJson(oldProfile, newProfile);
+  if (sameRule && sameProfile) return { proved: false, reason: "cannot prove narrower: the new entry is identical; revoke and add instead" };
+  if (!sameRule) {
+    const rule = proveNarrower(strip(oldSpec), strip(newSpec));
+    if (!rule.proved) return rule;
+  }
+  if (!sameProfile) {
+    const profile = proveNarrower({ kind: "profile", profile: oldProfile }, { kind: "profile", profile: newProfile });
+    if (!profile.proved) return profile;
+  }
+  return { proved: true };
+}
+
 /** The specifier as one display string (`git status:*`, `domain:example.com`, `model:opus`). */
 export function specifierText(spec: Specifier | null): string | null {
   if (!spec) return null;
