@@ -6,7 +6,8 @@ import { stripWrappers } from "./wrappers";
 
 let parser: Parser | null = null;
 const MAX_LEN = 16_384;
-const PARSE_BUDGET_MS = 50;
+const PARSE_BUDGET_MS = 30;
+const WALK_BUDGET_MS = 20;
 
 /**
  * Load the bash grammar once. `grammar` is tree-sitter-bash.wasm; `runtime` is web-tree-sitter.wasm
@@ -90,7 +91,7 @@ function rawScan(text: string, origin: ShellPart["origin"], st: WalkState): void
 }
 
 function analyzeUncached(command: string): ShellAnalysis {
-  const st: WalkState = { parts: [], unsupported: [], syntaxError: false, extraWrites: [], depth: 0, payload: () => {} };
+  const st: WalkState = { parts: [], unsupported: [], syntaxError: false, extraWrites: [], depth: 0, payload: () => {}, budget: 20_000, deadline: performance.now() + WALK_BUDGET_MS };
   st.payload = (text, depth) => {
     if (depth > 8) { st.unsupported.push("payload nesting too deep"); return; }
     const saved = st.depth;
@@ -106,6 +107,9 @@ function analyzeUncached(command: string): ShellAnalysis {
     if (!parser || command.length > MAX_LEN) st.unsupported.push(parser ? "command too long" : "shell parser not initialised");
     else st.unsupported.push("syntax error");
     rawScan(command, "top", st);
+  } else if (st.budget < 0 || st.unsupported.includes("nesting too deep")) {
+    // The walk stopped early: let the raw scan look at what it did not reach.
+    rawScan(command, "payload", st);
   }
   return classify(command, parseable, st);
 }

@@ -12,12 +12,15 @@ export interface WalkState {
   /** Re-parse a `bash -c`/`eval`/`find -exec` payload into this state. */
   payload: (text: string, depth: number) => void;
   depth: number;
+  /** Walk budget: nodes left and a deadline, so pathological trees stop early (and count as unsupported). */
+  budget: number;
+  deadline: number;
 }
 
 const LISTS = new Set(["program", "list", "pipeline", "negated_command"]);
 const SHELLS = new Set(["bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish"]);
 const WRITE_OPS = new Set([">", ">>", "&>", "&>>", ">|", ">&", "<>"]);
-const MAX_DEPTH = 400;
+const MAX_DEPTH = 64;
 
 const collapse = (s: string) => s.replace(/\s+/g, " ").trim();
 
@@ -66,7 +69,7 @@ function textConcat(n: Node): string {
 
 /** Walk statements under `n`, collecting simple commands as parts. */
 export function walkStatement(n: Node, origin: ShellPart["origin"], st: WalkState, depth = 0): void {
-  if (depth > MAX_DEPTH) { st.unsupported.push("nesting too deep"); return; }
+  if (exhausted(st, depth)) return;
   switch (n.type) {
     case "comment":
       return;
@@ -99,6 +102,19 @@ export function walkStatement(n: Node, origin: ShellPart["origin"], st: WalkStat
       for (const c of n.namedChildren) if (c) walkStatement(c, origin, st, depth + 1);
       return;
     default:
+      if (n.type === "list") {
+        // `a && b && c` nests to the left; walk the spine iteratively so long chains are not "too deep".
+        const stack: Node[] = [];
+        let cur: Node | null = n;
+        while (cur && cur.type === "list") {
+          const kids: Node[] = cur.namedChildren.filter((c): c is Node => c !== null);
+          for (let k = kids.length - 1; k >= 1; k--) stack.push(kids[k]);
+          cur = kids[0] ?? null;
+        }
+        if (cur) stack.push(cur);
+        for (let k = stack.length - 1; k >= 0; k--) walkStatement(stack[k], origin, st, depth + 1);
+        return;
+      }
       if (LISTS.has(n.type)) {
         if (n.type === "negated_command") st.unsupported.push("negation");
         for (const c of n.namedChildren) if (c) walkStatement(c, origin, st, depth + 1);
@@ -112,6 +128,16 @@ export function walkStatement(n: Node, origin: ShellPart["origin"], st: WalkStat
       }
       scanSubs(n, st, depth);
   }
+}
+
+function exhausted(st: WalkState, depth: number): boolean {
+  if (depth > MAX_DEPTH) { st.unsupported.push("nesting too deep"); return true; }
+  if (--st.budget < 0 || ((st.budget & 15) === 0 && performance.now() > st.deadline)) {
+    st.budget = -1;
+    st.unsupported.push("command too complex");
+    return true;
+  }
+  return false;
 }
 
 function part(text: string, argv: string[], origin: ShellPart["origin"], dynamic: boolean, writes: string[]): ShellPart {
@@ -181,7 +207,7 @@ function payloadsOf(core: string[], st: WalkState): void {
 
 /** Find `$(…)`, backticks and `<(…)` below `n` and walk the commands inside them. */
 function scanSubs(n: Node, st: WalkState, depth: number): void {
-  if (depth > MAX_DEPTH) { st.unsupported.push("nesting too deep"); return; }
+  if (exhausted(st, depth)) return;
   for (const c of n.namedChildren) {
     if (!c) continue;
     if (c.type === "command_substitution" || c.type === "process_substitution") {
