@@ -1,0 +1,33 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { openDb, type OpenedDb } from "@/db/client";
+import { createOwnerLoginLink, redeemLoginLink } from "./login-links";
+import { actorFromSessionToken, endSession } from "./sessions";
+import { hashToken } from "./tokens";
+
+let opened: OpenedDb;
+beforeAll(async () => {
+  opened = await openDb({ kind: "embedded" });
+});
+afterAll(async () => opened.close());
+
+describe("owner login links", () => {
+  it("stores only the hash and works exactly once", async () => {
+    const link = await createOwnerLoginLink(opened.db, { ttlSeconds: 60 });
+    const dump = JSON.stringify((await opened.db.execute(sql`select * from login_tokens`)).rows);
+    expect(dump).not.toContain(link.token);
+    expect(dump).toContain(hashToken(link.token));
+    const session = await redeemLoginLink(opened.db, { token: link.token, sessionTtlHours: 1 });
+    await expect(redeemLoginLink(opened.db, { token: link.token, sessionTtlHours: 1 })).rejects.toThrow(/already used/);
+    expect(await actorFromSessionToken(opened.db, session.sessionToken)).toMatchObject({ kind: "user", role: "owner" });
+  });
+  it("refuses unknown and expired tokens and ends sessions server-side", async () => {
+    await expect(redeemLoginLink(opened.db, { token: "cpl_doesnotexist", sessionTtlHours: 1 })).rejects.toThrow(/invalid/);
+    const expired = await createOwnerLoginLink(opened.db, { ttlSeconds: -5 });
+    await expect(redeemLoginLink(opened.db, { token: expired.token, sessionTtlHours: 1 })).rejects.toThrow(/expired/);
+    const link = await createOwnerLoginLink(opened.db, { ttlSeconds: 60 });
+    const session = await redeemLoginLink(opened.db, { token: link.token, sessionTtlHours: 1 });
+    await endSession(opened.db, session.sessionId, "owner");
+    expect(await actorFromSessionToken(opened.db, session.sessionToken)).toBeNull();
+  });
+});

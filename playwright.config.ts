@@ -1,0 +1,44 @@
+import os from "node:os";
+import path from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+
+const port = Number(process.env.E2E_PORT ?? 3210);
+// Each run gets its own data folder and HOME, so tests never touch a real cockpit or real agent settings.
+const dataDir = process.env.E2E_DATA ?? path.join(os.tmpdir(), `cockpit-e2e-${process.pid}`);
+process.env.E2E_DATA = dataDir;
+process.env.E2E_PORT = String(port);
+
+const chromium = {
+  executablePath: "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"],
+};
+
+export default defineConfig({
+  testDir: "e2e",
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  globalSetup: "./e2e/global-setup.ts",
+  use: {
+    baseURL: `http://localhost:${port}`,
+    launchOptions: chromium,
+    trace: "off",
+    screenshot: "only-on-failure",
+  },
+  projects: [
+    { name: "desktop", use: { ...devices["Desktop Chrome"], launchOptions: chromium } },
+    { name: "phone", use: { ...devices["Pixel 7"], launchOptions: chromium } },
+  ],
+  webServer: {
+    command: `node bin/cockpit.mjs start --port ${port}`,
+    url: `http://localhost:${port}/api/health`,
+    timeout: 240_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { COCKPIT_DATA: dataDir, HOME: path.join(dataDir, "home"), PORT: String(port), NEXT_TELEMETRY_DISABLED: "1" },
+  },
+});
