@@ -77,27 +77,34 @@ function processAlive(pid: number): boolean {
   }
 }
 
-/** Our own advisory lock (editors ignore it): serialises cockpit writers across processes. */
+/**
+ * Our own advisory lock (editors ignore it): serialises cockpit writers across processes. The lock
+ * is hard-linked from a temp file that already holds our pid, so it is never seen empty.
+ */
 async function acquireLock(file: string): Promise<() => Promise<void>> {
   const lock = lockPath(file);
   const deadline = Date.now() + LOCK_WAIT_MS;
-  for (;;) {
-    try {
-      const handle = await fs.open(lock, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, 0o600);
-      await handle.writeFile(`${process.pid} ${Date.now()}`);
-      await handle.close();
-      return async () => {
+  const claim = `${tempPrefix(file)}${process.pid}-${randomBytes(6).toString("hex")}`;
+  await fs.writeFile(claim, `${process.pid} ${Date.now()}`, { flag: "wx", mode: 0o600 });
+  try {
+    for (;;) {
+      try {
+        await fs.link(claim, lock);
+        return async () => {
+          await fs.unlink(lock).catch(() => undefined);
+        };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      }
+      if (await lockIsStale(lock)) {
         await fs.unlink(lock).catch(() => undefined);
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+        continue;
+      }
+      if (Date.now() > deadline) throw new ConflictError("another cockpit write holds this store — retry");
+      await sleep(5 + Math.random() * 20);
     }
-    if (await lockIsStale(lock)) {
-      await fs.unlink(lock).catch(() => undefined);
-      continue;
-    }
-    if (Date.now() > deadline) throw new ConflictError("another cockpit write holds this store — retry");
-    await sleep(5 + Math.random() * 20);
+  } finally {
+    await fs.unlink(claim).catch(() => undefined);
   }
 }
 
