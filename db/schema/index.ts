@@ -4,3 +4,4 @@ export * from "./workspaces";
 export * from "./audit";
 export * from "./settings";
 export * from "./agent-tokens";
+export * from "./session-entries";
