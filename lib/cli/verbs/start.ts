@@ -30,7 +30,7 @@ function newestMtime(target: string): number {
 
 /** A build is needed when there is none or any source file is newer than it. */
 export function buildIsStale(root = ROOT): boolean {
-  const buildId = path.join(root, ".next", "BUILD_ID");
+  const buildId = path.join(root, process.env.COCKPIT_DIST_DIR || ".next", "BUILD_ID");
   if (!fs.existsSync(buildId)) return true;
   const built = fs.statSync(buildId).mtimeMs;
   const newest = Math.max(...SOURCE_DIRS.map((d) => newestMtime(path.join(root, d))), ...SOURCE_FILES.map((f) => newestMtime(path.join(root, f))));
