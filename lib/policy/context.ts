@@ -55,7 +55,7 @@ export function allowMatch(b: Bucket, f: CallFacts, ctx: PolicyContext): { rule:
   }
   const parts = allowParts(f.shell.parts, f.shell.allowable);
   if (!parts || parts.length === 0) return null;
-  const cands = candidates(b, f);
+  const cands = candidates(b, f, ctx);
   const used: CompiledRule[] = [];
   for (const p of parts) {
     const cr = cands.find((c) => c.rule.specifier === null || (c.testCommand !== undefined && c.testCommand(p.text)));

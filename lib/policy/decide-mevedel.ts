@@ -40,7 +40,7 @@ function firstMatchGroup(b: Bucket, f: CallFacts, ctx: PolicyContext) {
   let specific: CompiledRule | null = null;
   let generic: CompiledRule | null = null;
   // A generic match must not hide a specifier match further down the list.
-  for (const cr of candidates(b, f)) {
+  for (const cr of candidates(b, f, ctx)) {
     if (cr.rule.specifier === null) generic ??= cr;
     else if (!specific && cr.test(f, ctx)) specific = cr;
   }

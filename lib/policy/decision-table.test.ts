@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { decide } from "./decide";
-import { initShellFromNode } from "./shell-init.node";
+import { initShellFromNode } from "./shell-init-node";
 import { ctx, edit, HOME, MODES, read, rules, sh, write } from "./test-helpers";
 import type { Action, PolicyContext, ToolCall } from "./types";
 

@@ -1,7 +1,7 @@
 /**
  * Pure policy engine: rule grammar, matchers, the decision ladder and narrowing proofs.
  * No database, framework or file-system imports; stores hand it parsed rules.
- * Call `initShell` (or `initShellFromNode` in shell-init.node.ts) once before `decide`.
+ * Call `initShell` (or `initShellFromNode` in shell-init-node.ts) once before `decide`.
  */
 export type {
   Action,

@@ -11,11 +11,26 @@ export interface CompiledRule {
   test: (f: CallFacts, ctx: PolicyContext) => boolean;
   /** For shell rules: does one command string match (used per part by allow)? */
   testCommand?: (command: string) => boolean;
-  /** First literal word of a shell pattern, for indexing; null when the pattern starts with `*` or has no pattern. */
+  /** Leading literal words of a shell pattern (at most KEY_WORDS), for indexing; null when it starts with a wildcard. */
   word: string | null;
+  /** Last fully literal segment of a path glob, for indexing; null when every segment has a wildcard. */
+  dir?: string | null;
 }
 
-interface ToolEntry { other: CompiledRule[]; byWord: Map<string, CompiledRule[]> }
+const KEY_WORDS = 3;
+
+/** Index key of a shell pattern: its leading words that contain no `*`. */
+function shellKey(pattern: string): string | null {
+  const words = pattern.split(" ");
+  const lit: string[] = [];
+  for (const w of words.slice(0, KEY_WORDS)) {
+    if (w.includes("*")) break;
+    lit.push(w);
+  }
+  return lit.length ? lit.join(" ") : null;
+}
+
+interface ToolEntry { other: CompiledRule[]; byWord: Map<string, CompiledRule[]>; byDir: Map<string, CompiledRule[]> }
 /** Rules of one action indexed by tool name (lower case) and shell first word, plus tool-name globs. */
 export interface Bucket { byTool: Map<string, ToolEntry>; globs: { re: RegExp; cr: CompiledRule }[]; size: number }
 export interface CompiledSet { deny: Bucket; ask: Bucket; allow: Bucket }
@@ -30,9 +45,8 @@ function compileOne(rule: Rule, env: PathEnv, nocase: boolean): CompiledRule {
   switch (s.kind) {
     case "shell": {
       const testCommand = (c: string) => matchShellPattern(s.pattern, s.dialect, c);
-      const m = /^([^\s*]+)(?: |$)/.exec(s.pattern);
       return {
-        rule, word: m ? m[1] : null, testCommand,
+        rule, word: shellKey(s.pattern), testCommand,
         test: (f) => {
           if (f.kind === "eval") return f.command !== null && testCommand(f.command);
           if (!f.shell) return false;
@@ -41,9 +55,14 @@ function compileOne(rule: Rule, env: PathEnv, nocase: boolean): CompiledRule {
       };
     }
     case "path": {
-      const match = globMatcher(ruleGlob(s.pattern, rule.agent, rule.source, env, !aggressive), nocase && aggressive);
+      const glob = ruleGlob(s.pattern, rule.agent, rule.source, env, !aggressive);
+      const match = globMatcher(glob, nocase && aggressive);
+      // Every fully literal segment of a glob must appear in a matching path: index by the last one.
+      const lits = glob.split("/").filter((x) => x && !/[*?[\]{}()!+@\\]/.test(x));
+      const last = lits.length ? lits[lits.length - 1] : null;
+      const dir = last && nocase && aggressive ? last.toLowerCase() : last;
       return {
-        rule, word: null,
+        rule, word: null, dir,
         test: (f, ctx) => {
           if (f.paths.length === 0) return false;
           if (aggressive) {
@@ -121,12 +140,15 @@ function emptyBucket(): Bucket {
 
 function add(b: Bucket, key: string, cr: CompiledRule): void {
   let e = b.byTool.get(key);
-  if (!e) b.byTool.set(key, (e = { other: [], byWord: new Map() }));
-  if (cr.word) {
-    const list = e.byWord.get(cr.word);
+  if (!e) b.byTool.set(key, (e = { other: [], byWord: new Map(), byDir: new Map() }));
+  const push = (m: Map<string, CompiledRule[]>, k: string) => {
+    const list = m.get(k);
     if (list) list.push(cr);
-    else e.byWord.set(cr.word, [cr]);
-  } else e.other.push(cr);
+    else m.set(k, [cr]);
+  };
+  if (cr.word) push(e.byWord, cr.word);
+  else if (cr.dir) push(e.byDir, cr.dir);
+  else e.other.push(cr);
   b.size++;
 }
 
@@ -153,11 +175,12 @@ export function compileRules(rules: readonly Rule[], ctx: PolicyContext): Compil
   return set;
 }
 
-/** Rules of a bucket that could apply to the call (by tool name, MCP server and shell first word). */
-export function candidates(b: Bucket, f: CallFacts): CompiledRule[] {
+/** Rules of a bucket that could apply to the call (by tool name, MCP server, shell leading words, path directories). */
+export function candidates(b: Bucket, f: CallFacts, ctx?: PolicyContext): CompiledRule[] {
   if (b.size === 0 && b.globs.length === 0) return [];
   const out: CompiledRule[] = [];
   const words = f.shell ? firstWords(f) : null;
+  const dirs = f.paths.length ? dirKeys(f, ctx) : null;
   const keys = [...f.names];
   if (f.kind === "mcp") {
     const segs = f.exact.split("__");
@@ -167,6 +190,7 @@ export function candidates(b: Bucket, f: CallFacts): CompiledRule[] {
     const e = b.byTool.get(k);
     if (!e) continue;
     out.push(...e.other);
+    if (dirs && e.byDir.size) for (const d of dirs) { const l = e.byDir.get(d); if (l) out.push(...l); }
     if (e.byWord.size) {
       if (words) for (const w of words) { const l = e.byWord.get(w); if (l) out.push(...l); }
       else if (f.kind === "eval") for (const l of e.byWord.values()) out.push(...l);
@@ -177,20 +201,34 @@ export function candidates(b: Bucket, f: CallFacts): CompiledRule[] {
 }
 
 const wordCache = new WeakMap<CallFacts, Set<string>>();
+/** Leading 1..KEY_WORDS words of every view: the keys a shell rule can be indexed under. */
 function firstWords(f: CallFacts): Set<string> {
   let w = wordCache.get(f);
   if (w) return w;
   w = new Set();
   for (const v of shellViews(f)) {
-    const m = /^[^\s]+/.exec(v);
-    if (m) w.add(m[0]);
+    const words = v.split(" ", KEY_WORDS);
+    for (let k = 1; k <= words.length; k++) w.add(words.slice(0, k).join(" "));
   }
   wordCache.set(f, w);
   return w;
 }
 
+const dirCache = new WeakMap<CallFacts, Set<string>>();
+/** Every segment of the call's paths and their symlink targets, as written and lower-cased. */
+function dirKeys(f: CallFacts, ctx?: PolicyContext): Set<string> {
+  let d = dirCache.get(f);
+  if (d) return d;
+  d = new Set();
+  const all = [...f.paths];
+  for (const p of f.paths) { const l = ctx?.resolveSymlink?.(p); if (l) all.push(l); }
+  for (const p of all) for (const seg of p.split("/")) if (seg) { d.add(seg); d.add(seg.toLowerCase()); }
+  dirCache.set(f, d);
+  return d;
+}
+
 /** First rule of the bucket matching the call, or null. */
 export function firstMatch(b: Bucket, f: CallFacts, ctx: PolicyContext): CompiledRule | null {
-  for (const cr of candidates(b, f)) if (cr.test(f, ctx)) return cr;
+  for (const cr of candidates(b, f, ctx)) if (cr.test(f, ctx)) return cr;
   return null;
 }

@@ -3,7 +3,7 @@ import { callFacts } from "./call";
 import { allowMatch } from "./context";
 import { decide } from "./decide";
 import { compileRules } from "./match";
-import { initShellFromNode } from "./shell-init.node";
+import { initShellFromNode } from "./shell-init-node";
 import { ctx, edit, HOME, read, rules, sh, src, WS } from "./test-helpers";
 import type { Action, Agent, ToolCall } from "./types";
 

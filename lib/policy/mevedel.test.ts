@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { decide } from "./decide";
 import { parseMevedelGrant, parseMevedelRule, parseMevedelRuleText } from "./mevedel-rules";
 import { normalizeMode } from "./modes";
-import { initShellFromNode } from "./shell-init.node";
+import { initShellFromNode } from "./shell-init-node";
 import { ctx, HOME, src, WS } from "./test-helpers";
 import type { Grant, PolicyContext, Rule, RuleSource } from "./types";
 

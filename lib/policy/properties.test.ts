@@ -6,7 +6,7 @@ import { decide } from "./decide";
 import { compileRules, firstMatch } from "./match";
 import { isNarrower } from "./narrow";
 import { parseRule } from "./rule-parse";
-import { initShellFromNode } from "./shell-init.node";
+import { initShellFromNode } from "./shell-init-node";
 import { matchShellPattern } from "./shell/pattern";
 import { ctx, MODES, src } from "./test-helpers";
 import type { Action, Rule, ToolCall } from "./types";

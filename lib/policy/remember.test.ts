@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { rememberRules } from "./remember";
-import { initShellFromNode } from "./shell-init.node";
+import { initShellFromNode } from "./shell-init-node";
 import { ctx, edit, sh } from "./test-helpers";
 import type { PolicyContext, ToolCall } from "./types";
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { decide } from "../decide";
-import { initShellFromNode } from "../shell-init.node";
+import { initShellFromNode } from "../shell-init-node";
 import { ctx, sh } from "../test-helpers";
 import { analyzeShell } from "./analyze";
 

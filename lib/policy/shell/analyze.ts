@@ -11,7 +11,7 @@ const WALK_BUDGET_MS = 20;
 
 /**
  * Load the bash grammar once. `grammar` is tree-sitter-bash.wasm; `runtime` is web-tree-sitter.wasm
- * (optional where the runtime can locate it itself). The Node helper in shell-init.node.ts reads both files.
+ * (optional where the runtime can locate it itself). The Node helper in shell-init-node.ts reads both files.
  */
 export async function initShell(opts: { grammar: Uint8Array; runtime?: Uint8Array }): Promise<void> {
   if (parser) return;

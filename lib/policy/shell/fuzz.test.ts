@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { decide } from "../decide";
-import { initShellFromNode } from "../shell-init.node";
+import { initShellFromNode } from "../shell-init-node";
 import { ctx } from "../test-helpers";
 import { analyzeShell, clearShellCache } from "./analyze";
 
