@@ -32,7 +32,13 @@ function shellKey(pattern: string): string | null {
 
 interface ToolEntry { other: CompiledRule[]; byWord: Map<string, CompiledRule[]>; byDir: Map<string, CompiledRule[]> }
 /** Rules of one action indexed by tool name (lower case) and shell first word, plus tool-name globs. */
-export interface Bucket { byTool: Map<string, ToolEntry>; globs: { re: RegExp; cr: CompiledRule }[]; size: number }
+export interface Bucket {
+  byTool: Map<string, ToolEntry>;
+  globs: { re: RegExp; cr: CompiledRule }[];
+  /** `mcp__server__get_*` globs keyed by `mcp__server`, so many servers do not slow every call. */
+  serverGlobs: Map<string, { re: RegExp; cr: CompiledRule }[]>;
+  size: number;
+}
 export interface CompiledSet { deny: Bucket; ask: Bucket; allow: Bucket }
 
 const globRe = (pattern: string, flags = "i") =>
@@ -135,7 +141,7 @@ export function shellViews(f: CallFacts): string[] {
 }
 
 function emptyBucket(): Bucket {
-  return { byTool: new Map(), globs: [], size: 0 };
+  return { byTool: new Map(), globs: [], serverGlobs: new Map(), size: 0 };
 }
 
 function add(b: Bucket, key: string, cr: CompiledRule): void {
@@ -166,7 +172,14 @@ export function compileRules(rules: readonly Rule[], ctx: PolicyContext): Compil
     const b = set[rule.action];
     if (!b) continue;
     const tool = rule.tool.toLowerCase();
-    if (tool.includes("*")) b.globs.push({ re: globRe(tool), cr });
+    const segs = tool.split("__");
+    if (tool.includes("*") && segs[0] === "mcp" && segs.length >= 3 && !segs[1].includes("*")) {
+      const k = `mcp__${segs[1]}`;
+      const list = b.serverGlobs.get(k);
+      if (list) list.push({ re: globRe(tool), cr });
+      else b.serverGlobs.set(k, [{ re: globRe(tool), cr }]);
+      b.size++;
+    } else if (tool.includes("*")) b.globs.push({ re: globRe(tool), cr });
     else add(b, tool, cr);
     // Claude Code: a Read deny/ask also blocks Edit/Write on that path.
     if (rule.agent === "claude-code" && tool === "read" && rule.action !== "allow" && rule.specifier?.kind === "path") add(b, "edit", cr);
@@ -178,13 +191,14 @@ export function compileRules(rules: readonly Rule[], ctx: PolicyContext): Compil
 /** Rules of a bucket that could apply to the call (by tool name, MCP server, shell leading words, path directories). */
 export function candidates(b: Bucket, f: CallFacts, ctx?: PolicyContext): CompiledRule[] {
   if (b.size === 0 && b.globs.length === 0) return [];
+  let server: string | null = null;
   const out: CompiledRule[] = [];
   const words = f.shell ? firstWords(f) : null;
   const dirs = f.paths.length ? dirKeys(f, ctx) : null;
   const keys = [...f.names];
   if (f.kind === "mcp") {
     const segs = f.exact.split("__");
-    if (segs.length >= 2) keys.push(`${segs[0]}__${segs[1]}`);
+    if (segs.length >= 2) keys.push((server = `${segs[0]}__${segs[1]}`));
   }
   for (const k of keys) {
     const e = b.byTool.get(k);
@@ -197,6 +211,7 @@ export function candidates(b: Bucket, f: CallFacts, ctx?: PolicyContext): Compil
     }
   }
   for (const g of b.globs) if (g.re.test(f.exact)) out.push(g.cr);
+  if (server) for (const g of b.serverGlobs.get(server) ?? []) if (g.re.test(f.exact)) out.push(g.cr);
   return out;
 }
 
