@@ -5,3 +5,4 @@ export * from "./audit";
 export * from "./settings";
 export * from "./agent-tokens";
 export * from "./session-entries";
+export * from "./cards";
