@@ -1,7 +1,12 @@
 import type { Verb } from "../verb";
+import { addVerb } from "./add";
+import { decideVerb } from "./decide";
+import { entriesVerb } from "./entries";
+import { narrowVerb } from "./narrow";
+import { revokeVerb } from "./revoke";
 import { loginLinkVerb } from "./login-link";
 import { startVerb } from "./start";
 import { workspaceVerb } from "./workspace";
 
 // Each verb lives in its own file; add it here to make it reachable.
-export const verbs: Verb[] = [startVerb, loginLinkVerb, workspaceVerb];
+export const verbs: Verb[] = [startVerb, loginLinkVerb, workspaceVerb, decideVerb, entriesVerb, revokeVerb, narrowVerb, addVerb];

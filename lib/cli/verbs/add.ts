@@ -1,0 +1,55 @@
+import { addEntry } from "@/lib/stores/add-entry";
+import { cliFailure, describeWrite, parseAgentFlag, storePathsFromFlags } from "@/lib/stores/cli-support";
+import { parseFlags } from "../main";
+import { CliError, UsageError, type Verb } from "../verb";
+
+const usage = `Usage: cockpit add --workspace DIR --agent A --scope workspace|global --action allow|ask|deny --rule TEXT [--file settings.local.json]
+
+  Add an explicitly authored rule to a workspace or global store (the file and its folder are
+  created when missing). Global rules affect every project.
+
+  --agent A        claude-code | commandcode | mevedel
+  --rule TEXT      'Bash(npm test:*)'; for mevedel also '("Bash" :pattern "make *")' or a grant
+                   '(:path "~/.npm" :access read :recursive t)'
+  --file NAME      JSON agents, workspace scope: settings.json or settings.local.json (default)`;
+
+export const addVerb: Verb = {
+  name: "add",
+  summary: "add a workspace or global rule to a store",
+  usage,
+  async run(argv) {
+    const { values, positionals } = parseFlags(argv, {
+      workspace: { type: "string" },
+      agent: { type: "string" },
+      scope: { type: "string" },
+      action: { type: "string" },
+      rule: { type: "string" },
+      file: { type: "string" },
+      version: { type: "string" },
+    }, true);
+    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    if (values.scope !== "workspace" && values.scope !== "global") throw new UsageError("--scope must be workspace or global");
+    if (values.action !== "allow" && values.action !== "ask" && values.action !== "deny") throw new UsageError("--action must be allow, ask or deny");
+    if (!values.rule) throw new UsageError("--rule TEXT is required");
+    try {
+      const agent = parseAgentFlag(values.agent, true)!;
+      const result = await addEntry({
+        ...storePathsFromFlags(values.workspace),
+        agent,
+        scope: values.scope,
+        action: values.action,
+        rule: values.rule,
+        file: values.file,
+        expectedVersion: values.version,
+      });
+      if (result.unchanged) process.stdout.write(`already present in ${result.store} at line ${result.after.line}; nothing written (id ${result.id})\n`);
+      else process.stdout.write(describeWrite("added", result) + `  id: ${result.id}\n`);
+      return 0;
+    } catch (error) {
+      const failure = cliFailure(error);
+      if (!failure) throw error;
+      if (failure.usage) throw new UsageError(failure.message);
+      throw new CliError(failure.message);
+    }
+  },
+};

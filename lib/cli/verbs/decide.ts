@@ -1,0 +1,102 @@
+import os from "node:os";
+import path from "node:path";
+import { readlinkSync } from "node:fs";
+import { z } from "zod";
+import { decide, normalizeMode, type PolicyContext } from "@/lib/policy";
+import { initShellFromNode } from "@/lib/policy/shell-init-node";
+import { cliFailure, parseAgentFlag, storePathsFromFlags } from "@/lib/stores/cli-support";
+import { loadPolicyInputs } from "@/lib/stores/load-policy-inputs";
+import { parseFlags } from "../main";
+import { CliError, UsageError, type Verb } from "../verb";
+
+const usage = `Usage: cockpit decide --workspace DIR --agent commandcode|claude-code|mevedel [--mode M] [--session ID] --call JSON [--explain]
+
+  Decide one tool call with the workspace's and $HOME's stores, exactly as the agent would.
+  Prints one JSON object: {"decision","step","rule","scope","store","reason"}.
+
+  --call JSON      e.g. '{"tool":"Bash","input":{"command":"git status"}}'
+  --mode M         the agent's mode (default: the stores' defaultMode, else default)
+  --cwd DIR        the agent's working folder (default: the workspace)
+  --session ID     agent session id (session rules live in the cockpit database; not read offline)
+  --explain        add the trace, cause and warnings`;
+
+const Call = z.object({ tool: z.string().min(1), input: z.record(z.string(), z.unknown()).default({}) });
+
+function resolveSymlink(abs: string): string | null {
+  try {
+    return path.resolve(path.dirname(abs), readlinkSync(abs));
+  } catch {
+    return null;
+  }
+}
+
+export const decideVerb: Verb = {
+  name: "decide",
+  summary: "decide a tool call with the stores' rules and explain why",
+  usage,
+  async run(argv) {
+    const { values, positionals } = parseFlags(argv, {
+      workspace: { type: "string" },
+      agent: { type: "string" },
+      mode: { type: "string" },
+      session: { type: "string" },
+      call: { type: "string" },
+      cwd: { type: "string" },
+      explain: { type: "boolean" },
+    }, true);
+    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    let agentFlag;
+    try {
+      agentFlag = parseAgentFlag(values.agent, true)!;
+    } catch (error) {
+      throw new CliError((error as Error).message, 2);
+    }
+    if (!values.call) throw new UsageError("--call JSON is required");
+    let raw: unknown;
+    try {
+      raw = JSON.parse(values.call);
+    } catch (error) {
+      throw new CliError(`--call is not valid JSON: ${(error as Error).message}`, 2);
+    }
+    const call = Call.safeParse(raw);
+    if (!call.success) throw new CliError(`--call must be {"tool": "...", "input": {...}}: ${call.error.issues[0].path.join(".") || "call"} ${call.error.issues[0].message}`, 2);
+    try {
+      const agent = agentFlag;
+      if (values.mode !== undefined && !normalizeMode(agent, values.mode).ok) throw new CliError(`unknown mode "${values.mode}" for ${agent}`, 2);
+      const paths = storePathsFromFlags(values.workspace);
+      const inputs = await loadPolicyInputs({ ...paths, agent });
+      let mode = values.mode !== undefined ? normalizeMode(agent, values.mode) : inputs.defaultMode ? normalizeMode(agent, inputs.defaultMode) : null;
+      if (mode && !mode.ok) {
+        process.stderr.write(`cockpit decide: ignoring defaultMode "${inputs.defaultMode}" from the stores (${mode.error})\n`);
+        mode = null;
+      }
+      await initShellFromNode();
+      const ctx: PolicyContext = {
+        agent,
+        mode: mode?.ok ? mode.value : "default",
+        workspaceRoot: paths.workspace,
+        cwd: values.cwd ? path.resolve(values.cwd) : paths.workspace,
+        additionalDirectories: inputs.additionalDirectories,
+        tmpDirs: [os.tmpdir()],
+        home: paths.home,
+        rules: inputs.rules,
+        sessionRules: inputs.sessionRules,
+        grants: inputs.grants,
+        disableBypass: inputs.disableBypass,
+        caseInsensitiveFs: process.platform === "darwin" || process.platform === "win32",
+        resolveSymlink,
+      };
+      const d = decide(call.data, ctx);
+      const out: Record<string, unknown> = { decision: d.decision, step: d.step, rule: d.rule, scope: d.scope, store: d.store, reason: d.reason };
+      if (values.explain) Object.assign(out, { trace: d.trace, cause: d.cause, warnings: d.warnings, safetyCheck: d.safetyCheck, mode: ctx.mode });
+      process.stdout.write(JSON.stringify(out) + "\n");
+      return 0;
+    } catch (error) {
+      if (error instanceof CliError) throw error;
+      const failure = cliFailure(error);
+      if (!failure) throw error;
+      if (failure.usage) throw new CliError(failure.message, 2);
+      throw new CliError(failure.message);
+    }
+  },
+};

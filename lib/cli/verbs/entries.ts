@@ -1,0 +1,72 @@
+import { cliFailure, parseAgentFlag, parseScopeFlag, storePathsFromFlags } from "@/lib/stores/cli-support";
+import { listEntries } from "@/lib/stores/list-entries";
+import type { Entry, StoreInfo } from "@/lib/stores/types";
+import { parseFlags } from "../main";
+import { CliError, UsageError, type Verb } from "../verb";
+
+const usage = `Usage: cockpit entries --workspace DIR [--json] [--agent A] [--scope S]
+
+  List every permission entry of a workspace's agents: rules, resource grants and profiles, with
+  the store (file) that holds each. Reads the files now; works without the server.
+
+  --workspace DIR   project folder (default: the current folder); global stores come from $HOME
+  --json            print a JSON array of entries (invalid stores appear with valid:false)
+  --agent A         claude-code | commandcode | mevedel
+  --scope S         workspace | global | managed | session
+  --stores          with --json, print {"entries","stores"} instead of the array
+
+Session entries live in the cockpit database and are listed in the web UI.`;
+
+/** Map store errors onto the CLI's exits (shared by the store verbs). */
+function rethrowForCli(error: unknown): never {
+  const failure = cliFailure(error);
+  if (!failure) throw error;
+  if (failure.usage) throw new UsageError(failure.message);
+  throw new CliError(failure.message);
+}
+
+function table(entries: Entry[], stores: StoreInfo[]): string {
+  const out: string[] = [];
+  for (const scope of ["session", "workspace", "global", "managed"] as const) {
+    const scoped = stores.filter((s) => s.scope === scope && (s.version !== "missing" || entries.some((e) => e.store.path === s.path)));
+    if (!scoped.length) continue;
+    out.push(`${scope.toUpperCase()}`);
+    for (const store of scoped) {
+      const state = !store.valid ? `INVALID: ${store.error}` : store.version === "missing" ? "missing" : store.writable ? "" : `read-only${store.readOnlyReason ? ` (${store.readOnlyReason})` : ""}`;
+      out.push(`  ${store.path}  [${store.format}]${state ? `  ${state}` : ""}`);
+      const mine = entries.filter((e) => e.store.path === store.path);
+      if (!mine.length && store.valid) out.push("    (no entries)");
+      for (const e of mine) {
+        const extra = e.grant ? ` (${e.grant.label}, ${e.grant.access})` : e.profile ? ` [network ${e.profile.network ? "on" : "off"}; ${e.profile.fileSystem.map((g) => `${g.path} ${g.access} ${g.label}`).join(", ") || "no paths"}]` : "";
+        out.push(`    ${e.id}  ${e.action.padEnd(5)}  ${e.kind.padEnd(7)}  ${e.rule}${extra}${e.malformed ? `  !! malformed: ${e.malformed}` : ""}  (line ${e.line})`);
+      }
+    }
+  }
+  return out.length ? out.join("\n") + "\n" : "No stores found.\n";
+}
+
+export const entriesVerb: Verb = {
+  name: "entries",
+  summary: "list permission rules and grants with their backing stores",
+  usage,
+  async run(argv) {
+    const { values, positionals } = parseFlags(argv, {
+      workspace: { type: "string" },
+      json: { type: "boolean" },
+      agent: { type: "string" },
+      scope: { type: "string" },
+      stores: { type: "boolean" },
+    }, true);
+    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    try {
+      const agent = parseAgentFlag(values.agent, false);
+      const scope = parseScopeFlag(values.scope);
+      const { entries, stores } = await listEntries({ ...storePathsFromFlags(values.workspace), agent, scope });
+      if (values.json) process.stdout.write(JSON.stringify(values.stores ? { entries, stores } : entries, null, 2) + "\n");
+      else process.stdout.write(table(entries, stores));
+      return 0;
+    } catch (error) {
+      rethrowForCli(error);
+    }
+  },
+};

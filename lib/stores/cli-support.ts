@@ -1,0 +1,51 @@
+/** Helpers shared by the store CLI verbs (decide, entries, revoke, narrow, add): the CLI edge. */
+import os from "node:os";
+import path from "node:path";
+import { AGENTS, DEFAULT_MANAGED_SETTINGS, type StorePaths } from "./discover";
+import { InvalidInputError, StoreError } from "./errors";
+import type { Agent, Scope } from "./types";
+import type { WriteResult } from "./write-common";
+
+/** Workspace from the flag (default: the current folder), home from `$HOME`, managed path from env. */
+export function storePathsFromFlags(workspace: string | undefined): StorePaths {
+  return {
+    workspace: path.resolve(workspace ?? process.cwd()),
+    home: path.resolve(process.env.HOME || os.homedir()),
+    managedSettingsPath: process.env.COCKPIT_MANAGED_SETTINGS ?? DEFAULT_MANAGED_SETTINGS,
+  };
+}
+
+export function parseAgentFlag(value: string | undefined, required: boolean): Agent | undefined {
+  if (value === undefined) {
+    if (required) throw new InvalidInputError(`--agent is required (${AGENTS.join(", ")})`);
+    return undefined;
+  }
+  if (!(AGENTS as string[]).includes(value)) throw new InvalidInputError(`unknown agent "${value}" (use ${AGENTS.join(", ")})`);
+  return value as Agent;
+}
+
+const SCOPES: Scope[] = ["session", "workspace", "global", "managed"];
+export function parseScopeFlag(value: string | undefined): Scope | undefined {
+  if (value === undefined) return undefined;
+  if (!(SCOPES as string[]).includes(value)) throw new InvalidInputError(`unknown scope "${value}" (use ${SCOPES.join(", ")})`);
+  return value as Scope;
+}
+
+/**
+ * How a store error reaches the terminal: bad input is a usage error (exit 2), every refusal
+ * (conflict, invalid store, symlink, read-only, not found, not narrower) is one line, exit 1.
+ */
+export function cliFailure(error: unknown): { usage: boolean; message: string } | null {
+  if (error instanceof InvalidInputError) return { usage: true, message: error.message };
+  if (error instanceof StoreError) return { usage: false, message: error.message };
+  return null;
+}
+
+/** What a write changed, for people: file, line before/after, and the global warning. */
+export function describeWrite(verb: string, result: WriteResult): string {
+  const lines = [`${verb} in ${result.store} (${result.scope})`];
+  if (result.before.text) lines.push(`  line ${result.before.line} before: ${result.before.text.trim()}`);
+  if (result.after.text !== undefined && verb !== "revoked") lines.push(`  line ${result.after.line} after:  ${result.after.text.trim()}`);
+  if (result.scopeWarning) lines.push(`  note: ${result.scopeWarning}`);
+  return lines.join("\n") + "\n";
+}
