@@ -58,11 +58,12 @@ function decideLadder(call: ToolCall, ctx: PolicyContext): Decision {
   if (note) t.warn(note);
   const f = callFacts(call, ctx);
 
-  // Control-flow tools bypass every list; run_command is withdrawn in plan mode.
-  if (f.kind === "always") {
-    if (f.exact === "run_command" && mode === "plan") return t.decide("deny", "plan-mode", "run_command is not available in plan mode", "mode");
-    return t.decide("allow", "always-allowed", `${call.tool} is always allowed`, "always-allowed");
-  }
+  // Control-flow tools bypass every list; run_command is withdrawn in plan mode. Claude Code documents
+  // deny/ask rules for subagents (`Agent(Explore)`, `Agent(model:opus)`), so there they are checked first.
+  const always = f.kind === "always";
+  const rulesFirst = always && ctx.agent === "claude-code" && f.names.includes("agent");
+  if (always && f.exact === "run_command" && mode === "plan") return t.decide("deny", "plan-mode", "run_command is not available in plan mode", "mode");
+  if (always && !rulesFirst) return t.decide("allow", "always-allowed", `${call.tool} is always allowed`, "always-allowed");
   const rules = compiledFor(allRules(ctx), ctx);
 
   const deny = firstMatch(rules.deny, f, ctx);
@@ -75,6 +76,7 @@ function decideLadder(call: ToolCall, ctx: PolicyContext): Decision {
     return t.decide(d, "ask-rule", d === "deny" ? `ask rule ${ask.rule.text} in dont-ask mode` : `ask rule ${ask.rule.text}`, "explicit-ask-rule", { rule: ask.rule, safetyCheck: true });
   }
   t.pass("ask-rule", "no ask rule matches");
+  if (always) return t.decide("allow", "always-allowed", `${call.tool} is always allowed`, "always-allowed");
 
   if (f.shell) {
     if (!f.shell.parseable || !f.shell.allowable) t.warn("unsupported shell syntax");
@@ -102,7 +104,7 @@ function decideLadder(call: ToolCall, ctx: PolicyContext): Decision {
   if (f.pathMissing) return t.decide("deny", "malformed-write", `${call.tool} names no file path; pass the path to write`, "safety");
   t.pass("malformed-write", "not a write without a path");
 
-  if (f.kind === "read" || f.kind === "web-fetch" || f.kind === "web-search") return t.decide("allow", "read-only", "reads are free unless a rule says otherwise", "mode");
+  if (f.kind === "read" || f.kind === "web-fetch" || f.kind === "web-search" || f.kind === "native") return t.decide("allow", "read-only", "reads are free unless a rule says otherwise", "mode");
   if (f.shell?.readOnly) {
     if (f.shell.secretArgs.length === 0) return t.decide("allow", "read-only", "read-only shell command", "mode");
     t.pass("read-only", `read-only command targets secret material (${f.shell.secretArgs.join(", ")})`);

@@ -192,3 +192,46 @@ describe("MCP and subagents", () => {
     expect(decide({ tool: "agent", input: {} }, ctx({ mode: "dont-ask" })).decision).toBe("allow");
   });
 });
+
+describe("web and native tools", () => {
+  const fetch = (url: string) => ({ tool: "web_fetch", input: { url } });
+  it.each([
+    ["WebFetch(domain:*.example.com)", "https://a.example.com/x", true],
+    ["WebFetch(domain:*.example.com)", "https://a.b.example.com/x", true],
+    ["WebFetch(domain:*.example.com)", "https://example.com/x", false],
+    ["WebFetch(domain:*.example.com)", "https://badexample.com/x", false],
+    ["WebFetch(domain:example.com)", "https://EXAMPLE.com/x", true],
+    ["WebFetch(domain:example.com)", "not a url", false],
+  ])("deny %s vs %s → %s", (rule, url, want) => expect(hits(rule, fetch(url))).toBe(want));
+
+  it("native tools without side effects are free; rules still apply", () => {
+    expect(decide({ tool: "TodoWrite", input: {} }, ctx({ agent: "claude-code", mode: "plan" })).decision).toBe("allow");
+    expect(decide({ tool: "todo_write", input: {} }, ctx({ rules: rules({ deny: ["todo_write"] }) })).decision).toBe("deny");
+  });
+});
+
+describe("Claude Code tools", () => {
+  const cc = (over = {}) => ctx({ agent: "claude-code", ...over });
+  it.each([
+    [{ tool: "Write", input: { file_path: `${WS}/a.ts` } }, "accept-edits", "allow"],
+    [{ tool: "MultiEdit", input: { file_path: `${WS}/a.ts`, edits: [] } }, "acceptEdits", "allow"],
+    [{ tool: "NotebookEdit", input: { notebook_path: `${WS}/n.ipynb` } }, "default", "ask"],
+    [{ tool: "Glob", input: { pattern: "**/*.ts" } }, "default", "allow"],
+    [{ tool: "Grep", input: { pattern: "x", path: "/etc" } }, "default", "ask"],
+    [{ tool: "Bash", input: { command: "git status" } }, "plan", "allow"],
+    [{ tool: "Bash", input: { command: "npm i" } }, "bypassPermissions", "allow"],
+    [{ tool: "WebSearch", input: { query: "x" } }, "dontAsk", "allow"],
+    [{ tool: "Task", input: { subagent_type: "Explore" } }, "dontAsk", "allow"],
+    [{ tool: "Edit", input: {} }, "default", "deny"],
+  ] as [ToolCall, string, Action][])("%j in %s → %s", (call, mode, want) => expect(decide(call, cc({ mode })).decision).toBe(want));
+});
+
+describe("Claude Code subagent rules", () => {
+  it("Agent(Explore) deny and Agent(model:opus) ask apply to Task calls", () => {
+    const r = rules({ deny: ["Agent(Explore)"], ask: ["Agent(model:opus)"] }, "claude-code");
+    const c = ctx({ agent: "claude-code", rules: r });
+    expect(decide({ tool: "Task", input: { subagent_type: "Explore" } }, c).decision).toBe("deny");
+    expect(decide({ tool: "Task", input: { subagent_type: "Plan", model: "opus" } }, c).decision).toBe("ask");
+    expect(decide({ tool: "Task", input: { subagent_type: "Plan" } }, c)).toMatchObject({ decision: "allow", step: "always-allowed" });
+  });
+});

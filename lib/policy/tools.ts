@@ -1,7 +1,7 @@
 /** One tool model for Command Code, Claude Code and mevedel tool names. */
 
 /** Families the ladder reasons about. */
-export type ToolKind = "shell" | "read" | "edit" | "web-fetch" | "web-search" | "always" | "eval" | "mcp" | "other";
+export type ToolKind = "shell" | "read" | "edit" | "web-fetch" | "web-search" | "always" | "native" | "eval" | "mcp" | "other";
 
 interface ToolInfo {
   /** Canonical family name (`Shell`, `Read`, …). */
@@ -42,6 +42,14 @@ const TOOLS: Record<string, ToolInfo> = {
   task: { canonical: "Agent", kind: "always", coveredBy: ["agent"] },
   run_command: { canonical: "RunCommand", kind: "always", coveredBy: ["runcommand"] },
   eval: { canonical: "Eval", kind: "eval", coveredBy: [] },
+  ls: { canonical: "Read", kind: "read", coveredBy: ["read"] },
+  // Native tools without file-system or network effects: free like reads, unless a rule says otherwise.
+  todo_write: { canonical: "TodoWrite", kind: "native", coveredBy: ["todowrite"] },
+  todowrite: { canonical: "TodoWrite", kind: "native", coveredBy: ["todo_write"] },
+  enter_plan_mode: { canonical: "EnterPlanMode", kind: "native", coveredBy: [] },
+  exit_plan_mode: { canonical: "ExitPlanMode", kind: "native", coveredBy: ["exitplanmode"] },
+  exitplanmode: { canonical: "ExitPlanMode", kind: "native", coveredBy: ["exit_plan_mode"] },
+  bashoutput: { canonical: "BashOutput", kind: "native", coveredBy: [] },
 };
 
 // Claude Code's Glob/Grep answer to `Read` rules as well as their own names.
