@@ -158,6 +158,14 @@ function add(b: Bucket, key: string, cr: CompiledRule): void {
   b.size++;
 }
 
+// Claude Code accepts Write(path), NotebookEdit(path), Glob(path) and MultiEdit(path) but never consults them.
+const CLAUDE_UNCONSULTED = new Set(["write", "notebookedit", "glob", "multiedit"]);
+
+/** Rules the agent parses but does not enforce (shown by the cockpit, ignored by decisions). */
+export function ignoredByAgent(rule: Rule): boolean {
+  return rule.agent === "claude-code" && rule.specifier?.kind === "path" && CLAUDE_UNCONSULTED.has(rule.tool.toLowerCase());
+}
+
 const compiled = new WeakMap<readonly Rule[], { key: string; set: CompiledSet }>();
 
 /** Index rules by action and tool for one context; cached per rules array and context anchors. */
@@ -168,6 +176,7 @@ export function compileRules(rules: readonly Rule[], ctx: PolicyContext): Compil
   if (hit && hit.key === key) return hit.set;
   const set: CompiledSet = { deny: emptyBucket(), ask: emptyBucket(), allow: emptyBucket() };
   for (const rule of rules) {
+    if (ignoredByAgent(rule)) continue;
     const cr = compileOne(rule, env, !!ctx.caseInsensitiveFs);
     const b = set[rule.action];
     if (!b) continue;

@@ -235,3 +235,23 @@ describe("Claude Code subagent rules", () => {
     expect(decide({ tool: "Task", input: { subagent_type: "Plan" } }, c)).toMatchObject({ decision: "allow", step: "always-allowed" });
   });
 });
+
+describe("more rule forms", () => {
+  it("an allow rule naming an outside path pre-approves the directory", () => {
+    const r = rules({ allow: ["Read(//etc/**)"] });
+    expect(decide(read("/etc/hosts"), ctx({ rules: r })).decision).toBe("allow");
+    expect(decide(read("/etc/hosts"), ctx({ rules: r, mode: "dont-ask" })).decision).toBe("allow");
+    expect(decide(read("/opt/x"), ctx({ rules: r, mode: "dont-ask" })).decision).toBe("deny");
+  });
+
+  it("MCP parameter rules (deny/ask only)", () => {
+    expect(hits("mcp__github__create_pr(repo:secret-*)", { tool: "mcp__github__create_pr", input: { repo: "secret-x" } })).toBe(true);
+    expect(hits("mcp__github__create_pr(repo:secret-*)", { tool: "mcp__github__create_pr", input: { repo: "public" } })).toBe(false);
+    expect(hits("mcp__github__create_pr(repo:secret-*)", { tool: "mcp__github__create_pr", input: {} })).toBe(false);
+  });
+
+  it("Claude Code never consults Write(path) and friends", () => {
+    const r = rules({ deny: ["Write(.env)"] }, "claude-code");
+    expect(decide({ tool: "Write", input: { file_path: `${WS}/src/.env` } }, ctx({ agent: "claude-code", rules: r, mode: "bypassPermissions" })).decision).toBe("allow");
+  });
+});
