@@ -1,0 +1,109 @@
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import { auditEvents, cards, workspaces } from "@/db/schema";
+import { actorLabel, type Actor } from "@/lib/auth/actor";
+import { ForbiddenError, NotFoundError } from "@/lib/errors";
+import { ABSENCE_REASON, holdOf, startDeadlineIfFirst } from "./absence";
+import { publishCardChange } from "./bus";
+import { recordCardEvent } from "./events";
+import { cardHash } from "./hash";
+import { CARD_AGENTS, evaluateCall, type CardEnv } from "./policy";
+
+export const AdmitCardInput = z.object({
+  agent: z.enum(CARD_AGENTS),
+  sessionId: z.string().trim().min(1).max(300),
+  rootSessionId: z.string().trim().min(1).max(300).optional(),
+  originPath: z.string().trim().regex(/^\/[\w./-]*$/, "an origin path looks like /root/worker").max(500).optional(),
+  cwd: z.string().max(4096).optional(),
+  mode: z.string().max(50).optional(),
+  tool: z.string().trim().min(1).max(300),
+  input: z.record(z.string(), z.unknown()),
+  reason: z.string().max(20_000).optional(),
+});
+export type AdmitCardInput = z.infer<typeof AdmitCardInput>;
+
+export type ImmediateDecision = { decision: "allow" | "deny"; step: string; reason: string; rule: string | null };
+export type AdmitResult =
+  | { status: "pending"; id: string; hash: string; card: typeof cards.$inferSelect }
+  | { status: "coalesced" | "denied"; decision: ImmediateDecision };
+
+/**
+ * Admission: current policy first (rules, including session rules from earlier cards, settle the call
+ * without a card); an absence hold denies a remaining ask at once; otherwise the card and its
+ * `enqueued` event are written in one transaction.
+ */
+export async function admitCard({ db, actor, workspaceId, input, env = {} }: { db: Db; actor: Actor; workspaceId: string; input: AdmitCardInput; env?: CardEnv }): Promise<AdmitResult> {
+  if (actor.kind === "agent" && actor.workspaceId !== workspaceId) throw new ForbiddenError("this agent token belongs to another workspace");
+  if (actor.kind !== "agent" && actor.role !== "owner" && actor.role !== "admin") throw new ForbiddenError("only agents admit cards");
+  const [workspace] = await db.select().from(workspaces).where(eq(workspaces.id, workspaceId));
+  if (!workspace) throw new NotFoundError(`no workspace with id ${workspaceId}`);
+  const rootSessionId = input.rootSessionId ?? input.sessionId;
+  const originPath = input.originPath ?? "/root";
+  const who = actorLabel(actor);
+  const evaluation = await evaluateCall(db, workspaceId, { agent: input.agent, workspacePath: workspace.path, rootSessionId, mode: input.mode, cwd: input.cwd, call: { tool: input.tool, input: input.input } }, env);
+  const d = evaluation.decision;
+  const summary = { agent: input.agent, sessionId: input.sessionId, rootSessionId, originPath, tool: input.tool };
+
+  if (d.decision !== "ask") {
+    const decision: ImmediateDecision = { decision: d.decision, step: d.step, reason: d.reason, rule: d.rule };
+    await db.insert(auditEvents).values({ actor: who, action: "card.coalesced", workspaceId, detail: { ...summary, at: "admission", ...decision } });
+    return { status: "coalesced", decision };
+  }
+
+  const now = env.now?.() ?? new Date();
+  const hold = await holdOf(db, { workspaceId, rootSessionId });
+  if (hold?.heldAt) {
+    const decision: ImmediateDecision = { decision: "deny", step: "absence-held", reason: ABSENCE_REASON, rule: null };
+    await db.insert(auditEvents).values({ actor: who, action: "card.expired", workspaceId, detail: { ...summary, source: "absence-held", heldSince: hold.heldAt.toISOString() } });
+    return { status: "denied", decision };
+  }
+
+  const content = {
+    tool: input.tool,
+    input: input.input,
+    agent: input.agent,
+    sessionId: input.sessionId,
+    rootSessionId,
+    originPath,
+    workspaceId,
+    reason: input.reason ?? null,
+    modeBase: evaluation.modeBase,
+    modeEffective: evaluation.modeEffective,
+    cause: d.cause,
+    warnings: d.warnings,
+    remember: evaluation.remember,
+  };
+  const hash = cardHash(content);
+  const id = crypto.randomUUID();
+  const card = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(cards)
+      .values({
+        id,
+        workspaceId,
+        agent: input.agent,
+        agentSessionId: input.sessionId,
+        rootSessionId,
+        originPath,
+        tool: input.tool,
+        input: input.input,
+        modelReason: input.reason ?? null,
+        modeBase: evaluation.modeBase,
+        modeEffective: evaluation.modeEffective,
+        cause: d.cause,
+        warnings: d.warnings,
+        safetyCheck: d.safetyCheck,
+        remember: evaluation.remember,
+        decision: { step: d.step, reason: d.reason, rule: d.rule },
+        hash,
+        createdAt: now,
+      })
+      .returning();
+    await recordCardEvent(tx, { cardId: id, workspaceId, type: "enqueued", actor: who, client: "agent", detail: summary });
+    await startDeadlineIfFirst(tx, { workspaceId, rootSessionId }, now);
+    return row!;
+  });
+  publishCardChange({ type: "enqueued", cardId: id, workspaceId, status: "pending" });
+  return { status: "pending", id, hash, card };
+}

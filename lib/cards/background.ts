@@ -1,0 +1,23 @@
+import { registerBackgroundWork } from "@/lib/server/background";
+
+// The absence sweep runs every second; the Postgres bus bridge lets several server processes share card changes.
+registerBackgroundWork("cards", async () => {
+  const { getOpenedDb } = await import("@/db/client");
+  const { expireAbsentQueues } = await import("./expire-absent-queues");
+  const opened = await getOpenedDb();
+  if (opened.pgPool) {
+    const { connectPgBus } = await import("./bus");
+    await connectPgBus(opened.pgPool).catch((error) => console.error("card bus: LISTEN failed, changes stay in this process:", error));
+  }
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    expireAbsentQueues({ db: opened.db })
+      .catch((error) => console.error("absence sweep failed:", error))
+      .finally(() => {
+        running = false;
+      });
+  }, 1000);
+  timer.unref();
+});

@@ -1,0 +1,40 @@
+import { and, asc, eq, ne } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { cards, workspaces } from "@/db/schema";
+import { publishCardChange } from "./bus";
+import { evaluateCall, type CardEnv } from "./policy";
+import { settleOnce } from "./settle-common";
+
+/** After a rule-creating answer, re-runs policy over the root session's other queued cards and settles those it now decides. */
+export async function coalesceSiblings(db: Db, { workspaceId, rootSessionId, exceptId, env = {} }: { workspaceId: string; rootSessionId: string; exceptId?: string; env?: CardEnv }): Promise<string[]> {
+  const [workspace] = await db.select().from(workspaces).where(eq(workspaces.id, workspaceId));
+  if (!workspace) return [];
+  const siblings = await db
+    .select()
+    .from(cards)
+    .where(and(eq(cards.workspaceId, workspaceId), eq(cards.rootSessionId, rootSessionId), eq(cards.status, "pending"), exceptId ? ne(cards.id, exceptId) : undefined))
+    .orderBy(asc(cards.createdAt));
+  const settled: string[] = [];
+  for (const card of siblings) {
+    const { decision: d } = await evaluateCall(db, workspaceId, { agent: card.agent, workspacePath: workspace.path, rootSessionId, mode: card.modeBase, call: { tool: card.tool, input: card.input } }, env);
+    if (d.decision === "ask") continue;
+    const now = env.now?.() ?? new Date();
+    const row = await db.transaction((tx) =>
+      settleOnce(tx, {
+        card,
+        status: "coalesced",
+        by: "policy",
+        via: "policy",
+        settlement: { outcome: d.decision as "allow" | "deny", remember: "once", message: d.decision === "deny" ? d.reason : null, source: "policy", rule: d.rule },
+        event: "coalesced",
+        now,
+        human: false,
+      }),
+    );
+    if (row) {
+      settled.push(row.id);
+      publishCardChange({ type: "coalesced", cardId: row.id, workspaceId, status: "coalesced" });
+    }
+  }
+  return settled;
+}

@@ -1,0 +1,98 @@
+import os from "node:os";
+import path from "node:path";
+import { readlinkSync } from "node:fs";
+import type { DbOrTx } from "@/db/client";
+import { decide, normalizeMode, rememberRules, type Agent, type Decision, type Mode, type PolicyContext, type ToolCall } from "@/lib/policy";
+import { initShellFromNode } from "@/lib/policy/shell-init-node";
+import { listSessionEntries } from "@/lib/session-entries/session-entries";
+import { loadPolicyInputs } from "@/lib/stores/load-policy-inputs";
+import { targetStore } from "@/lib/stores/discover";
+
+/** Where the stores live; tests point `home` at a temp folder and switch off the managed file. */
+export interface CardEnv {
+  home?: string;
+  managedSettingsPath?: string | null;
+  now?: () => Date;
+}
+
+export const CARD_AGENTS = ["claude-code", "commandcode", "mevedel", "simulator"] as const;
+export type CardAgent = (typeof CARD_AGENTS)[number];
+
+/** The simulator speaks Claude Code's dialect (Bash, Edit, …) so demos exercise real rules. */
+export function policyAgent(agent: string): Agent {
+  return agent === "commandcode" || agent === "mevedel" ? agent : "claude-code";
+}
+
+let shellReady: Promise<void> | undefined;
+function ensureShell(): Promise<void> {
+  shellReady ??= initShellFromNode().catch((error) => {
+    shellReady = undefined;
+    throw error;
+  });
+  return shellReady;
+}
+
+function resolveSymlink(abs: string): string | null {
+  try {
+    return path.resolve(path.dirname(abs), readlinkSync(abs));
+  } catch {
+    return null;
+  }
+}
+
+export interface Evaluation {
+  decision: Decision;
+  modeBase: Mode;
+  modeEffective: Mode;
+  remember: { session: string[]; workspace: string[]; workspaceStore: string | null };
+}
+
+export interface EvaluateInput {
+  agent: string;
+  workspacePath: string;
+  rootSessionId: string;
+  mode?: string | null;
+  cwd?: string | null;
+  call: ToolCall;
+}
+
+/**
+ * Current policy for one call: the agent's stores for the workspace and $HOME plus the session rules
+ * of the root session (children share the root's authority), decided by the engine.
+ */
+export async function evaluateCall(db: DbOrTx, workspaceId: string, input: EvaluateInput, env: CardEnv = {}): Promise<Evaluation> {
+  await ensureShell();
+  const agent = policyAgent(input.agent);
+  const home = path.resolve(env.home ?? os.homedir());
+  const paths = { workspace: input.workspacePath, home, managedSettingsPath: env.managedSettingsPath };
+  const sessionRows = await listSessionEntries(db, { workspaceId, agentSessionId: input.rootSessionId });
+  const inputs = await loadPolicyInputs({ ...paths, agent, sessionId: input.rootSessionId, sessionSource: { list: async () => sessionRows, revoke: async () => undefined } });
+  const parsedRequest = input.mode ? normalizeMode(agent, input.mode) : null;
+  const parsedStore = inputs.defaultMode ? normalizeMode(agent, inputs.defaultMode) : null;
+  const modeBase: Mode = parsedRequest?.ok ? parsedRequest.value : parsedStore?.ok ? parsedStore.value : "default";
+  // A store that disables bypass turns a requested yolo back into the default prompt behaviour.
+  const modeEffective: Mode = modeBase === "yolo" && inputs.disableBypass ? "default" : modeBase;
+  const ctx: PolicyContext = {
+    agent,
+    mode: modeEffective,
+    workspaceRoot: input.workspacePath,
+    cwd: input.cwd ? path.resolve(input.workspacePath, input.cwd) : input.workspacePath,
+    additionalDirectories: inputs.additionalDirectories,
+    tmpDirs: [os.tmpdir()],
+    home,
+    rules: inputs.rules,
+    sessionRules: inputs.sessionRules,
+    grants: inputs.grants,
+    disableBypass: inputs.disableBypass,
+    caseInsensitiveFs: process.platform === "darwin" || process.platform === "win32",
+    resolveSymlink,
+  };
+  const decision = decide(input.call, ctx);
+  const rules = decision.decision === "ask" ? rememberRules(input.call, ctx) : { session: [], workspace: [] };
+  let workspaceStore: string | null = null;
+  if (rules.workspace.length) {
+    const store = targetStore(paths, agent, "workspace");
+    workspaceStore = path.relative(input.workspacePath, store.path);
+  }
+  return { decision, modeBase, modeEffective, remember: { ...rules, workspaceStore } };
+}

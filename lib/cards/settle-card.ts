@@ -1,0 +1,95 @@
+import os from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import { auditEvents, cards, workspaces, type CardSettlement } from "@/db/schema";
+import { actorLabel, hasRole, type Actor } from "@/lib/auth/actor";
+import { ConflictError, ForbiddenError, UnprocessableError } from "@/lib/errors";
+import { addSessionEntry } from "@/lib/session-entries/session-entries";
+import { addEntry } from "@/lib/stores/add-entry";
+import { publishCardChange } from "./bus";
+import { coalesceSiblings } from "./coalesce-siblings";
+import { getCard, getCardRow } from "./get-card";
+import { evaluateCall, policyAgent, type CardEnv } from "./policy";
+import { conflictFor, settleOnce } from "./settle-common";
+import type { CardView } from "./view";
+
+export const ANSWER_CLIENTS = ["web", "ntfy", "push", "cli"] as const;
+
+export const SettleCardInput = z.object({
+  outcome: z.enum(["allow", "deny"]),
+  remember: z.enum(["once", "session", "workspace"]).default("once"),
+  message: z.string().trim().max(5000).optional(),
+  hash: z.string().regex(/^[0-9a-f]{64}$/, "the card's hash, as the card view shows it"),
+});
+export type SettleCardInput = z.infer<typeof SettleCardInput>;
+
+export interface SettleCardResult {
+  card: CardView;
+  /** Set when "always allow" settled the card but the rule could not be written to the store. */
+  ruleNotSaved?: string;
+  coalesced: string[];
+}
+
+/**
+ * A human answer. The first valid answer wins through one conditional UPDATE; every later one gets
+ * 409 naming who settled it and when. An approval re-checks current policy first: a deny rule added
+ * since admission wins. Remembered rules go to the session table (same transaction) or, after the
+ * decision is committed, to the agent's workspace store file.
+ */
+export async function settleCard({ db, actor, cardId, input, client, env = {} }: { db: Db; actor: Actor; cardId: string; input: SettleCardInput; client: (typeof ANSWER_CLIENTS)[number]; env?: CardEnv }): Promise<SettleCardResult> {
+  if (!hasRole(actor, "approver")) throw new ForbiddenError("answering cards needs the approver role");
+  const card = await getCardRow(db, { cardId });
+  if (card.status !== "pending") throw await conflictFor(db, card);
+  if (input.hash !== card.hash) throw new ConflictError("the card changed; reload", { card: await getCard(db, { cardId }) });
+  if (input.remember !== "once") {
+    if (card.safetyCheck) throw new UnprocessableError("this is a safety check: it can only be allowed once or denied");
+    if (input.outcome === "deny") throw new UnprocessableError("a deny is not remembered; answer deny with remember \"once\"");
+    if (card.remember[input.remember].length === 0) throw new UnprocessableError(`nothing can be remembered for this request; allow it once instead`);
+  }
+  const [workspace] = await db.select().from(workspaces).where(eq(workspaces.id, card.workspaceId));
+  const who = actorLabel(actor);
+  let settlement: CardSettlement = { outcome: input.outcome, remember: input.remember, message: input.message || null, source: "user" };
+  if (input.outcome === "allow") {
+    const { decision } = await evaluateCall(db, card.workspaceId, { agent: card.agent, workspacePath: workspace!.path, rootSessionId: card.rootSessionId, mode: card.modeBase, call: { tool: card.tool, input: card.input } }, env);
+    if (decision.decision === "deny") settlement = { outcome: "deny", remember: "once", message: decision.reason, source: "recheck", rule: decision.rule };
+  }
+  const now = env.now?.() ?? new Date();
+  const key = { workspaceId: card.workspaceId, rootSessionId: card.rootSessionId };
+  const won = await db.transaction(async (tx) => {
+    const row = await settleOnce(tx, { card, status: settlement.outcome === "allow" ? "allowed" : "denied", by: who, via: client, settlement, event: "resolved", now, human: true });
+    if (!row) return null;
+    if (settlement.outcome === "allow" && settlement.remember === "session") {
+      for (const rule of card.remember.session) {
+        await addSessionEntry(tx, { actorName: who, input: { ...key, agentSessionId: card.rootSessionId, agent: policyAgent(card.agent), action: "allow", rule } });
+      }
+    }
+    return row;
+  });
+  if (!won) {
+    const [latest] = await db.select().from(cards).where(eq(cards.id, cardId));
+    throw await conflictFor(db, latest!);
+  }
+  publishCardChange({ type: "resolved", cardId, workspaceId: card.workspaceId, status: won.status });
+
+  let ruleNotSaved: string | undefined;
+  let ruleCreated = settlement.outcome === "allow" && settlement.remember === "session";
+  if (settlement.outcome === "allow" && settlement.remember === "workspace") {
+    try {
+      for (const rule of card.remember.workspace) {
+        await addEntry({ workspace: workspace!.path, home: path.resolve(env.home ?? os.homedir()), managedSettingsPath: env.managedSettingsPath, agent: policyAgent(card.agent), scope: "workspace", action: "allow", rule });
+      }
+      ruleCreated = true;
+    } catch (error) {
+      // The approval stands as allow-once; the store refused the write (symlink, invalid file, concurrent edit…).
+      ruleNotSaved = `the rule was not saved to ${card.remember.workspaceStore ?? "the workspace store"}: ${(error as Error).message}`;
+      await db.transaction(async (tx) => {
+        await tx.update(cards).set({ settlement: { ...settlement, remember: "once", ruleNotSaved } }).where(eq(cards.id, cardId));
+        await tx.insert(auditEvents).values({ actor: who, action: "card.rule_not_saved", target: cardId, workspaceId: card.workspaceId, detail: { rules: card.remember.workspace, error: (error as Error).message } });
+      });
+    }
+  }
+  const coalesced = ruleCreated ? await coalesceSiblings(db, { ...key, exceptId: cardId, env }) : [];
+  return { card: await getCard(db, { cardId }), ruleNotSaved, coalesced };
+}

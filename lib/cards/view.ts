@@ -1,0 +1,85 @@
+import { z } from "zod";
+import type { cards, sessionHolds, workspaces } from "@/db/schema";
+
+/** What the collaborator API returns for a card; the Cards UI and notifications build on this shape. */
+export const CardView = z.object({
+  id: z.string(),
+  hash: z.string(),
+  status: z.enum(["pending", "allowed", "denied", "expired", "aborted", "coalesced"]),
+  workspace: z.object({ id: z.string(), name: z.string(), path: z.string() }),
+  agent: z.string(),
+  sessionId: z.string(),
+  rootSessionId: z.string(),
+  originPath: z.string(),
+  tool: z.string(),
+  input: z.record(z.string(), z.unknown()),
+  reason: z.string().nullable(),
+  modeBase: z.string(),
+  modeEffective: z.string(),
+  cause: z.string(),
+  warnings: z.array(z.string()),
+  safetyCheck: z.boolean(),
+  remember: z.object({ session: z.array(z.string()), workspace: z.array(z.string()), workspaceStore: z.string().nullable() }),
+  decision: z.object({ step: z.string(), reason: z.string(), rule: z.string().nullable() }),
+  createdAt: z.string(),
+  displayedAt: z.string().nullable(),
+  /** When the root session's unanswered queue expires (absence timeout), or null. */
+  deadline: z.string().nullable(),
+  settlement: z
+    .object({
+      outcome: z.enum(["allow", "deny"]),
+      remember: z.enum(["once", "session", "workspace"]),
+      message: z.string().nullable(),
+      by: z.string(),
+      via: z.string(),
+      at: z.string(),
+      source: z.string(),
+      ruleNotSaved: z.string().optional(),
+    })
+    .nullable(),
+});
+export type CardView = z.infer<typeof CardView>;
+
+type CardRow = typeof cards.$inferSelect;
+type WorkspaceRow = Pick<typeof workspaces.$inferSelect, "id" | "name" | "path">;
+type HoldRow = Pick<typeof sessionHolds.$inferSelect, "deadlineAt"> | null;
+
+export function toCardView(card: CardRow, workspace: WorkspaceRow, hold: HoldRow): CardView {
+  const s = card.settlement;
+  return {
+    id: card.id,
+    hash: card.hash,
+    status: card.status,
+    workspace: { id: workspace.id, name: workspace.name, path: workspace.path },
+    agent: card.agent,
+    sessionId: card.agentSessionId,
+    rootSessionId: card.rootSessionId,
+    originPath: card.originPath,
+    tool: card.tool,
+    input: card.input,
+    reason: card.modelReason,
+    modeBase: card.modeBase,
+    modeEffective: card.modeEffective,
+    cause: card.cause,
+    warnings: card.warnings,
+    safetyCheck: card.safetyCheck,
+    remember: card.remember,
+    decision: card.decision,
+    createdAt: card.createdAt.toISOString(),
+    displayedAt: card.displayedAt?.toISOString() ?? null,
+    deadline: card.status === "pending" && hold?.deadlineAt ? hold.deadlineAt.toISOString() : null,
+    settlement:
+      s && card.settledAt
+        ? {
+            outcome: s.outcome,
+            remember: s.remember,
+            message: s.message,
+            by: card.settledBy ?? "unknown",
+            via: card.settledVia ?? "unknown",
+            at: card.settledAt.toISOString(),
+            source: s.source,
+            ...(s.ruleNotSaved ? { ruleNotSaved: s.ruleNotSaved } : {}),
+          }
+        : null,
+  };
+}
