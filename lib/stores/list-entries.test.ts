@@ -148,6 +148,17 @@ describe("listEntries", () => {
     console.log(`listing 5,000 JSON entries: ${ms.toFixed(1)} ms`);
     expect(ms).toBeLessThan(2_000);
   });
+
+  it("lists a 5,000-entry plist quickly", async () => {
+    const rules = Array.from({ length: 5_000 }, (_, i) => `  ("Bash" :pattern "tool-${i} *" :action allow)`).join("\n");
+    sb.write(".mevedel/permissions.el", `(:rules\n (\n${rules})\n :resource-grants nil)\n`);
+    const t0 = performance.now();
+    const { entries } = await listEntries({ ...sb.paths, agent: "mevedel" });
+    const ms = performance.now() - t0;
+    expect(entries).toHaveLength(5_000);
+    console.log(`listing 5,000 plist entries: ${ms.toFixed(1)} ms`);
+    expect(ms).toBeLessThan(3_000);
+  });
 });
 
 describe("loadPolicyInputs", () => {

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { InvalidInputError, NarrowingRefusedError } from "./errors";
+import { InvalidInputError, NarrowingRefusedError, ReadOnlyStoreError } from "./errors";
 import { appendJsonRule, removeJsonRule, replaceJsonRule } from "./json-edit";
 import { parseJsonSettings } from "./json-format";
 import { abbreviateHome, expandHome, type LoadedStore } from "./load-store";
@@ -7,6 +7,7 @@ import { isAction, parseModifiers, type Modifier } from "./narrow-spec";
 import { applySplices, removeItemSplice, removePairSplice, type Splice } from "./plist-edit";
 import { parsePlistStore, type PlistRawEntry } from "./plist-format";
 import { parsePlistRule, parseTextRule, proveEntryNarrower, type EntrySpec, type Grant, type RuleSource } from "./policy-adapter";
+import { isSessionEntryId } from "./session";
 import { printString, readPlist, readSexps, type Datum } from "./sexp";
 import type { LocatedEntry } from "./types";
 import { assertWritable, commitStore, findEntry, linesAround, scopeWarning, type EntryRef, type WriteResult } from "./write-common";
@@ -45,6 +46,7 @@ export async function previewNarrowing(input: NarrowEntryInput): Promise<{ prove
 
 /** Replace an entry in place with one the engine proves narrower; refuse with its reason otherwise. */
 export async function narrowEntry(input: NarrowEntryInput): Promise<NarrowResult> {
+  if (isSessionEntryId(input.id)) throw new ReadOnlyStoreError("session entries can be revoked, not narrowed");
   const { store, located } = await findEntry(input);
   assertWritable(store, input.expectedVersion);
   const plan = planNarrowing(store, located, input.to, path.resolve(input.home));
