@@ -13,7 +13,7 @@ export function allRules(ctx: PolicyContext): readonly Rule[] {
   let inner = merged.get(ctx.rules);
   if (!inner) merged.set(ctx.rules, (inner = new WeakMap()));
   let all = inner.get(s);
-  if (!all) inner.set(s, (all = [...s, ...ctx.rules]));
+  if (!all || all.length !== s.length + ctx.rules.length) inner.set(s, (all = [...s, ...ctx.rules]));
   return all;
 }
 

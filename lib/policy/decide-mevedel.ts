@@ -15,7 +15,7 @@ function buckets(ctx: PolicyContext): { session: Rule[]; persistent: Rule[] } {
   let inner = bucketCache.get(ctx.rules);
   if (!inner) bucketCache.set(ctx.rules, (inner = new WeakMap()));
   let b = inner.get(s);
-  if (!b) {
+  if (!b || b.session.length + b.persistent.length !== s.length + ctx.rules.length) {
     b = { session: [...s, ...ctx.rules.filter((r) => r.source.scope === "session")], persistent: ctx.rules.filter((r) => r.source.scope !== "session") };
     inner.set(s, b);
   }

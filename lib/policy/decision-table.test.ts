@@ -159,3 +159,18 @@ describe("ladder steps", () => {
     }
   });
 });
+
+describe("rule index cache", () => {
+  it("sees rules appended to the same array", () => {
+    const rs = rules({});
+    const c = ctx({ rules: rs });
+    expect(decide(sh("make"), c).decision).toBe("ask");
+    rs.push(...rules({ deny: ["Shell(make)"] }));
+    expect(decide(sh("make"), c).decision).toBe("deny");
+    const session = rules({});
+    const c2 = ctx({ rules: rs, sessionRules: session });
+    expect(decide(sh("npm i"), c2).decision).toBe("ask");
+    session.push(...rules({ allow: ["Shell(npm i)"] }, "commandcode", { scope: "session", store: "session:1" }));
+    expect(decide(sh("npm i"), c2)).toMatchObject({ decision: "allow", scope: "session", store: "session:1" });
+  });
+});

@@ -171,7 +171,8 @@ const compiled = new WeakMap<readonly Rule[], { key: string; set: CompiledSet }>
 /** Index rules by action and tool for one context; cached per rules array and context anchors. */
 export function compileRules(rules: readonly Rule[], ctx: PolicyContext): CompiledSet {
   const env: PathEnv = { workspaceRoot: ctx.workspaceRoot, cwd: ctx.cwd ?? ctx.workspaceRoot, home: ctx.home };
-  const key = `${env.workspaceRoot}\0${env.cwd}\0${env.home}\0${ctx.caseInsensitiveFs ? 1 : 0}\0${ctx.agent}`;
+  // Array identity plus length: a store that appends to its array in place still gets a fresh index.
+  const key = `${env.workspaceRoot}\0${env.cwd}\0${env.home}\0${ctx.caseInsensitiveFs ? 1 : 0}\0${ctx.agent}\0${rules.length}`;
   const hit = compiled.get(rules);
   if (hit && hit.key === key) return hit.set;
   const set: CompiledSet = { deny: emptyBucket(), ask: emptyBucket(), allow: emptyBucket() };
