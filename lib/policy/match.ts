@@ -62,7 +62,9 @@ function compileOne(rule: Rule, env: PathEnv, nocase: boolean): CompiledRule {
     }
     case "path": {
       const glob = ruleGlob(s.pattern, rule.agent, rule.source, env, !aggressive);
-      const match = globMatcher(glob, nocase && aggressive);
+      // Compiled on first use: with the index most rules are never tested, and picomatch dominates build time.
+      let compiledGlob: ((p: string) => boolean) | null = null;
+      const match = (p: string) => (compiledGlob ??= globMatcher(glob, nocase && aggressive))(p);
       // Every fully literal segment of a glob must appear in a matching path: index by the last one.
       const lits = glob.split("/").filter((x) => x && !/[*?[\]{}()!+@\\]/.test(x));
       const last = lits.length ? lits[lits.length - 1] : null;
@@ -87,10 +89,10 @@ function compileOne(rule: Rule, env: PathEnv, nocase: boolean): CompiledRule {
     }
     case "domain": {
       const pat = s.pattern;
-      const re = pat.startsWith("*.") ? null : globRe(pat);
+      let re: RegExp | null = null;
       return {
         rule, word: null,
-        test: (f) => f.host !== null && (re ? re.test(f.host) : f.host.endsWith(pat.slice(1))),
+        test: (f) => f.host !== null && (pat.startsWith("*.") ? f.host.endsWith(pat.slice(1)) : (re ??= globRe(pat)).test(f.host)),
       };
     }
     case "param": {
