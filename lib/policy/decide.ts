@@ -34,7 +34,8 @@ function deletesRootOrHome(f: CallFacts, ctx: PolicyContext): boolean {
   if (!a) return false;
   if (a.rootHomeDelete) return true;
   const home = resolveCallPath(ctx.home, f.env);
-  return a.deleteTargets.some((t) => !/[$*?`]/.test(t) && (resolveCallPath(t, f.env) === home || resolveCallPath(t, f.env) === "/"));
+  // Deleting the home directory's parent (`rm -rf /home`) deletes home too.
+  return a.deleteTargets.some((t) => !/[$*?`]/.test(t) && isInside(home, resolveCallPath(t, f.env)));
 }
 
 /** Sensitive targets written by the call (file tools, safe file commands, output redirections). */

@@ -34,6 +34,8 @@ describe("root/home delete in every disguise", () => {
 
   it("a literal home path resolved from the context is a home delete", () => {
     expect(decide(sh("rm -rf /home/u"), ctx({ mode: "yolo" })).step).toBe("root-home-delete");
+    expect(decide(sh("rm -rf /home"), ctx({ mode: "yolo" })).step).toBe("root-home-delete");
+    expect(decide(sh("rm -rf /home/u/w/dist"), ctx({ mode: "yolo" })).step).toBe("yolo");
     expect(decide(sh("rm -rf .."), ctx({ mode: "yolo", cwd: "/home/u/w", workspaceRoot: "/home/u/w" })).step).toBe("root-home-delete");
   });
 });
