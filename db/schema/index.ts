@@ -6,3 +6,4 @@ export * from "./settings";
 export * from "./agent-tokens";
 export * from "./session-entries";
 export * from "./cards";
+export * from "./notify";
