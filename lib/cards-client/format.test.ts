@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import type { CardView } from "@/lib/cards/view";
+import { describeCause, describeSettlement, formatTime, settlementTitle, timeLeft } from "./format";
+import { testCard } from "./test-card";
+
+const at = "2026-12-02T14:02:00.000Z";
+const now = new Date(at);
+const settled = (status: CardView["status"], s: Partial<NonNullable<CardView["settlement"]>> = {}) =>
+  testCard({ status, settlement: { outcome: "allow", remember: "once", message: null, by: "owner", via: "web", at, source: "user", ...s } });
+
+describe("describeSettlement", () => {
+  const time = formatTime(at, now);
+  it.each([
+    [settled("allowed"), `Allowed once · by owner at ${time} via web`],
+    [settled("allowed", { remember: "session" }), `Allowed for this session · by owner at ${time} via web`],
+    [settled("allowed", { remember: "workspace", via: "ntfy" }), `Always allowed · by owner at ${time} via ntfy`],
+    [settled("denied", { outcome: "deny", message: "use pnpm" }), `Denied with feedback · by owner at ${time} via web`],
+    [settled("denied", { outcome: "deny", source: "recheck", by: "alice" }), `Denied by a rule added meanwhile · by alice at ${time} via web`],
+    [settled("expired", { outcome: "deny", source: "expired", by: "system", via: "system" }), `Expired: nobody answered · at ${time}`],
+    [settled("aborted", { outcome: "deny", source: "abort", by: "agent", via: "agent" }), `Answered elsewhere (in the terminal) · at ${time}`],
+    [settled("coalesced", { source: "policy", by: "system" }), `Allowed by a rule · at ${time}`],
+  ])("%#", (card, text) => {
+    expect(describeSettlement(card, { now })).toBe(text);
+  });
+
+  it("says 'you' for the viewer's own answer", () => {
+    expect(describeSettlement(settled("allowed"), { me: "owner", now })).toBe(`Allowed once · by you at ${time} via web`);
+  });
+
+  it("a pending card is waiting", () => {
+    expect(settlementTitle(testCard())).toBe("Waiting for an answer");
+    expect(describeSettlement(testCard())).toBe("Waiting for an answer");
+  });
+});
+
+describe("formatting", () => {
+  it("shows a date for another day", () => {
+    expect(formatTime(at, new Date("2026-12-05T10:00:00Z"))).toMatch(/^2 Dec \d\d:\d\d$/);
+    expect(formatTime(at, now)).toMatch(/^\d\d:\d\d$/);
+  });
+  it("explains causes and keeps unknown ones", () => {
+    expect(describeCause("resource-boundary")).toBe("it reaches outside the workspace");
+    expect(describeCause("something-new")).toBe("something-new");
+  });
+  it.each([
+    [30_000, "in 30 s"],
+    [5 * 60_000, "in 5 min"],
+    [3 * 3600_000, "in 3 h"],
+    [-1000, "now"],
+  ])("time left %d ms", (ms, text) => {
+    expect(timeLeft(new Date(now.getTime() + ms).toISOString(), now)).toBe(text);
+  });
+});

@@ -1,0 +1,80 @@
+import type { CardView } from "@/lib/cards/view";
+
+type Settled = Pick<CardView, "status" | "settlement">;
+
+/** "14:02" today, "3 Dec 14:02" otherwise, in the viewer's time zone. */
+export function formatTime(iso: string, now: Date = new Date()): string {
+  const d = new Date(iso);
+  const time = d.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" });
+  if (d.toDateString() === now.toDateString()) return time;
+  return `${d.toLocaleDateString("en-GB", { day: "numeric", month: "short" })} ${time}`;
+}
+
+const VIA: Record<string, string> = { web: "web", ntfy: "ntfy", push: "push notification", cli: "command line" };
+
+/** The headline of a settled card: what happened, in words a person expects. */
+export function settlementTitle(card: Settled): string {
+  const s = card.settlement;
+  switch (card.status) {
+    case "pending":
+      return "Waiting for an answer";
+    case "expired":
+      return "Expired: nobody answered";
+    case "aborted":
+      return "Answered elsewhere (in the terminal)";
+    case "coalesced":
+      return s?.outcome === "deny" ? "Denied by a rule" : "Allowed by a rule";
+    case "allowed":
+      if (s?.remember === "session") return "Allowed for this session";
+      if (s?.remember === "workspace") return "Always allowed";
+      return "Allowed once";
+    case "denied":
+      if (s?.source === "recheck") return "Denied by a rule added meanwhile";
+      if (s?.source === "absence-held") return "Denied: the user may be away";
+      if (s?.source === "expired") return "Expired: nobody answered";
+      return s?.message ? "Denied with feedback" : "Denied";
+  }
+}
+
+/** "Allowed once · by you at 14:02 via web" — the confirmation shown after answering and on deep links. */
+export function describeSettlement(card: Settled, { me, now }: { me?: string; now?: Date } = {}): string {
+  const title = settlementTitle(card);
+  const s = card.settlement;
+  if (!s || card.status === "pending") return title;
+  const human = s.source === "user" || s.source === "recheck";
+  const who = human ? ` by ${me && s.by === me ? "you" : s.by}` : "";
+  const via = human && VIA[s.via] ? ` via ${VIA[s.via]}` : "";
+  return `${title} ·${who} at ${formatTime(s.at, now)}${via}`;
+}
+
+export function statusTone(status: CardView["status"]): "ok" | "bad" | "muted" {
+  if (status === "allowed") return "ok";
+  if (status === "denied" || status === "expired") return "bad";
+  return "muted";
+}
+
+const CAUSES: Record<string, string> = {
+  rule: "a rule says to ask",
+  mode: "the agent's mode asks for this kind of action",
+  "resource-boundary": "it reaches outside the workspace",
+  "protected-resource": "it touches a protected file or setting",
+  "explicit-ask-rule": "an explicit ask rule matches",
+  safety: "a safety check (destructive or sensitive)",
+  hook: "a hook asked",
+};
+
+/** Why the prompt appeared, in a phrase. Unknown causes are shown as they are. */
+export function describeCause(cause: string): string {
+  return CAUSES[cause] ?? cause;
+}
+
+/** "in 4 min", "in 35 s", "now" — time left before an absence deadline. */
+export function timeLeft(deadlineIso: string, now: Date = new Date()): string {
+  const ms = new Date(deadlineIso).getTime() - now.getTime();
+  if (ms <= 0) return "now";
+  const s = Math.ceil(ms / 1000);
+  if (s < 90) return `in ${s} s`;
+  const m = Math.round(s / 60);
+  if (m < 90) return `in ${m} min`;
+  return `in ${Math.round(m / 60)} h`;
+}

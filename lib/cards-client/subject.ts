@@ -1,0 +1,43 @@
+import type { CardView } from "@/lib/cards/view";
+
+/** The one thing a person must read to answer: the command, the path, the URL… and any long body. */
+export interface CardSubject {
+  /** "Command", "File", "URL", "Pattern" or "Input". */
+  label: string;
+  text: string;
+  /** Secondary long fields (file content, replaced text) worth showing folded. */
+  extras: { label: string; text: string }[];
+}
+
+const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
+
+export function cardSubject(card: Pick<CardView, "tool" | "input">): CardSubject {
+  const input = card.input;
+  const extras: CardSubject["extras"] = [];
+  const add = (label: string, key: string) => {
+    const v = str(input[key]);
+    if (v !== null && v !== "") extras.push({ label, text: v });
+  };
+  const command = str(input.command) ?? str(input.cmd);
+  if (command !== null) {
+    add("Description", "description");
+    return { label: "Command", text: command, extras };
+  }
+  const file = str(input.file_path) ?? str(input.notebook_path) ?? str(input.path);
+  if (file !== null) {
+    add("New content", "content");
+    add("Replace", "old_string");
+    add("With", "new_string");
+    add("Cell", "new_source");
+    if (str(input.pattern)) add("Pattern", "pattern");
+    return { label: "File", text: file, extras };
+  }
+  const url = str(input.url);
+  if (url !== null) {
+    add("Prompt", "prompt");
+    return { label: "URL", text: url, extras };
+  }
+  const pattern = str(input.pattern) ?? str(input.query);
+  if (pattern !== null) return { label: "Pattern", text: pattern, extras };
+  return { label: "Input", text: JSON.stringify(input, null, 2), extras };
+}
