@@ -44,7 +44,7 @@ function sensitiveTargets(f: CallFacts): { reason: string; token: string }[] {
   const paths = f.kind === "edit" ? [...f.paths] : [];
   if (f.shell) {
     for (const t of f.shell.fileTargets) paths.push(resolveCallPath(t, f.env));
-    for (const p of f.shell.parts) for (const w of p.writes) paths.push(resolveCallPath(w, f.env));
+    for (const w of f.shell.writes) paths.push(resolveCallPath(w, f.env));
   }
   for (const p of paths) {
     const s = sensitiveWrite(p);

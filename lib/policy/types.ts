@@ -198,6 +198,8 @@ export interface ShellAnalysis {
   safeFileCommand: boolean;
   /** Paths the safe file commands write, for workspace/sensitivity checks. */
   fileTargets: string[];
+  /** Every output-redirection target (`> f`, `>> f`, `&> f`), wherever it is attached. */
+  writes: string[];
   /** Constructs that made the command not allowable, e.g. "if_statement", "syntax error". */
   unsupported: string[];
 }

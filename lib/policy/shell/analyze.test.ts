@@ -86,3 +86,18 @@ describe("classification", () => {
     expect(analyzeShell("ls -la")).toBe(analyzeShell("ls -la"));
   });
 });
+
+describe("redirections", () => {
+  it.each([
+    ["cat a | head > out", ["out"]], ["cat <<EOF > f\nhi\nEOF", ["f"]], ["cat > f <<EOF\nhi\nEOF", ["f"]], ["ls &> log", ["log"]],
+    ["ls 2>&1", []], ["ls > /dev/null", []], ["{ ls; } > out", ["out"]],
+  ])("%j writes %j", (c, want) => {
+    const a = analyzeShell(c);
+    expect(a.writes).toEqual(want);
+    if (want.length) expect(a.readOnly).toBe(false);
+  });
+
+  it("a redirect into a sensitive file asks even in accept-edits", () => {
+    expect(decide(sh("cat a | head > .env"), ctx({ mode: "accept-edits" })).step).toBe("sensitive-write");
+  });
+});

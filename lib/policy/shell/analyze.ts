@@ -156,6 +156,7 @@ function classify(command: string, parseable: boolean, st: WalkState): ShellAnal
     dangerous,
     safeFileCommand: safeFile && allowable && !recursiveDelete,
     fileTargets,
+    writes: [...parts.flatMap((p) => p.writes), ...st.extraWrites],
     unsupported,
   };
 }

@@ -147,10 +147,16 @@ function part(text: string, argv: string[], origin: ShellPart["origin"], dynamic
 
 function redirectWrites(n: Node, st: WalkState, depth: number): string[] {
   const writes: string[] = [];
+  const redirects: Node[] = [];
   for (const r of n.namedChildren) {
     if (!r || !r.type.endsWith("redirect")) continue;
+    redirects.push(r);
+    // `cat <<EOF > f` nests the file redirect inside the heredoc redirect.
+    if (r.type === "heredoc_redirect") for (const c of r.namedChildren) if (c?.type === "file_redirect") redirects.push(c);
+  }
+  for (const r of redirects) {
+    if (r.type !== "file_redirect") { scanSubs(r, st, depth); continue; }
     scanSubs(r, st, depth);
-    if (r.type !== "file_redirect") continue;
     const op = r.children.find((c) => c && !c.isNamed)?.text ?? "";
     const dest = r.childForFieldName("destination");
     if (!WRITE_OPS.has(op) || !dest) continue;
