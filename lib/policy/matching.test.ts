@@ -255,3 +255,25 @@ describe("more rule forms", () => {
     expect(decide({ tool: "Write", input: { file_path: `${WS}/src/.env` } }, ctx({ agent: "claude-code", rules: r, mode: "bypassPermissions" })).decision).toBe("allow");
   });
 });
+
+describe("seed 002 recipes", () => {
+  const recipes = rules({
+    allow: ["Shell(git status:*)", "Shell(git log:*)", "Shell(git diff:*)", "mcp__github__get_issue", "mcp__linear__*"],
+    ask: ["Shell(git push:*)", "Shell(git pull:*)", "Read(.env*)", "Edit(package.json)", "Edit(pnpm-lock.yaml)"],
+    deny: ["Shell(git push --force*)", "Shell(git reset --hard*)", "Shell(git clean -*)", "Read(secrets/**)", "Read(~/.ssh/**)", "Edit(.git/**)", "Edit(.ssh/**)"],
+  });
+  it.each([
+    [sh("git push --force origin main"), "deny"], [sh("git push origin main"), "ask"], [sh("git reset --hard HEAD~1"), "deny"],
+    [sh("git clean -fdx"), "deny"], [sh("git pull"), "ask"], [sh("git log -p"), "allow"], [read(".env.local"), "ask"],
+    [read("secrets/db.txt"), "deny"], [read(`${HOME}/.ssh/id_rsa`), "deny"], [edit("package.json"), "ask"], [edit("pnpm-lock.yaml"), "ask"],
+    [edit(".git/HEAD"), "deny"], [{ tool: "mcp__linear__create_issue", input: {} }, "allow"], [{ tool: "mcp__github__get_issue", input: {} }, "allow"],
+    [sh("timeout 10 git push --force"), "deny"], [sh("git status && git push --force"), "deny"],
+  ] as [ToolCall, Action][])("%j → %s", (call, want) => expect(decide(call, ctx({ rules: recipes })).decision).toBe(want));
+
+  it("the trace lists every consulted step in ladder order", () => {
+    const d = decide(sh("make"), ctx({ rules: recipes }));
+    expect(d.trace.map((e) => e.step)).toEqual(["deny-rule", "ask-rule", "external-dir", "plan-mode", "malformed-write", "read-only",
+      "root-home-delete", "yolo", "sensitive-write", "allow-rule", "accept-edits", "fallback"]);
+    expect(d.trace.at(-1)).toMatchObject({ outcome: "decided" });
+  });
+});
