@@ -1,3 +1,4 @@
+import { QueryProvider } from "@/components/cards/query-provider";
 import { AppShell } from "@/components/shell/app-shell";
 import { requirePageActor } from "@/lib/auth/page";
 
@@ -5,5 +6,9 @@ export const dynamic = "force-dynamic";
 
 export default async function SignedInLayout({ children }: { children: React.ReactNode }) {
   const actor = await requirePageActor();
-  return <AppShell userName={actor.name}>{children}</AppShell>;
+  return (
+    <QueryProvider>
+      <AppShell userName={actor.name}>{children}</AppShell>
+    </QueryProvider>
+  );
 }

@@ -1,10 +1,25 @@
-export const metadata = { title: "Cards" };
+import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
+import { getDb } from "@/db/client";
+import { CardsBoard } from "@/components/cards/cards-board";
+import { actorLabel } from "@/lib/auth/actor";
+import { requirePageActor } from "@/lib/auth/page";
+import { listCards } from "@/lib/cards";
+import { pendingCardsQuery, SETTLED_LIMIT, settledCardsQuery } from "@/lib/cards-client/queries";
 
-export default function CardsPage() {
+export const metadata = { title: "Cards" };
+export const dynamic = "force-dynamic";
+
+/** First paint from the database; the board then stays live through the card event stream. */
+export default async function CardsPage() {
+  const actor = await requirePageActor();
+  const db = await getDb();
+  const [pending, settled] = await Promise.all([listCards(db, { status: "pending", limit: 500 }), listCards(db, { status: "settled", limit: SETTLED_LIMIT })]);
+  const client = new QueryClient();
+  client.setQueryData(pendingCardsQuery().queryKey, { cards: pending });
+  client.setQueryData(settledCardsQuery().queryKey, { cards: settled });
   return (
-    <>
-      <h1>Cards</h1>
-      <p className="muted">Pending permission prompts from your agents will appear here. This part of the cockpit is not built yet.</p>
-    </>
+    <HydrationBoundary state={dehydrate(client)}>
+      <CardsBoard me={actorLabel(actor)} />
+    </HydrationBoundary>
   );
 }

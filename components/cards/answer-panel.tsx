@@ -1,0 +1,117 @@
+"use client";
+import { useEffect, useState } from "react";
+import type { CardView } from "@/lib/cards/view";
+import { shortSessionId } from "@/lib/cards-client/group";
+import { useAnswerCard, type AnswerNotice } from "@/lib/cards-client/use-answer";
+import styles from "./cards.module.css";
+
+/** What keyboard shortcuts can do to the head card. */
+export interface CardActions {
+  allow: () => void;
+  deny: () => void;
+  session: () => void;
+  always: () => void;
+}
+
+interface Props {
+  card: CardView;
+  me: string;
+  onNotice: (n: AnswerNotice) => void;
+  actionsRef?: { current: CardActions | null };
+}
+
+/**
+ * The answer controls. Deny and Allow once are large and at opposite ends; remembering answers sit
+ * apart as secondary controls, and "Always allow" needs a second, explicit confirmation.
+ */
+export function AnswerPanel({ card, me, onNotice, actionsRef }: Props) {
+  const [message, setMessage] = useState("");
+  const [confirmAlways, setConfirmAlways] = useState(false);
+  const answer = useAnswerCard(card, { me, onNotice });
+  const busy = answer.isPending;
+  const canSession = !card.safetyCheck && card.remember.session.length > 0;
+  const canAlways = !card.safetyCheck && card.remember.workspace.length > 0 && card.remember.workspaceStore !== null;
+
+  const allowOnce = () => !busy && answer.mutate({ outcome: "allow", remember: "once" });
+  const deny = () => !busy && answer.mutate({ outcome: "deny", remember: "once", message: message.trim() || undefined });
+  const session = () => canSession && !busy && answer.mutate({ outcome: "allow", remember: "session" });
+  const always = () => canAlways && setConfirmAlways(true);
+
+  useEffect(() => {
+    if (!actionsRef) return;
+    actionsRef.current = { allow: allowOnce, deny, session, always };
+    return () => {
+      actionsRef.current = null;
+    };
+  });
+
+  if (confirmAlways) {
+    return (
+      <div className={styles.confirm} role="group" aria-label="Confirm always allow">
+        <strong>Always allow in {card.workspace.name}?</strong>
+        <p style={{ margin: "0.4rem 0" }}>
+          This writes {card.remember.workspace.length === 1 ? "this rule" : "these rules"} to <code style={{ overflowWrap: "anywhere" }}>{card.remember.workspaceStore}</code>, and the agent stops asking for matching requests:
+        </p>
+        <ul aria-label="Rules to write">
+          {card.remember.workspace.map((rule) => (
+            <li key={rule}>
+              <code style={{ overflowWrap: "anywhere" }}>{rule}</code>
+            </li>
+          ))}
+        </ul>
+        <p className="muted" style={{ margin: "0.4rem 0", fontSize: "0.9rem" }}>You can revoke it later on the Rules page.</p>
+        <div className={styles.answerRow}>
+          <button type="button" onClick={() => setConfirmAlways(false)} disabled={busy}>
+            Cancel
+          </button>
+          <button type="button" className={styles.allow} disabled={busy} onClick={() => answer.mutate({ outcome: "allow", remember: "workspace" })}>
+            Confirm always allow
+          </button>
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <div className={styles.remember}>
+      {canSession || canAlways ? (
+        <div className={styles.secondaryRow}>
+          {canSession ? (
+            <button type="button" className={styles.secondary} onClick={session} disabled={busy}>
+              <span>Allow for this session</span>
+              <small>
+                remembers <code>{card.remember.session.join(", ")}</code> for session {shortSessionId(card.rootSessionId)}
+              </small>
+            </button>
+          ) : null}
+          {canAlways ? (
+            <button type="button" className={styles.secondary} onClick={always} disabled={busy}>
+              <span>Always allow…</span>
+              <small>asks you to confirm the rule it saves</small>
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+      <details className={`${styles.details} ${styles.feedback}`}>
+        <summary>Deny with a message to the model</summary>
+        <label htmlFor={`feedback-${card.id}`} className="sr-only">
+          Message to the model
+        </label>
+        <textarea id={`feedback-${card.id}`} value={message} onChange={(e) => setMessage(e.target.value)} placeholder="e.g. Use pnpm instead, and don't touch the lockfile." maxLength={5000} />
+      </details>
+      <div className={styles.answerRow}>
+        <button type="button" className={styles.deny} onClick={deny} disabled={busy}>
+          {message.trim() ? "Deny with message" : "Deny"}
+        </button>
+        <button type="button" className={styles.allow} onClick={allowOnce} disabled={busy}>
+          Allow once
+        </button>
+      </div>
+      {busy ? (
+        <p className="muted" role="status" style={{ margin: 0 }}>
+          Sending your answer…
+        </p>
+      ) : null}
+    </div>
+  );
+}

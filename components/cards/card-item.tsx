@@ -1,0 +1,151 @@
+"use client";
+import Link from "next/link";
+import { useEffect, useRef } from "react";
+import type { CardView } from "@/lib/cards/view";
+import { markDisplayed } from "@/lib/cards-client/api";
+import { describeCause, describeSettlement, formatTime } from "@/lib/cards-client/format";
+import { shortSessionId } from "@/lib/cards-client/group";
+import { cardSubject } from "@/lib/cards-client/subject";
+import type { AnswerNotice } from "@/lib/cards-client/use-answer";
+import { warningBanner } from "@/lib/cards-client/warnings";
+import { AnswerPanel, type CardActions } from "./answer-panel";
+import styles from "./cards.module.css";
+import { Deadline } from "./deadline";
+import { FoldedText } from "./folded-text";
+
+interface Props {
+  card: CardView;
+  me: string;
+  onNotice: (n: AnswerNotice) => void;
+  head?: boolean;
+  actionsRef?: { current: CardActions | null };
+  /** On the list, a link to the card's own page; the deep link page omits it. */
+  permalink?: boolean;
+}
+
+/** One permission prompt: everything a person needs to decide, then the answer controls. */
+export function CardItem({ card, me, onNotice, head, actionsRef, permalink }: Props) {
+  const ref = useRef<HTMLElement>(null);
+  const pending = card.status === "pending";
+  const subject = cardSubject(card);
+
+  // The "displayed" lifecycle event: the first time a pending card is actually on someone's screen.
+  useEffect(() => {
+    const el = ref.current;
+    if (!pending || !el) return;
+    if (typeof IntersectionObserver === "undefined") return markDisplayed(card.id);
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) {
+        markDisplayed(card.id);
+        observer.disconnect();
+      }
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [card.id, pending]);
+
+  return (
+    <article ref={ref} className={styles.card} data-head={head ? "true" : undefined} data-testid="card" data-card-id={card.id} aria-label={`${card.tool}: ${subject.text.slice(0, 80)}`}>
+      <div className={styles.cardTop}>
+        <span className={styles.tool}>{card.tool}</span>
+        <span className="tag">{card.agent}</span>
+        {card.safetyCheck ? <span className="tag bad">safety check</span> : null}
+        {permalink ? (
+          <Link href={`/cards/${card.id}`} style={{ marginLeft: "auto", fontSize: "0.9rem" }}>
+            Open
+          </Link>
+        ) : null}
+      </div>
+
+      {!pending ? <SettlementBanner card={card} me={me} /> : null}
+      {card.warnings.map((w) => {
+        const b = warningBanner(w);
+        return (
+          <p key={w} className={`${styles.banner} ${b.tone === "danger" ? styles.bannerDanger : styles.bannerWarn}`} data-testid="warning">
+            <span aria-hidden="true">⚠</span>
+            <span>
+              {b.title}. <span style={{ fontWeight: 400 }}>{b.detail}</span>
+            </span>
+          </p>
+        );
+      })}
+      {pending && card.safetyCheck ? (
+        <p className={`${styles.banner} ${styles.bannerWarn}`}>
+          <span aria-hidden="true">⛨</span>
+          <span>
+            Safety check: only Allow once or Deny. <span style={{ fontWeight: 400 }}>Approvals of destructive, sensitive or out-of-workspace requests are never remembered, so the agent will ask again next time.</span>
+          </span>
+        </p>
+      ) : null}
+      {pending && card.deadline ? (
+        <p className={`${styles.banner} ${styles.bannerMuted}`}>
+          <span aria-hidden="true">⏱</span>
+          <Deadline iso={card.deadline} />
+        </p>
+      ) : null}
+
+      <div className={styles.subjectLabel}>{subject.label}</div>
+      <FoldedText text={subject.text} label={subject.label} />
+      {subject.extras.map((extra) => (
+        <div key={extra.label}>
+          <div className={styles.subjectLabel}>{extra.label}</div>
+          <FoldedText text={extra.text} label={extra.label} />
+        </div>
+      ))}
+
+      {card.reason ? (
+        <blockquote className={styles.quote} aria-label="The agent's reason">
+          “{card.reason}”
+        </blockquote>
+      ) : null}
+
+      <dl className={styles.facts}>
+        <dt>Workspace</dt>
+        <dd>
+          {card.workspace.name} <span className="mono muted">{card.workspace.path}</span>
+        </dd>
+        <dt>Agent</dt>
+        <dd>
+          {card.agent} <span className="mono">{card.originPath}</span>
+        </dd>
+        <dt>Session</dt>
+        <dd className="mono" title={card.sessionId}>
+          {shortSessionId(card.sessionId)}
+          {card.sessionId !== card.rootSessionId ? ` (root ${shortSessionId(card.rootSessionId)})` : ""}
+        </dd>
+        <dt>Mode</dt>
+        <dd>{card.modeBase === card.modeEffective ? card.modeBase : `${card.modeBase} → ${card.modeEffective}`}</dd>
+        <dt>Why asked</dt>
+        <dd>
+          {describeCause(card.cause)}
+          {card.decision.reason ? <span className="muted"> — {card.decision.reason}</span> : null}
+        </dd>
+        <dt>Asked</dt>
+        <dd suppressHydrationWarning>{formatTime(card.createdAt)}</dd>
+      </dl>
+
+      <details className={styles.details}>
+        <summary>Full request (JSON)</summary>
+        <pre className={styles.code}>{JSON.stringify(card.input, null, 2)}</pre>
+      </details>
+
+      {pending ? <AnswerPanel card={card} me={me} onNotice={onNotice} actionsRef={actionsRef} /> : null}
+    </article>
+  );
+}
+
+function SettlementBanner({ card, me }: { card: CardView; me: string }) {
+  const tone = card.status === "allowed" || (card.status === "coalesced" && card.settlement?.outcome === "allow") ? styles.bannerOk : card.status === "denied" || card.status === "expired" ? styles.bannerDanger : styles.bannerMuted;
+  const s = card.settlement;
+  return (
+    <div className={`${styles.banner} ${tone}`} role="status" style={{ flexDirection: "column", gap: "0.2rem" }}>
+      <span suppressHydrationWarning data-testid="settlement">
+        {describeSettlement(card, { me })}
+      </span>
+      {s?.message ? <span style={{ fontWeight: 400 }}>Message to the model: “{s.message}”</span> : null}
+      {s?.ruleNotSaved ? <span style={{ fontWeight: 400 }}>The rule was not saved: {s.ruleNotSaved}</span> : null}
+      {card.status === "expired" ? <span style={{ fontWeight: 400 }}>Nothing was granted; the agent was told the user may be away.</span> : null}
+      {card.status === "aborted" ? <span style={{ fontWeight: 400 }}>The agent stopped waiting (answered in its terminal or gave up); nothing was granted here.</span> : null}
+    </div>
+  );
+}
