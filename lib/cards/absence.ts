@@ -20,11 +20,16 @@ export async function absenceTimeout(db: DbOrTx): Promise<number | null> {
 /** Turning the timeout off cancels every deadline and clears every hold; a new duration applies from the next admission or answer. */
 export async function setAbsenceTimeout(db: Db, { actorName, timeoutSeconds }: { actorName: string; timeoutSeconds: number | null }): Promise<AbsenceSetting> {
   await db.transaction(async (tx) => {
-    await tx
-      .insert(appSettings)
-      .values({ key: ABSENCE_SETTING, value: timeoutSeconds })
-      .onConflictDoUpdate({ target: appSettings.key, set: { value: timeoutSeconds, updatedAt: new Date() } });
-    if (timeoutSeconds === null) await tx.update(sessionHolds).set({ deadlineAt: null, heldAt: null, updatedAt: new Date() });
+    if (timeoutSeconds === null) {
+      // Off is the absence of the setting (the value column cannot hold SQL NULL).
+      await tx.delete(appSettings).where(eq(appSettings.key, ABSENCE_SETTING));
+      await tx.update(sessionHolds).set({ deadlineAt: null, heldAt: null, updatedAt: new Date() });
+    } else {
+      await tx
+        .insert(appSettings)
+        .values({ key: ABSENCE_SETTING, value: timeoutSeconds })
+        .onConflictDoUpdate({ target: appSettings.key, set: { value: timeoutSeconds, updatedAt: new Date() } });
+    }
     await tx.insert(auditEvents).values({ actor: actorName, action: "settings.absence", detail: { timeoutSeconds } });
   });
   return { timeoutSeconds };

@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { cardEvents, sessionEntries } from "@/db/schema";
+import { ConflictError } from "@/lib/errors";
+import { abortCard } from "./abort-card";
+import { admitCard, type AdmitCardInput } from "./admit-card";
+import { getCard } from "./get-card";
+import { listCards } from "./list-cards";
+import { settleCard, type SettleCardInput } from "./settle-card";
+import { bash, cardFixture, OWNER, VIEWER, type CardFixture } from "./test-support";
+
+let f: CardFixture;
+beforeAll(async () => {
+  f = await cardFixture();
+});
+afterAll(async () => f.cleanup());
+
+async function card(input: AdmitCardInput) {
+  const r = await admitCard({ db: f.opened.db, actor: f.agent, workspaceId: f.workspaceId, input, env: f.env });
+  if (r.status !== "pending") throw new Error(`expected a card, got ${r.status}`);
+  return r;
+}
+const answer = (cardId: string, input: Omit<SettleCardInput, "remember"> & { remember?: SettleCardInput["remember"] }, actor = OWNER) =>
+  settleCard({ db: f.opened.db, actor, cardId, input: { remember: "once", ...input }, client: "web", env: f.env });
+
+describe("settlement", () => {
+  it("lets exactly one of 50 concurrent answers win; the others learn who settled it and when", async () => {
+    const c = await card(bash("npm install left-pad", "race"));
+    const results = await Promise.allSettled(Array.from({ length: 50 }, (_, i) => answer(c.id, { outcome: i % 2 ? "allow" : "deny", hash: c.hash })));
+    const ok = results.filter((r) => r.status === "fulfilled");
+    const failed = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+    expect(ok).toHaveLength(1);
+    expect(failed).toHaveLength(49);
+    for (const r of failed) {
+      expect(r.reason).toBeInstanceOf(ConflictError);
+      expect(r.reason.message).toMatch(/^already settled by alice at \d{4}-/);
+    }
+    const events = await f.opened.db.select().from(cardEvents).where(eq(cardEvents.cardId, c.id));
+    expect(events.map((e) => e.type)).toEqual(["enqueued", "resolved"]);
+  });
+
+  it("refuses an answer whose hash differs from the stored card (409) and a viewer (403)", async () => {
+    const c = await card(bash("npm run build", "hash"));
+    await expect(answer(c.id, { outcome: "allow", hash: "0".repeat(64) })).rejects.toThrow("the card changed; reload");
+    await expect(answer(c.id, { outcome: "allow", hash: c.hash }, VIEWER)).rejects.toMatchObject({ status: 403 });
+    expect((await getCard(f.opened.db, { cardId: c.id })).status).toBe("pending");
+  });
+
+  it("offers only allow-once or deny on safety-check cards", async () => {
+    const c = await card({ agent: "claude-code", sessionId: "safety", tool: "Edit", input: { file_path: `${f.workspace}/.env`, old_string: "a", new_string: "b" } });
+    await expect(answer(c.id, { outcome: "allow", remember: "session", hash: c.hash })).rejects.toMatchObject({ status: 422 });
+    await expect(answer(c.id, { outcome: "allow", remember: "workspace", hash: c.hash })).rejects.toMatchObject({ status: 422 });
+    const done = await answer(c.id, { outcome: "allow", hash: c.hash });
+    expect(done.card).toMatchObject({ status: "allowed", settlement: { outcome: "allow", remember: "once", by: "alice", via: "web", source: "user" } });
+  });
+
+  it("re-checks policy before an approval: a deny rule added after admission wins with its reason", async () => {
+    const c = await card(bash("terraform apply", "recheck"));
+    f.write(".claude/settings.json", JSON.stringify({ permissions: { deny: ["Bash(terraform:*)"] } }));
+    const done = await answer(c.id, { outcome: "allow", hash: c.hash });
+    expect(done.card.status).toBe("denied");
+    expect(done.card.settlement).toMatchObject({ outcome: "deny", source: "recheck" });
+    expect(done.card.settlement?.message).toMatch(/terraform/);
+    f.write(".claude/settings.json", "{}");
+  });
+
+  it("denies with feedback for the model", async () => {
+    const c = await card(bash("git push --force", "feedback"));
+    const done = await answer(c.id, { outcome: "deny", message: "push to a branch instead", hash: c.hash });
+    expect(done.card).toMatchObject({ status: "denied", settlement: { outcome: "deny", message: "push to a branch instead" } });
+    const other = await card(bash("git push --force", "feedback"));
+    await expect(answer(other.id, { outcome: "deny", remember: "session", hash: other.hash })).rejects.toMatchObject({ status: 422 });
+  });
+
+  it("a session answer stores the rules and coalesces covered siblings of the same root session only", async () => {
+    const head = await card(bash("cargo build", "root-a"));
+    const sibling = await card({ ...bash("cargo test", "child-1"), rootSessionId: "root-a", originPath: "/root/worker" });
+    const uncovered = await card(bash("make", "root-a"));
+    const otherSession = await card(bash("cargo test", "root-b"));
+    const done = await answer(head.id, { outcome: "allow", remember: "session", hash: head.hash });
+    expect(done.coalesced).toEqual([sibling.id]);
+    expect(await f.opened.db.select().from(sessionEntries).where(eq(sessionEntries.agentSessionId, "root-a"))).toMatchObject([{ rule: "Bash(cargo *)", action: "allow" }]);
+    expect((await getCard(f.opened.db, { cardId: sibling.id })).settlement).toMatchObject({ outcome: "allow", by: "policy", via: "policy", source: "policy" });
+    expect((await getCard(f.opened.db, { cardId: sibling.id })).status).toBe("coalesced");
+    expect((await getCard(f.opened.db, { cardId: uncovered.id })).status).toBe("pending");
+    expect((await getCard(f.opened.db, { cardId: otherSession.id })).status).toBe("pending");
+    const events = await f.opened.db.select().from(cardEvents).where(eq(cardEvents.cardId, sibling.id));
+    expect(events.map((e) => e.type)).toEqual(["enqueued", "coalesced"]);
+  });
+
+  it("always-allow writes the rule to the agent's workspace store, keeping the file's other content", async () => {
+    f.write(".claude/settings.local.json", '{\n\t"model": "opus",\n\t"env": { "A": "1" }\n}\n');
+    const c = await card(bash("docker compose up", "always"));
+    const done = await answer(c.id, { outcome: "allow", remember: "workspace", hash: c.hash });
+    expect(done.ruleNotSaved).toBeUndefined();
+    expect(done.card.settlement).toMatchObject({ remember: "workspace" });
+    const text = f.read(".claude/settings.local.json");
+    expect(JSON.parse(text)).toEqual({ model: "opus", env: { A: "1" }, permissions: { allow: ["Bash(docker *)"] } });
+    expect(text).toContain('"Bash(docker *)"');
+  });
+
+  it("still settles allow-once and says why when the store write fails", async () => {
+    f.write(".claude/settings.local.json", "{ this is not json");
+    const c = await card(bash("kubectl apply -f x.yaml", "broken"));
+    const done = await answer(c.id, { outcome: "allow", remember: "workspace", hash: c.hash });
+    expect(done.card.status).toBe("allowed");
+    expect(done.ruleNotSaved).toMatch(/not saved to \.claude\/settings\.local\.json/);
+    expect(done.card.settlement).toMatchObject({ remember: "once" });
+    f.write(".claude/settings.local.json", "{}");
+  });
+
+  it("abort: the card leaves pending lists, grants nothing, and late answers are refused", async () => {
+    const c = await card(bash("npm publish", "abort"));
+    expect(await abortCard({ db: f.opened.db, actor: f.agent, cardId: c.id })).toBe(true);
+    expect(await abortCard({ db: f.opened.db, actor: f.agent, cardId: c.id })).toBe(false);
+    expect((await listCards(f.opened.db, { status: "pending", limit: 500 })).some((x) => x.id === c.id)).toBe(false);
+    expect((await getCard(f.opened.db, { cardId: c.id })).settlement).toMatchObject({ source: "abort", message: "answered elsewhere" });
+    await expect(answer(c.id, { outcome: "allow", hash: c.hash })).rejects.toThrow(/answered elsewhere.*nothing was granted/);
+  });
+});
