@@ -1,0 +1,94 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import fs from "node:fs/promises";
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import { actorLabel, type Actor } from "@/lib/auth/actor";
+import { listEntries, type Entry, type StoreInfo } from "@/lib/stores";
+import { requireRole, withStoreErrors, workspaceStores } from "./context";
+import { EntryFilters, matchesFilters, SCOPES, toolOf } from "./filters";
+
+export const ListWorkspaceEntriesInput = EntryFilters.extend({
+  workspace: z.string().min(1),
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(10_000).default(10_000),
+});
+export type ListWorkspaceEntriesInput = z.input<typeof ListWorkspaceEntriesInput>;
+
+/** An entry as the page shows it: the store layer's entry plus the text of its line in the file. */
+export interface EntryView extends Entry {
+  lineText?: string;
+}
+
+export interface WorkspaceListing {
+  workspace: { id: string; name: string; path: string };
+  stores: StoreInfo[];
+  entries: EntryView[];
+  /** Entries in the workspace before filtering, and after. */
+  total: number;
+  matched: number;
+  offset: number;
+  limit: number;
+  /** Tool facet over all entries, for the filter's choices. */
+  tools: string[];
+  counts: Record<(typeof SCOPES)[number], number>;
+  readAt: string;
+}
+
+const scopeRank = (s: string) => SCOPES.indexOf(s as (typeof SCOPES)[number]);
+
+/** Read every store of the workspace now (no cache), filter on the server, return one page. */
+export async function listWorkspaceEntries({ db, actor, input }: { db: Db; actor: Actor; input: ListWorkspaceEntriesInput }): Promise<WorkspaceListing> {
+  requireRole(actor, "viewer");
+  const args = ListWorkspaceEntriesInput.parse(input);
+  const { workspace, paths, sessionSource } = await workspaceStores(db, actorLabel(actor), args.workspace);
+  const listing = await withStoreErrors(() => listEntries({ ...paths, sessionSource }));
+  const storeOrder = new Map(listing.stores.map((s, i) => [s.path, i]));
+  const all = listing.entries
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => scopeRank(a.e.scope) - scopeRank(b.e.scope) || (storeOrder.get(a.e.store.path) ?? 0) - (storeOrder.get(b.e.store.path) ?? 0) || a.i - b.i)
+    .map(({ e }) => e);
+  const matched = all.filter((e) => matchesFilters(e, args));
+  const page = matched.slice(args.offset, args.offset + args.limit);
+  const counts = { session: 0, workspace: 0, global: 0, managed: 0 };
+  for (const e of all) counts[e.scope]++;
+  return {
+    workspace: { id: workspace.id, name: workspace.name, path: workspace.path },
+    stores: [...listing.stores].sort((a, b) => scopeRank(a.scope) - scopeRank(b.scope)),
+    entries: await withLineText(page),
+    total: all.length,
+    matched: matched.length,
+    offset: args.offset,
+    limit: args.limit,
+    tools: [...new Set(all.map(toolOf))].sort(),
+    counts,
+    readAt: new Date().toISOString(),
+  };
+}
+
+/**
+ * Adds the file's line for each entry (what a revoke removes), read once per store; skipped when
+ * the file moved on since listing, so a shown line always belongs to the listed version.
+ */
+async function withLineText(entries: Entry[]): Promise<EntryView[]> {
+  const files = new Map<string, Promise<string[] | null>>();
+  const linesOf = (e: Entry) => {
+    let lines = files.get(e.store.path);
+    if (!lines) {
+      lines = fs.readFile(e.store.path).then(
+        (bytes) => (createHash("sha256").update(bytes).digest("hex") === e.store.version ? bytes.toString("utf8").split(/\r?\n/) : null),
+        () => null,
+      );
+      files.set(e.store.path, lines);
+    }
+    return lines;
+  };
+  return Promise.all(
+    entries.map(async (e) => {
+      if (e.scope === "session" || e.line < 1) return e;
+      const lines = await linesOf(e);
+      const text = lines?.[e.line - 1];
+      return text === undefined ? e : { ...e, lineText: text.replace(/^\uFEFF/, "") };
+    }),
+  );
+}

@@ -1,0 +1,72 @@
+import "server-only";
+import fs from "node:fs";
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import { actorLabel, type Actor } from "@/lib/auth/actor";
+import { NotFoundError } from "@/lib/errors";
+import { listEntries, narrowEntry, previewNarrowing as previewStoreNarrowing, suggestNarrowings, type NarrowResult } from "@/lib/stores";
+import { recordEntryChange } from "./audit";
+import { requireRole, withStoreErrors, workspaceStores } from "./context";
+
+export const NarrowWorkspaceEntryInput = z.object({
+  workspace: z.string().min(1),
+  id: z.string().min(1).max(200),
+  version: z.string().min(1).max(100),
+  to: z.string().trim().min(1, "give the narrower entry").max(10_000),
+});
+export type NarrowWorkspaceEntryInput = z.infer<typeof NarrowWorkspaceEntryInput>;
+
+export const PreviewNarrowingInput = NarrowWorkspaceEntryInput.omit({ version: true });
+export type PreviewNarrowingInput = z.infer<typeof PreviewNarrowingInput>;
+
+export const SuggestNarrowingsInput = z.object({ workspace: z.string().min(1), id: z.string().min(1).max(200) });
+export type SuggestNarrowingsInput = z.infer<typeof SuggestNarrowingsInput>;
+
+/** Replace an entry with one the engine proves narrower, and record the change. */
+export async function narrowWorkspaceEntry({ db, actor, input }: { db: Db; actor: Actor; input: NarrowWorkspaceEntryInput }): Promise<NarrowResult> {
+  requireRole(actor, "admin");
+  const args = NarrowWorkspaceEntryInput.parse(input);
+  const actorName = actorLabel(actor);
+  const { workspace, paths } = await workspaceStores(db, actorName, args.workspace);
+  const entry = (await withStoreErrors(() => listEntries(paths))).entries.find((e) => e.id === args.id);
+  const result = await withStoreErrors(() => narrowEntry({ ...paths, id: args.id, to: args.to, expectedVersion: args.version }));
+  await recordEntryChange(db, {
+    actorName,
+    workspaceId: workspace.id,
+    action: "entry.narrowed",
+    entryId: args.id,
+    agent: entry?.agent ?? "unknown",
+    entryAction: entry?.action ?? "unknown",
+    rule: result.from,
+    result,
+    extra: { to: result.to },
+  });
+  return result;
+}
+
+/** The dialog's live check: would this SPEC be accepted? Writes nothing. */
+export async function previewNarrowing({ db, actor, input }: { db: Db; actor: Actor; input: PreviewNarrowingInput }): Promise<{ proved: boolean; reason: string; to?: string }> {
+  requireRole(actor, "viewer");
+  const args = PreviewNarrowingInput.parse(input);
+  if (args.id.startsWith("session:")) return { proved: false, reason: "session entries can be revoked, not narrowed" };
+  const { paths } = await workspaceStores(db, actorLabel(actor), args.workspace);
+  const preview = await previewStoreNarrowing({ ...paths, id: args.id, to: args.to });
+  return preview.proved ? { proved: true, reason: "narrower ✓", to: preview.to } : { proved: false, reason: preview.reason };
+}
+
+const listDir = (abs: string) =>
+  fs
+    .readdirSync(abs, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
+
+/** Narrower candidates for one entry (sub-commands, sub-folders, allow→ask…); each is still proved on save. */
+export async function suggestWorkspaceNarrowings({ db, actor, input }: { db: Db; actor: Actor; input: SuggestNarrowingsInput }): Promise<{ suggestions: string[] }> {
+  requireRole(actor, "viewer");
+  const args = SuggestNarrowingsInput.parse(input);
+  if (args.id.startsWith("session:")) return { suggestions: [] };
+  const { paths } = await workspaceStores(db, actorLabel(actor), args.workspace);
+  const entry = (await withStoreErrors(() => listEntries(paths))).entries.find((e) => e.id === args.id);
+  if (!entry) throw new NotFoundError(`no entry ${args.id} — refresh`);
+  return { suggestions: suggestNarrowings(entry, { listDir, workspace: paths.workspace, home: paths.home }) };
+}

@@ -1,0 +1,32 @@
+import "server-only";
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import { actorLabel, type Actor } from "@/lib/auth/actor";
+import { listEntries, revokeEntry, type WriteResult } from "@/lib/stores";
+import { recordEntryChange } from "./audit";
+import { requireRole, withStoreErrors, workspaceStores } from "./context";
+
+export const RevokeWorkspaceEntryInput = z.object({
+  workspace: z.string().min(1),
+  id: z.string().min(1).max(200),
+  /** The store version the entry was listed with; the write refuses if the file moved on. */
+  version: z.string().min(1).max(100),
+});
+export type RevokeWorkspaceEntryInput = z.infer<typeof RevokeWorkspaceEntryInput>;
+
+/** Remove one entry (file or session) and record it; global entries come back with the scope warning. */
+export async function revokeWorkspaceEntry({ db, actor, input }: { db: Db; actor: Actor; input: RevokeWorkspaceEntryInput }): Promise<WriteResult> {
+  requireRole(actor, "admin");
+  const args = RevokeWorkspaceEntryInput.parse(input);
+  const actorName = actorLabel(actor);
+  const { workspace, paths, sessionSource } = await workspaceStores(db, actorName, args.workspace);
+  const isSession = args.id.startsWith("session:");
+  // The entry's own fields for the audit row; the store layer finds it again by id before writing.
+  const entry = isSession ? undefined : (await withStoreErrors(() => listEntries(paths))).entries.find((e) => e.id === args.id);
+  const result = await withStoreErrors(() => revokeEntry({ ...paths, id: args.id, expectedVersion: isSession ? undefined : args.version, sessionSource }));
+  // Session rows are deleted together with their own audit row (lib/session-entries).
+  if (!isSession) {
+    await recordEntryChange(db, { actorName, workspaceId: workspace.id, action: "entry.revoked", entryId: args.id, agent: entry?.agent ?? "unknown", entryAction: entry?.action ?? "unknown", rule: entry?.rule ?? result.before.text, result });
+  }
+  return result;
+}
