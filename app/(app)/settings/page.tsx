@@ -1,10 +1,62 @@
-export const metadata = { title: "Settings" };
+import Link from "next/link";
+import { getDb } from "@/db/client";
+import { AbsenceTimeout } from "@/components/settings/absence-timeout";
+import { AgentTokens } from "@/components/settings/agent-tokens";
+import { SignOutButton } from "@/components/shell/sign-out-button";
+import { listAgentTokens } from "@/lib/auth/agent-tokens";
+import { requirePageActor } from "@/lib/auth/page";
+import { absenceTimeout } from "@/lib/cards";
+import { listWorkspaces } from "@/lib/workspaces/workspaces";
 
-export default function SettingsPage() {
+export const metadata = { title: "Settings" };
+export const dynamic = "force-dynamic";
+
+export default async function SettingsPage() {
+  const actor = await requirePageActor();
+  const db = await getDb();
+  const [workspaces, tokens, timeout] = await Promise.all([listWorkspaces(db), listAgentTokens(db), absenceTimeout(db)]);
+  const toIso = (d: Date | null) => d?.toISOString() ?? null;
   return (
     <>
       <h1>Settings</h1>
-      <p className="muted">Agent tokens, notifications and the absence timeout will be configured here. This part of the cockpit is not built yet.</p>
+      <section className="card" aria-labelledby="tokens-heading">
+        <h2 id="tokens-heading" style={{ marginTop: 0 }}>
+          Agent tokens
+        </h2>
+        <p className="muted" style={{ marginTop: 0 }}>
+          An agent sends its permission prompts to the cockpit with a token that belongs to one workspace. Or from a terminal: <code>npx cockpit agent-token create --workspace DIR</code>.
+        </p>
+        <AgentTokens
+          initial={tokens.map((t) => ({ id: t.id, name: t.name, workspaceId: t.workspaceId, createdAt: t.createdAt.toISOString(), lastUsedAt: toIso(t.lastUsedAt), revokedAt: toIso(t.revokedAt) }))}
+          workspaces={workspaces.map((w) => ({ id: w.id, name: w.name, path: w.path }))}
+        />
+      </section>
+      <section className="card" aria-labelledby="absence-heading">
+        <h2 id="absence-heading" style={{ marginTop: 0 }}>
+          Absence timeout
+        </h2>
+        <AbsenceTimeout initial={timeout} />
+      </section>
+      <section className="card" aria-labelledby="notifications-heading">
+        <h2 id="notifications-heading" style={{ marginTop: 0 }}>
+          Notifications
+        </h2>
+        <p className="muted" style={{ marginTop: 0 }}>
+          Get pending cards on your phone (push, ntfy, webhooks).
+        </p>
+        <Link className="button" href="/settings/notifications">
+          Notification settings →
+        </Link>
+      </section>
+      <section className="card" aria-labelledby="account-heading">
+        <h2 id="account-heading" style={{ marginTop: 0 }}>
+          Account
+        </h2>
+        <p className="muted" style={{ marginTop: 0 }}>
+          Signed in as <strong>{actor.name}</strong> ({actor.role}).
+        </p>
+        <SignOutButton />
+      </section>
     </>
   );
 }
