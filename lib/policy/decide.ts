@@ -10,13 +10,23 @@ import type { Decision, Mode, PolicyContext, ToolCall } from "./types";
 /** Decide a tool call: allow, ask or deny, with the deciding step, rule, store, reason and trace. Synchronous; never throws. */
 export function decide(call: ToolCall, ctx: PolicyContext): Decision {
   try {
-    return ctx.agent === "mevedel" ? decideMevedel(call, ctx) : decideLadder(call, ctx);
+    if (ctx.agent === "mevedel") return decideMevedel(call, ctx);
+    const d = decideLadder(call, ctx);
+    return ctx.subagent && d.decision === "ask" ? asSubagent(d) : d;
   } catch (e) {
     // Fail towards a prompt, never towards allow.
     const t = new Trail();
     t.warn("engine error");
     return t.decide("ask", "fallback", `policy engine error: ${(e as Error).message}`, "safety", { safetyCheck: true });
   }
+}
+
+/** Seed 002: a subagent has no human to answer; ordinary prompts auto-allow, safety prompts are denied. */
+function asSubagent(d: Decision): Decision {
+  const failClosed = d.safetyCheck || d.cause !== "mode" || (d.warnings.includes("dangerous command"));
+  const decision = failClosed ? "deny" : "allow";
+  const why = failClosed ? "subagent: a safety prompt fails closed" : "subagent: runs autonomously, ordinary prompts are allowed";
+  return { ...d, decision, reason: `${d.reason} (${why})`, trace: [...d.trace, { step: d.step, outcome: "decided", why }] };
 }
 
 const refuse = (mode: Mode) => (mode === "dont-ask" ? "deny" : "ask");

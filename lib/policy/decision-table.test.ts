@@ -174,3 +174,19 @@ describe("rule index cache", () => {
     expect(decide(sh("npm i"), c2)).toMatchObject({ decision: "allow", scope: "session", store: "session:1" });
   });
 });
+
+describe("subagents (seed 002, 'MCP и субагенты')", () => {
+  const sub = (over: Partial<PolicyContext> = {}) => ctx({ subagent: true, rules: R, ...over });
+  it.each([
+    ["an ordinary prompt is allowed", edit("src/a.ts"), {}, "allow"],
+    ["an ordinary shell prompt is allowed", sh("npm install"), {}, "allow"],
+    ["deny rules still deny", sh("git push --force"), {}, "deny"],
+    ["an explicit ask rule fails closed", sh("git pull"), {}, "deny"],
+    ["a sensitive write fails closed", write(".env"), {}, "deny"],
+    ["a write outside the workspace fails closed", write("/opt/x"), {}, "deny"],
+    ["a destructive command fails closed", sh("rm -rf build"), {}, "deny"],
+    ["root delete fails closed", sh("rm -rf /"), {}, "deny"],
+    ["plan mode still refuses writes", edit("a.ts"), { mode: "plan" }, "deny"],
+    ["reads stay free", read("a.ts"), {}, "allow"],
+  ] as [string, ToolCall, Partial<PolicyContext>, Action][])("%s", (_n, call, over, want) => expect(decide(call, sub(over)).decision).toBe(want));
+});

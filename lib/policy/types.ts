@@ -91,6 +91,8 @@ export interface PolicyContext {
   resolveSymlink?: (absPath: string) => string | null;
   planDir?: string;
   skillDirs?: string[];
+  /** The call comes from a Command Code subagent: ordinary asks become allow, safety asks fail closed (deny). */
+  subagent?: boolean;
 }
 
 /** Ladder step names, fixed by DESIGN.md. */
