@@ -7,7 +7,7 @@ export const ABSENCE_SETTING = "absence_timeout_seconds";
 export const ABSENCE_REASON =
   "The user may be away: nothing was authorized. Do not retry just to get an answer; continue with other work or wait for the user.";
 
-export const AbsenceSetting = z.object({ timeoutSeconds: z.number().int().min(10).max(30 * 86_400).nullable() });
+export const AbsenceSetting = z.object({ timeoutSeconds: z.number().int().min(1).max(30 * 86_400).nullable() });
 export type AbsenceSetting = z.infer<typeof AbsenceSetting>;
 
 /** Seconds without a human answer before a root session's queue expires; null = off (the default). */

@@ -1,0 +1,38 @@
+import { z } from "zod";
+import type { CardSettlement, CardStatus } from "@/db/schema/cards";
+
+/** The fields of a Claude Code hook payload the cockpit reads; everything else passes through untouched. */
+export const ClaudeHookPayload = z.looseObject({
+  hook_event_name: z.string().min(1),
+  session_id: z.string().min(1).max(300),
+  cwd: z.string().max(4096).optional(),
+  permission_mode: z.string().max(50).optional(),
+  tool_name: z.string().max(300).optional(),
+  tool_input: z.record(z.string(), z.unknown()).optional(),
+  agent_id: z.string().max(300).optional(),
+  agent_type: z.string().max(200).optional(),
+});
+export type ClaudeHookPayload = z.infer<typeof ClaudeHookPayload>;
+
+/** Subagents share the parent's session id; the agent type names the branch of the tree. */
+export function originPathOf(payload: ClaudeHookPayload): string {
+  if (!payload.agent_id && !payload.agent_type) return "/root";
+  const name = (payload.agent_type ?? payload.agent_id ?? "agent").replace(/[^\w.-]+/g, "-");
+  return `/root/${name}`;
+}
+
+export type ClaudeHookOutput = Record<string, never> | { hookSpecificOutput: { hookEventName: "PermissionRequest"; decision: { behavior: "allow" } | { behavior: "deny"; message: string } } };
+
+export const allowOutput = (): ClaudeHookOutput => ({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow" } } });
+export const denyOutput = (message: string): ClaudeHookOutput => ({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "deny", message } } });
+
+/**
+ * Claude Code's hook JSON for a card outcome. Pending (timeout) and aborted give `{}`: no decision,
+ * so the terminal prompt decides. Never an allow by default.
+ */
+export function hookOutputFor(outcome: { status: CardStatus; settlement: (CardSettlement & { by?: string | null }) | null }): ClaudeHookOutput {
+  const s = outcome.settlement;
+  if (outcome.status === "pending" || outcome.status === "aborted" || !s) return {};
+  if (s.outcome === "allow" && (outcome.status === "allowed" || outcome.status === "coalesced")) return allowOutput();
+  return denyOutput(s.message || `Denied in the permissions cockpit${s.by ? ` by ${s.by}` : ""}.`);
+}
