@@ -32,6 +32,18 @@ describe("addEntry", () => {
     expect(g.scopeWarning).toMatch(/affects every project/);
   });
 
+  it.each([
+    ['{"model": "x"}', '{"model": "x", "permissions": {"ask": ["Bash(ls)"]}}'],
+    ['{\n  "model": "x"\n}\n', '{\n  "model": "x",\n  "permissions": {\n    "ask": [\n      "Bash(ls)"\n    ]\n  }\n}\n'],
+    ['{}', '{\n  "permissions": {\n    "ask": [\n      "Bash(ls)"\n    ]\n  }\n}'],
+    ['{"permissions": {"ask": []}}', '{"permissions": {"ask": ["Bash(ls)"]}}'],
+    [FIXTURES.claudeTabs, FIXTURES.claudeTabs.replace('"Bash(curl *)"]\n', '"Bash(curl *)"],\n\t\t"ask": [\n\t\t\t"Bash(ls)"\n\t\t]\n')],
+  ])("creates missing lists and objects in place: %j", async (before, after) => {
+    sb.write(".claude/settings.json", before);
+    await addEntry({ ...sb.paths, agent: "claude-code", scope: "workspace", file: "settings.json", action: "ask", rule: "Bash(ls)" });
+    expect(sb.read(".claude/settings.json")).toBe(after);
+  });
+
   it("is a no-op for an entry already present, and refuses malformed rules and invalid stores", async () => {
     sb.write(".commandcode/settings.json", FIXTURES.commandcodeJsonc);
     const again = await addEntry({ ...sb.paths, agent: "commandcode", scope: "workspace", file: "settings.json", action: "allow", rule: "Shell(git:*)" });

@@ -1,13 +1,13 @@
 import path from "node:path";
 import { targetStore, type StorePaths } from "./discover";
 import { InvalidInputError } from "./errors";
-import { appendJsonRule } from "./json-edit";
-import { abbreviateHome, loadStore } from "./load-store";
+import { appendJsonRule } from "./json-append";
+import { abbreviateHome, loadStore, type LoadedStore } from "./load-store";
 import { addKeySplice, appendItemSplice, applySplices } from "./plist-edit";
 import { parsePlistStore } from "./plist-format";
 import { formatPlistRule, parsePlistRule, parseTextRule, type RuleSource } from "./policy-adapter";
 import { printString, readPlist, readSexps, type Datum } from "./sexp";
-import type { Action, Agent } from "./types";
+import type { Action, Agent, LocatedEntry } from "./types";
 import { assertWritable, commitStore, linesAround, scopeWarning, type WriteResult } from "./write-common";
 
 export interface AddEntryInput extends StorePaths {
@@ -44,8 +44,8 @@ export async function addEntry(input: AddEntryInput): Promise<AddResult> {
   let next: string;
   if (store.plist) {
     const { form, list } = mevedelForm(input.rule.trim(), input.action, source, home);
-    const existing = store.plist.entries.find((e) => e.list === list && e.text === printForm(form));
-    if (existing) return unchanged(store.info.path, store.info.scope, store.info.version, text, existing.start, existing.end, store.located, existing.start);
+    const existing = store.located.find((l) => l.location.list === list && l.entry.rule === form);
+    if (existing) return unchanged(store, existing);
     const doc = store.plist.doc;
     const key = list === "rules" ? ":rules" : ":resource-grants";
     const eol = text.includes("\r\n") ? "\r\n" : "\n";
@@ -61,7 +61,7 @@ export async function addEntry(input: AddEntryInput): Promise<AddResult> {
     if (!parsed.ok) throw new InvalidInputError(`invalid rule: ${parsed.error}`);
     const ruleText = input.rule.trim();
     const existing = store.located.find((l) => l.entry.action === input.action && l.entry.rule === ruleText);
-    if (existing) return unchanged(store.info.path, store.info.scope, store.info.version, text, existing.location.start, existing.location.end, store.located, existing.location.start);
+    if (existing) return unchanged(store, existing);
     next = appendJsonRule(text, input.action, ruleText);
   }
   const written = await commitStore(store, next);
@@ -78,29 +78,12 @@ export async function addEntry(input: AddEntryInput): Promise<AddResult> {
   };
 }
 
-function unchanged(
-  file: string,
-  scope: AddResult["scope"],
-  version: string,
-  text: string,
-  start: number,
-  end: number,
-  located: { entry: { id: string }; location: { start: number } }[],
-  at: number,
-): AddResult {
-  const lines = linesAround(text, start, end);
-  return {
-    id: located.find((l) => l.location.start === at)!.entry.id,
-    unchanged: true,
-    store: file,
-    scope,
-    before: { version, ...lines },
-    after: { version, ...lines },
-    scopeWarning: scopeWarning(scope),
-  };
+function unchanged(store: LoadedStore, existing: LocatedEntry): AddResult {
+  const { version, path: file, scope } = store.info;
+  const lines = linesAround(store.bytes.text, existing.location.start, existing.location.end);
+  return { id: existing.entry.id, unchanged: true, store: file, scope, before: { version, ...lines }, after: { version, ...lines }, scopeWarning: scopeWarning(scope) };
 }
 
-const printForm = (form: string) => form;
 
 /**
  * Normalise the text an author gave for a mevedel store into a plist form: a rule form (its

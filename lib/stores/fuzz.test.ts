@@ -2,9 +2,10 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { addEntry } from "./add-entry";
 import { InvalidStoreError } from "./errors";
-import { appendJsonRule, removeJsonRule } from "./json-edit";
+import { appendJsonRule } from "./json-append";
+import { removeJsonRule } from "./json-edit";
 import { parseJsonSettings } from "./json-format";
-import { applySplices, removeItemSplice } from "./plist-edit";
+import { appendItemSplice, applySplices, removeItemSplice } from "./plist-edit";
 import { parsePlistStore } from "./plist-format";
 import type { Datum } from "./sexp";
 import { FIXTURES, makeSandbox } from "./test-support";
@@ -53,6 +54,13 @@ describe("plist fuzz", () => {
           expect(parsed.error).toMatch(/^line \d+, column \d+: /);
           return;
         }
+        if (parsed.doc.rules) {
+          const added = applySplices(text, [appendItemSplice(text, parsed.doc.rules, '("Bash" :pattern "fuzz *" :action allow)')]);
+          expect(isDeletionOf(text, added)).toBe(true);
+          const reparsed = parsePlistStore(added);
+          expect(reparsed.ok, `after add: ${!reparsed.ok && reparsed.error}`).toBe(true);
+          if (reparsed.ok) expect(reparsed.entries.filter((e) => e.list === "rules").at(-1)?.text).toBe('("Bash" :pattern "fuzz *" :action allow)');
+        }
         if (!parsed.entries.length) return;
         const raw = parsed.entries[pick % parsed.entries.length];
         const list = (raw.list === "rules" ? parsed.doc.rules : parsed.doc.grants) as Datum & { type: "list" };
@@ -96,7 +104,13 @@ describe("JSON fuzz", () => {
         const [base, strict] = fixture;
         const text = fc.sample(mutated(base, JSON_ALPHABET), { seed, numRuns: 1 })[0];
         const parsed = timed(() => parseJsonSettings(text, strict));
-        if (!parsed.ok || !parsed.entries.length) return;
+        if (!parsed.ok) return;
+        const added = appendJsonRule(text, "allow", "Bash(fuzz)");
+        expect(isDeletionOf(text, added), added).toBe(true);
+        const reparsed = parseJsonSettings(added, strict);
+        expect(reparsed.ok, `after add: ${!reparsed.ok && reparsed.error}\n${added}`).toBe(true);
+        if (reparsed.ok) expect(reparsed.entries.filter((e) => e.action === "allow").at(-1)?.text).toBe("Bash(fuzz)");
+        if (!parsed.entries.length) return;
         const raw = parsed.entries[pick % parsed.entries.length];
         const next = removeJsonRule(text, raw.action, raw.index, raw.text);
         expect(isDeletionOf(next, text)).toBe(true);

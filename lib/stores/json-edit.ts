@@ -1,4 +1,4 @@
-import { applyEdits, modify, parseTree, type FormattingOptions, type Node } from "jsonc-parser";
+import { parseTree, type FormattingOptions, type Node } from "jsonc-parser";
 import { ConflictError } from "./errors";
 import type { Action } from "./types";
 
@@ -12,10 +12,10 @@ export function detectFormatting(text: string): FormattingOptions {
   return { insertSpaces: true, tabSize, eol };
 }
 
-const withoutBom = (text: string) => (text.startsWith("\uFEFF") ? " " + text.slice(1) : text);
-const restoreBom = (original: string, edited: string) => (original.startsWith("\uFEFF") ? "\uFEFF" + edited.slice(1) : edited);
+export const withoutBom = (text: string) => (text.startsWith("\uFEFF") ? " " + text.slice(1) : text);
+export const restoreBom = (original: string, edited: string) => (original.startsWith("\uFEFF") ? "\uFEFF" + edited.slice(1) : edited);
 
-function actionArray(text: string, action: Action): Node | undefined {
+export function actionArray(text: string, action: Action): Node | undefined {
   const root = parseTree(withoutBom(text), [], { allowTrailingComma: true });
   const permissions = root?.children?.find((p) => p.children?.[0]?.value === "permissions")?.children?.[1];
   const list = permissions?.children?.find((p) => p.children?.[0]?.value === action)?.children?.[1];
@@ -30,7 +30,7 @@ function itemAt(text: string, action: Action, index: number, expected: string): 
 }
 
 /** Index of the comma between `from` and `to`, skipping whitespace and comments; -1 if none. */
-function findComma(text: string, from: number, to: number): number {
+export function findComma(text: string, from: number, to: number): number {
   let i = from;
   while (i < to) {
     const c = text[i];
@@ -46,19 +46,19 @@ function findComma(text: string, from: number, to: number): number {
   return -1;
 }
 
-const lineStartOf = (text: string, at: number) => text.lastIndexOf("\n", at - 1) + 1;
+export const lineStartOf = (text: string, at: number) => text.lastIndexOf("\n", at - 1) + 1;
 function nextLineStart(text: string, at: number): number {
   const nl = text.indexOf("\n", at);
   return nl < 0 ? text.length : nl + 1;
 }
-function lineEndOf(text: string, at: number): number {
+export function lineEndOf(text: string, at: number): number {
   const nl = text.indexOf("\n", at);
   const end = nl < 0 ? text.length : nl;
   return text[end - 1] === "\r" ? end - 1 : end;
 }
 
-type Splice = [start: number, end: number, insert: string];
-function applySplices(text: string, splices: Splice[]): string {
+export type Splice = [start: number, end: number, insert: string];
+export function applySplices(text: string, splices: Splice[]): string {
   let out = text;
   for (const [s, e, ins] of [...splices].sort((a, b) => b[0] - a[0])) out = out.slice(0, s) + ins + out.slice(e);
   return out;
@@ -111,17 +111,4 @@ export function removeJsonRule(text: string, action: Action, index: number, expe
 export function replaceJsonRule(text: string, action: Action, index: number, expected: string, replacement: string): string {
   const { item } = itemAt(text, action, index, expected);
   return text.slice(0, item.offset) + JSON.stringify(replacement) + text.slice(item.offset + item.length);
-}
-
-/** Append a rule to `permissions.<action>`, creating the array/object as needed, in the file's own style. */
-export function appendJsonRule(text: string, action: Action, rule: string): string {
-  if (/^\s*$/.test(withoutBom(text))) {
-    const fo = text ? detectFormatting(text) : { insertSpaces: true, tabSize: 2, eol: "\n" };
-    const body = JSON.stringify({ permissions: { [action]: [rule] } }, null, fo.insertSpaces ? fo.tabSize : "\t");
-    return (text.startsWith("\uFEFF") ? "\uFEFF" : "") + body.replace(/\n/g, fo.eol!) + fo.eol;
-  }
-  const source = withoutBom(text);
-  const length = actionArray(text, action)?.children?.length ?? 0;
-  const edits = modify(source, ["permissions", action, length], rule, { formattingOptions: detectFormatting(source), isArrayInsertion: true });
-  return restoreBom(text, applyEdits(source, edits));
 }

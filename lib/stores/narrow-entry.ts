@@ -1,6 +1,7 @@
 import path from "node:path";
 import { InvalidInputError, NarrowingRefusedError, ReadOnlyStoreError } from "./errors";
-import { appendJsonRule, removeJsonRule, replaceJsonRule } from "./json-edit";
+import { appendJsonRule } from "./json-append";
+import { removeJsonRule, replaceJsonRule } from "./json-edit";
 import { parseJsonSettings } from "./json-format";
 import { abbreviateHome, expandHome, type LoadedStore } from "./load-store";
 import { isAction, parseModifiers, type Modifier } from "./narrow-spec";

@@ -85,7 +85,10 @@ export function appendItemSplice(text: string, list: Datum, itemText: string): S
   if (!multiLine) return [last.end, last.end, ` ${itemText}`];
   const lineStart = lineStartOf(text, last.start);
   const indent = text.slice(lineStart, last.start).replace(/[^\t]/g, " ");
-  return [last.end, last.end, `${eol}${indent}${itemText}`];
+  // A comment trailing the last item stays on its line: insert after it.
+  const lineEnd = lineEndOf(text, last.end);
+  const at = /^[ \t]*;/.test(text.slice(last.end, lineEnd)) ? lineEnd : last.end;
+  return [at, at, `${eol}${indent}${itemText}`];
 }
 
 /** Splice adding `:key value` to a top-level plist that lacks the key. */
