@@ -32,6 +32,8 @@ export interface WorkspaceListing {
   /** Tool facet over all entries, for the filter's choices. */
   tools: string[];
   counts: Record<(typeof SCOPES)[number], number>;
+  /** Entries matching the filters per store path, so a group can say how many are still to load. */
+  matchedByStore: Record<string, number>;
   readAt: string;
 }
 
@@ -52,6 +54,8 @@ export async function listWorkspaceEntries({ db, actor, input }: { db: Db; actor
   const page = matched.slice(args.offset, args.offset + args.limit);
   const counts = { session: 0, workspace: 0, global: 0, managed: 0 };
   for (const e of all) counts[e.scope]++;
+  const matchedByStore: Record<string, number> = {};
+  for (const e of matched) matchedByStore[e.store.path] = (matchedByStore[e.store.path] ?? 0) + 1;
   return {
     workspace: { id: workspace.id, name: workspace.name, path: workspace.path },
     stores: [...listing.stores].sort((a, b) => scopeRank(a.scope) - scopeRank(b.scope)),
@@ -62,6 +66,7 @@ export async function listWorkspaceEntries({ db, actor, input }: { db: Db; actor
     limit: args.limit,
     tools: [...new Set(all.map(toolOf))].sort(),
     counts,
+    matchedByStore,
     readAt: new Date().toISOString(),
   };
 }

@@ -1,0 +1,114 @@
+"use client";
+import { useState } from "react";
+import { callApi } from "./api";
+import { Modal } from "./modal";
+import styles from "./rules.module.css";
+import type { WriteOutcome } from "./write-outcome";
+
+const AGENTS = [
+  { id: "claude-code", label: "Claude Code", json: true },
+  { id: "commandcode", label: "Command Code", json: true },
+  { id: "mevedel", label: "mevedel", json: false },
+] as const;
+
+type AgentId = (typeof AGENTS)[number]["id"];
+
+/** Author one rule explicitly: agent, scope (global warns), file for JSON agents, action, text. */
+export function AddRuleDialog({ workspace, workspacePath, onClose, onDone }: { workspace: string; workspacePath: string; onClose: () => void; onDone: (o: WriteOutcome) => void }) {
+  const [agent, setAgent] = useState<AgentId>("claude-code");
+  const [scope, setScope] = useState<"workspace" | "global">("workspace");
+  const [file, setFile] = useState<"settings.local.json" | "settings.json">("settings.local.json");
+  const [action, setAction] = useState<"allow" | "ask" | "deny">("allow");
+  const [rule, setRule] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const json = AGENTS.find((a) => a.id === agent)!.json;
+  const showFile = json && scope === "workspace";
+
+  async function submit(event: React.FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    const body = { workspace, agent, scope, action, rule, ...(showFile ? { file } : {}) };
+    const res = await callApi<{ result: { store: string; unchanged: boolean; after: { line: number }; scopeWarning?: string } }>("/api/v1/entries/add", { body });
+    setBusy(false);
+    if (!res.ok) return setError(res.error);
+    const r = res.data.result;
+    onDone({
+      message: r.unchanged ? `${r.store} already has this rule: nothing written.` : `Added to ${r.store}, line ${r.after.line}.`,
+      warning: r.scopeWarning && !r.unchanged ? "This is a global rule: it affects every project that uses this file." : undefined,
+    });
+  }
+
+  return (
+    <Modal
+      title="Add a rule"
+      onClose={onClose}
+      footer={
+        <>
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" form="add-rule-form" className="primary" disabled={busy || !rule.trim()}>
+            {busy ? "Adding…" : "Add rule"}
+          </button>
+        </>
+      }
+    >
+      <form id="add-rule-form" className="stack" onSubmit={submit}>
+        <div className="field" style={{ minWidth: 0 }}>
+          <label htmlFor="add-agent">Agent</label>
+          <select id="add-agent" value={agent} onChange={(e) => setAgent(e.target.value as AgentId)}>
+            {AGENTS.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <fieldset className="field" style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+          <legend style={{ fontWeight: 600 }}>Scope</legend>
+          <div className={styles.radioRow}>
+            <label>
+              <input type="radio" name="scope" value="workspace" checked={scope === "workspace"} onChange={() => setScope("workspace")} /> This workspace
+            </label>
+            <label>
+              <input type="radio" name="scope" value="global" checked={scope === "global"} onChange={() => setScope("global")} /> Global
+            </label>
+          </div>
+          {scope === "global" ? (
+            <p className="warning" role="note" style={{ margin: 0 }}>
+              A global rule goes into your home folder&apos;s settings and affects <strong>every project</strong>, not only {workspacePath}.
+            </p>
+          ) : null}
+        </fieldset>
+        {showFile ? (
+          <div className="field" style={{ minWidth: 0 }}>
+            <label htmlFor="add-file">File</label>
+            <select id="add-file" value={file} onChange={(e) => setFile(e.target.value as typeof file)}>
+              <option value="settings.local.json">settings.local.json (personal, not committed)</option>
+              <option value="settings.json">settings.json (shared with the project)</option>
+            </select>
+          </div>
+        ) : null}
+        <div className="field" style={{ minWidth: 0 }}>
+          <label htmlFor="add-action">Action</label>
+          <select id="add-action" value={action} onChange={(e) => setAction(e.target.value as typeof action)}>
+            <option value="allow">allow</option>
+            <option value="ask">ask</option>
+            <option value="deny">deny</option>
+          </select>
+        </div>
+        <div className="field" style={{ minWidth: 0 }}>
+          <label htmlFor="add-rule">Rule</label>
+          <input id="add-rule" className="mono" value={rule} onChange={(e) => setRule(e.target.value)} spellCheck={false} autoComplete="off" autoCapitalize="off" placeholder={json ? "Shell(git status:*)" : '("Bash" :pattern "git log *") or (:path "~/notes" :access read)'} />
+        </div>
+        {error ? (
+          <p className="error" role="alert" style={{ margin: 0 }}>
+            {error}
+          </p>
+        ) : null}
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,90 @@
+"use client";
+import { memo } from "react";
+import type { EntryView } from "./api";
+import styles from "./rules.module.css";
+
+type GrantLike = { path: string; access: string; label: "exact" | "recursive" };
+
+export function ActionBadge({ action }: { action: string }) {
+  return <span className={`${styles.badge} ${styles[action as "allow" | "ask" | "deny"] ?? ""}`}>{action}</span>;
+}
+
+function GrantTags({ grant }: { grant: GrantLike }) {
+  return (
+    <>
+      <span className="tag" data-testid="grant-extent">
+        <strong>{grant.label}</strong>
+      </span>
+      <span className="tag">{grant.access}</span>
+    </>
+  );
+}
+
+export interface EntryActions {
+  onRevoke?: (entry: EntryView) => void;
+  onNarrow?: (entry: EntryView) => void;
+}
+
+/** One rule, grant or profile: action, authored text, what the engine made of it, where it sits. */
+export const EntryRow = memo(function EntryRow({ entry, onRevoke, onNarrow }: { entry: EntryView } & EntryActions) {
+  return (
+    <li className={styles.entry} data-testid="entry" data-entry-id={entry.id} data-scope={entry.scope}>
+      <div className={styles.entryTop}>
+        <ActionBadge action={entry.action} />
+        <p className={styles.ruleText}>{entry.rule}</p>
+      </div>
+      <div className={styles.meta}>
+        <span className="tag">{entry.kind}</span>
+        {entry.tool ? (
+          <span>
+            <code>{entry.tool}</code>
+            {entry.specifier ? (
+              <>
+                {" "}
+                <code>{entry.specifier}</code>
+              </>
+            ) : null}
+          </span>
+        ) : null}
+        {entry.grant ? <GrantTags grant={entry.grant} /> : null}
+        <span>{entry.agent}</span>
+        {entry.line > 0 ? <span>line {entry.line}</span> : null}
+        {entry.agentSessionId ? <span>session {entry.agentSessionId}</span> : null}
+      </div>
+      {entry.profile ? (
+        <div className={styles.meta}>
+          <span className="tag">network {entry.profile.network ? "on" : "off"}</span>
+          {entry.profile.fileSystem.length === 0 ? <span>no file-system grants</span> : null}
+        </div>
+      ) : null}
+      {entry.profile && entry.profile.fileSystem.length > 0 ? (
+        <ul className={styles.children} aria-label="Profile file-system grants">
+          {entry.profile.fileSystem.map((g, i) => (
+            <li key={i}>
+              <code>{g.path}</code> <GrantTags grant={g} />
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {entry.malformed ? (
+        <p className="warning" style={{ margin: "0.4rem 0 0" }}>
+          Malformed: {entry.malformed}
+        </p>
+      ) : null}
+      {entry.writable && (onRevoke || onNarrow) ? (
+        <div className={styles.actions}>
+          {onNarrow && entry.scope !== "session" ? (
+            <button type="button" onClick={() => onNarrow(entry)} aria-label={`Narrow ${entry.rule}`}>
+              Narrow
+            </button>
+          ) : null}
+          {onRevoke ? (
+            <button type="button" onClick={() => onRevoke(entry)} aria-label={`Revoke ${entry.rule}`}>
+              Revoke
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+    </li>
+  );
+});

@@ -1,0 +1,152 @@
+"use client";
+import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { SCOPES } from "@/lib/entries/filters";
+import type { StoreInfo } from "@/lib/stores/types";
+import { AddRuleDialog } from "./add-rule-dialog";
+import { entriesKey, fetchEntriesPage, nextOffset, type EntryView } from "./api";
+import { NarrowDialog } from "./narrow-dialog";
+import { RevokeDialog } from "./revoke-dialog";
+import { RulesFilters } from "./rules-filters";
+import styles from "./rules.module.css";
+import { StoreGroup } from "./store-group";
+import { useRulesUrl } from "./use-rules-url";
+import type { WriteOutcome } from "./write-outcome";
+
+export interface WorkspaceOption {
+  id: string;
+  name: string;
+  path: string;
+}
+
+const SCOPE_TITLE = { session: "Session", workspace: "Workspace", global: "Global — every project", managed: "Managed (read-only)" } as const;
+
+type Dialog = { kind: "revoke" | "narrow"; entry: EntryView } | { kind: "add" } | null;
+
+const timeOf = (iso: string) => `${iso.slice(11, 19)} UTC`;
+
+/** The Rules page body: workspace picker, filters, entries grouped by scope then store, write dialogs. */
+export function RulesView({ workspaces, initialWorkspace, canWrite }: { workspaces: WorkspaceOption[]; initialWorkspace: string; canWrite: boolean }) {
+  const { workspace, filters, setFilters, clearFilters, setWorkspace } = useRulesUrl(initialWorkspace);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [outcome, setOutcome] = useState<WriteOutcome | null>(null);
+  const query = useInfiniteQuery({
+    queryKey: entriesKey(workspace, filters),
+    queryFn: ({ pageParam }) => fetchEntriesPage(workspace, filters, pageParam),
+    initialPageParam: 0,
+    getNextPageParam: nextOffset,
+    placeholderData: keepPreviousData,
+    staleTime: 5_000,
+  });
+  const { data, error, isFetching, isPlaceholderData, hasNextPage, isFetchingNextPage, fetchNextPage, refetch } = query;
+  const first = data?.pages[0];
+  const entries = useMemo(() => {
+    const seen = new Set<string>();
+    return (data?.pages ?? []).flatMap((p) => p.entries).filter((e) => (seen.has(e.id) ? false : (seen.add(e.id), true)));
+  }, [data]);
+  const byStore = useMemo(() => {
+    const map = new Map<string, EntryView[]>();
+    for (const e of entries) {
+      const list = map.get(e.store.path);
+      if (list) list.push(e);
+      else map.set(e.store.path, [e]);
+    }
+    return map;
+  }, [entries]);
+
+  // Load the next chunk when the end of the list scrolls into view.
+  const sentinel = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = sentinel.current;
+    if (!el || !hasNextPage) return;
+    const observer = new IntersectionObserver((items) => {
+      if (items.some((i) => i.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
+    }, { rootMargin: "800px" });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  const refresh = useCallback(() => {
+    setDialog(null);
+    void refetch();
+  }, [refetch]);
+  const done = useCallback(
+    (o: WriteOutcome) => {
+      setDialog(null);
+      setOutcome(o);
+      void refetch();
+    },
+    [refetch],
+  );
+  const actions = useMemo(
+    () => (canWrite ? { onRevoke: (entry: EntryView) => setDialog({ kind: "revoke", entry }), onNarrow: (entry: EntryView) => setDialog({ kind: "narrow", entry }) } : {}),
+    [canWrite],
+  );
+  const current = workspaces.find((w) => w.id === workspace);
+  const stores: StoreInfo[] = (first?.stores ?? []).filter((s) => !filters.scope || s.scope === filters.scope);
+
+  return (
+    <div className="stack" style={{ gap: 0 }}>
+      <div className={`card ${styles.toolbar}`}>
+        <div className={styles.filterField} style={{ flex: "3 1 16rem" }}>
+          <label htmlFor="workspace-picker">Workspace</label>
+          <select id="workspace-picker" value={workspace} onChange={(e) => setWorkspace(e.target.value)}>
+            {workspaces.map((w) => (
+              <option key={w.id} value={w.id}>
+                {w.name} — {w.path}
+              </option>
+            ))}
+          </select>
+        </div>
+        {canWrite ? (
+          <button type="button" className="primary" onClick={() => setDialog({ kind: "add" })}>
+            Add rule
+          </button>
+        ) : null}
+      </div>
+      <RulesFilters filters={filters} tools={first?.tools ?? []} counts={first?.counts} onChange={setFilters} onClear={clearFilters} />
+      <div className={styles.status}>
+        <span role="status" aria-live="polite" data-testid="list-status">
+          {error ? null : first ? `${first.matched} of ${first.total} entries${isPlaceholderData ? " — updating…" : ""}` : "Reading stores…"}
+        </span>
+        <span className="row">
+          {first ? <span className="muted" data-testid="read-at">Read from disk at {timeOf(first.readAt)}</span> : null}
+          <button type="button" onClick={() => void refetch()} disabled={isFetching && !isFetchingNextPage}>
+            {isFetching && !isFetchingNextPage ? "Reading…" : "Refresh"}
+          </button>
+        </span>
+      </div>
+      {outcome ? (
+        <div className="notice" role="status" style={{ marginBottom: "0.75rem" }}>
+          {outcome.message}
+          {outcome.warning ? <div className="warning" style={{ marginTop: "0.4rem" }}>{outcome.warning}</div> : null}
+        </div>
+      ) : null}
+      {error ? <p className="error" role="alert">{(error as Error).message}</p> : null}
+      {SCOPES.map((scope) => {
+        const scoped = stores.filter((s) => s.scope === scope);
+        if (scoped.length === 0) return null;
+        return (
+          <section key={scope} aria-label={`${SCOPE_TITLE[scope]} entries`} data-testid={`scope-${scope}`}>
+            <h2 className={styles.scopeHeading}>
+              {SCOPE_TITLE[scope]} <span className="muted" style={{ fontSize: "0.9rem", fontWeight: 400 }}>{first?.counts[scope] ?? 0} entries</span>
+            </h2>
+            {scoped.map((store) => (
+              <StoreGroup key={store.path} store={store} entries={byStore.get(store.path) ?? []} matched={first?.matchedByStore[store.path] ?? 0} actions={actions} />
+            ))}
+          </section>
+        );
+      })}
+      <div ref={sentinel} className={styles.more}>
+        {hasNextPage ? (
+          <button type="button" onClick={() => void fetchNextPage()} disabled={isFetchingNextPage}>
+            {isFetchingNextPage ? "Loading…" : `Show more (${(first?.matched ?? 0) - entries.length} left)`}
+          </button>
+        ) : null}
+      </div>
+      {dialog?.kind === "revoke" ? <RevokeDialog workspace={workspace} entry={dialog.entry} onClose={() => setDialog(null)} onDone={done} onRefresh={refresh} /> : null}
+      {dialog?.kind === "narrow" ? <NarrowDialog workspace={workspace} entry={dialog.entry} onClose={() => setDialog(null)} onDone={done} onRefresh={refresh} /> : null}
+      {dialog?.kind === "add" ? <AddRuleDialog workspace={workspace} workspacePath={current?.path ?? ""} onClose={() => setDialog(null)} onDone={done} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+"use client";
+import { useSearchParams } from "next/navigation";
+import { useCallback, useMemo } from "react";
+import { EntryFilters, filtersToSearch } from "@/lib/entries/filters";
+
+/**
+ * Workspace and filters live in the URL (shareable, back-button friendly). History calls go
+ * through Next's router integration, so no server round trip: the list refetches from the API.
+ */
+export function useRulesUrl(fallbackWorkspace: string) {
+  const params = useSearchParams();
+  const workspace = params.get("workspace") || fallbackWorkspace;
+  const raw = { scope: params.get("scope") ?? undefined, action: params.get("action") ?? undefined, tool: params.get("tool") ?? undefined, q: params.get("q") ?? undefined };
+  const parsed = EntryFilters.safeParse(raw);
+  const key = JSON.stringify(raw);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const filters = useMemo(() => (parsed.success ? parsed.data : {}), [key]);
+
+  const navigate = useCallback(
+    (next: { workspace?: string; filters?: EntryFilters }, mode: "push" | "replace" = "push") => {
+      const search = filtersToSearch(next.workspace ?? workspace, next.filters ?? filters);
+      const url = `${window.location.pathname}?${search}`;
+      if (mode === "push") window.history.pushState(null, "", url);
+      else window.history.replaceState(null, "", url);
+    },
+    [workspace, filters],
+  );
+
+  return {
+    workspace,
+    filters,
+    setFilters: (patch: Partial<EntryFilters>, mode: "push" | "replace" = "push") => navigate({ filters: { ...filters, ...patch } }, mode),
+    clearFilters: () => navigate({ filters: {} }),
+    setWorkspace: (id: string) => navigate({ workspace: id, filters: {} }),
+  };
+}
