@@ -19,6 +19,8 @@ export interface AddEntryInput extends StorePaths {
   /** `settings.json` or `settings.local.json` (JSON agents; default the local file for workspace scope). */
   file?: string;
   expectedVersion?: string;
+  /** Compute and check everything, write nothing. */
+  dryRun?: boolean;
 }
 
 export interface AddResult extends WriteResult {
@@ -64,7 +66,11 @@ export async function addEntry(input: AddEntryInput): Promise<AddResult> {
     if (existing) return unchanged(store, existing);
     next = appendJsonRule(text, input.action, ruleText);
   }
-  const written = await commitStore(store, next);
+  const written = await commitStore(store, next, input.dryRun);
+  if (input.dryRun) {
+    const end = changedEnd(text, next);
+    return { id: "", unchanged: false, dryRun: true, store: store.info.path, scope: store.info.scope, before: { version: store.info.version, line: 0, text: "" }, after: { version: written.version, ...linesAround(next, end, end) }, scopeWarning: scopeWarning(store.info.scope) };
+  }
   const after = await loadStore(location, home);
   const added = after.located.filter((l) => !store.located.some((o) => o.entry.id === l.entry.id)).at(-1) ?? after.located.at(-1)!;
   return {
@@ -147,4 +153,11 @@ function abbreviatePaths(form: string, home: string): string {
     });
   }
   return applySplices(form, splices);
+}
+
+/** Offset in `next` just before the last character that differs from `text` (where an insertion ends). */
+function changedEnd(text: string, next: string): number {
+  let k = 0;
+  while (k < text.length && text[text.length - 1 - k] === next[next.length - 1 - k]) k++;
+  return Math.max(0, next.length - k - 1);
 }

@@ -43,7 +43,7 @@ export function cliFailure(error: unknown): { usage: boolean; message: string } 
 
 /** What a write changed, for people: file, line before/after, and the global warning. */
 export function describeWrite(verb: string, result: WriteResult): string {
-  const lines = [`${verb} in ${result.store} (${result.scope})`];
+  const lines = [`${result.dryRun ? `would be ${verb} (dry run, nothing written)` : verb} in ${result.store} (${result.scope})`];
   if (result.before.text) lines.push(`  line ${result.before.line} before: ${result.before.text.trim()}`);
   if (result.after.text !== undefined && verb !== "revoked") lines.push(`  line ${result.after.line} after:  ${result.after.text.trim()}`);
   if (result.scopeWarning) lines.push(`  note: ${result.scopeWarning}`);

@@ -77,6 +77,19 @@ describe("cockpit entries / revoke / narrow / add", () => {
     expect((await cli("revoke", "--workspace", sb.workspace)).code).toBe(2);
   });
 
+  it("--dry-run names the file and line and writes nothing", async () => {
+    sb.write("~/.mevedel/permissions.el", FIXTURES.mevedel);
+    const grant = (await entriesJson()).find((e) => e.kind === "grant")!;
+    const dry = await cli("revoke", grant.id, "--workspace", sb.workspace, "--dry-run");
+    expect(dry.code).toBe(0);
+    expect(dry.out).toContain("would be revoked (dry run, nothing written)");
+    expect(dry.out).toContain('line 13 before: ((:path "~/notes" :access read)');
+    expect(dry.out).toMatch(/affects every project/);
+    const add = await cli("add", "--workspace", sb.workspace, "--agent", "mevedel", "--scope", "global", "--action", "deny", "--rule", '("Bash" :pattern "sudo *")', "--dry-run");
+    expect(add.out).toContain('after:  ("Bash" :pattern "sudo *" :action deny))');
+    expect(sb.read("~/.mevedel/permissions.el")).toBe(FIXTURES.mevedel);
+  });
+
   it("narrows, and refuses what it cannot prove", async () => {
     sb.write(".commandcode/settings.json", FIXTURES.commandcodeJsonc);
     const git = (await entriesJson()).find((e) => e.rule === "Shell(git:*)")!;

@@ -55,7 +55,7 @@ export async function narrowEntry(input: NarrowEntryInput): Promise<NarrowResult
   if (!proof.proved) throw new NarrowingRefusedError(refusal(proof.reason));
   const text = store.bytes.text;
   const { start, end } = located.location;
-  const written = await commitStore(store, plan.next);
+  const written = await commitStore(store, plan.next, input.dryRun);
   return {
     store: store.info.path,
     scope: store.info.scope,
@@ -64,6 +64,7 @@ export async function narrowEntry(input: NarrowEntryInput): Promise<NarrowResult
     before: { version: store.info.version, ...linesAround(text, start, end) },
     after: { version: written.version, ...linesAround(plan.next, plan.at, plan.at + 1) },
     scopeWarning: scopeWarning(store.info.scope),
+    ...(input.dryRun ? { dryRun: true } : {}),
   };
 }
 

@@ -26,7 +26,7 @@ export async function revokeEntry(input: RevokeEntryInput): Promise<WriteResult>
   } else {
     next = removeJsonRule(text, entry.action, location.index!, entry.rule);
   }
-  const written = await commitStore(store, next);
+  const written = await commitStore(store, next, input.dryRun);
   const at = Math.min(location.start, next.length);
   return {
     store: store.info.path,
@@ -34,6 +34,7 @@ export async function revokeEntry(input: RevokeEntryInput): Promise<WriteResult>
     before,
     after: { version: written.version, line: before.line, text: linesAround(next, at, at).text },
     scopeWarning: scopeWarning(store.info.scope),
+    ...(input.dryRun ? { dryRun: true } : {}),
   };
 }
 
@@ -42,11 +43,12 @@ async function revokeSessionEntry(input: RevokeEntryInput): Promise<WriteResult>
   const rowId = input.id.slice(SESSION_ID_PREFIX.length);
   const row = (await input.sessionSource.list()).find((r) => r.id === rowId);
   if (!row) throw new NotFoundError(`no entry ${input.id} — refresh`);
-  await input.sessionSource.revoke(rowId);
+  if (!input.dryRun) await input.sessionSource.revoke(rowId);
   return {
     store: "database",
     scope: "session",
     before: { version: "database", line: 0, text: row.rule },
     after: { version: "database", line: 0, text: "" },
+    ...(input.dryRun ? { dryRun: true } : {}),
   };
 }

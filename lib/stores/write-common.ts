@@ -1,5 +1,6 @@
 import path from "node:path";
-import { writeAtomically } from "./atomic-write";
+import { assertNoEmacsLock, assertNoSymlinks, writeAtomically } from "./atomic-write";
+import { sha256 } from "./read-store";
 import type { StorePaths } from "./discover";
 import { ConflictError, InvalidStoreError, NotFoundError, ReadOnlyStoreError, SymlinkRefusedError } from "./errors";
 import { loadAllStores } from "./list-entries";
@@ -12,6 +13,8 @@ export interface EntryRef extends StorePaths {
   id: string;
   /** The store version the entry was listed from; writes refuse when the file has moved on. */
   expectedVersion?: string;
+  /** Compute and check everything, report the change, write nothing (for confirmations). */
+  dryRun?: boolean;
 }
 
 export interface WriteResult {
@@ -21,6 +24,8 @@ export interface WriteResult {
   after: { version: string; line: number; text: string };
   /** Set for global stores: the change affects every project. */
   scopeWarning?: string;
+  /** True when nothing was written (dryRun). */
+  dryRun?: boolean;
 }
 
 /** Find an entry by id in the stores as they are on disk now. */
@@ -41,7 +46,12 @@ export function assertWritable(store: LoadedStore, expectedVersion?: string): vo
 }
 
 /** Atomically replace the store's text, provided it still has the version it was loaded with. */
-export async function commitStore(store: LoadedStore, content: string): Promise<{ version: string }> {
+export async function commitStore(store: LoadedStore, content: string, dryRun = false): Promise<{ version: string }> {
+  if (dryRun) {
+    await assertNoSymlinks(store.location.root!, store.info.path);
+    if (store.location.format === "mevedel-plist") await assertNoEmacsLock(store.info.path);
+    return { version: sha256(Buffer.from(content, "utf8")) };
+  }
   return writeAtomically({
     file: store.info.path,
     root: store.location.root!,

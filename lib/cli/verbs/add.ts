@@ -3,7 +3,7 @@ import { cliFailure, describeWrite, parseAgentFlag, storePathsFromFlags } from "
 import { parseFlags } from "../main";
 import { CliError, UsageError, type Verb } from "../verb";
 
-const usage = `Usage: cockpit add --workspace DIR --agent A --scope workspace|global --action allow|ask|deny --rule TEXT [--file settings.local.json]
+const usage = `Usage: cockpit add --workspace DIR --agent A --scope workspace|global --action allow|ask|deny --rule TEXT [--file settings.local.json] [--dry-run]
 
   Add an explicitly authored rule to a workspace or global store (the file and its folder are
   created when missing). Global rules affect every project.
@@ -11,7 +11,8 @@ const usage = `Usage: cockpit add --workspace DIR --agent A --scope workspace|gl
   --agent A        claude-code | commandcode | mevedel
   --rule TEXT      'Bash(npm test:*)'; for mevedel also '("Bash" :pattern "make *")' or a grant
                    '(:path "~/.npm" :access read :recursive t)'
-  --file NAME      JSON agents, workspace scope: settings.json or settings.local.json (default)`;
+  --file NAME      JSON agents, workspace scope: settings.json or settings.local.json (default)
+  --dry-run        show the file and line that would change; write nothing`;
 
 export const addVerb: Verb = {
   name: "add",
@@ -26,6 +27,7 @@ export const addVerb: Verb = {
       rule: { type: "string" },
       file: { type: "string" },
       version: { type: "string" },
+      "dry-run": { type: "boolean" },
     }, true);
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     if (values.scope !== "workspace" && values.scope !== "global") throw new UsageError("--scope must be workspace or global");
@@ -41,6 +43,7 @@ export const addVerb: Verb = {
         rule: values.rule,
         file: values.file,
         expectedVersion: values.version,
+        dryRun: values["dry-run"],
       });
       if (result.unchanged) process.stdout.write(`already present in ${result.store} at line ${result.after.line}; nothing written (id ${result.id})\n`);
       else process.stdout.write(describeWrite("added", result) + `  id: ${result.id}\n`);

@@ -3,7 +3,7 @@ import { narrowEntry } from "@/lib/stores/narrow-entry";
 import { parseFlags } from "../main";
 import { CliError, UsageError, type Verb } from "../verb";
 
-const usage = `Usage: cockpit narrow ID --to SPEC --workspace DIR [--version SHA256]
+const usage = `Usage: cockpit narrow ID --to SPEC --workspace DIR [--version SHA256] [--dry-run]
 
   Replace an entry in place with a narrower one. The policy engine must prove the new entry
   authorises a subset of the old; otherwise nothing changes ("cannot prove narrower: …").
@@ -15,6 +15,7 @@ const usage = `Usage: cockpit narrow ID --to SPEC --workspace DIR [--version SHA
     network:off  drop-fs:P  fs-exact:P  fs-read:P               (profiles)
 
   --workspace DIR   project folder (default: the current folder)
+  --dry-run         show the file and line that would change; write nothing
   --version SHA256  refuse unless the store still has this version`;
 
 export const narrowVerb: Verb = {
@@ -22,11 +23,11 @@ export const narrowVerb: Verb = {
   summary: "replace a rule or grant with a provably narrower one",
   usage,
   async run(argv) {
-    const { values, positionals } = parseFlags(argv, { workspace: { type: "string" }, to: { type: "string" }, version: { type: "string" } }, true);
+    const { values, positionals } = parseFlags(argv, { workspace: { type: "string" }, to: { type: "string" }, version: { type: "string" }, "dry-run": { type: "boolean" } }, true);
     if (positionals.length !== 1) throw new UsageError("narrow takes exactly one entry id");
     if (!values.to) throw new UsageError("--to SPEC is required");
     try {
-      const result = await narrowEntry({ ...storePathsFromFlags(values.workspace), id: positionals[0]!, to: values.to, expectedVersion: values.version });
+      const result = await narrowEntry({ ...storePathsFromFlags(values.workspace), id: positionals[0]!, to: values.to, expectedVersion: values.version, dryRun: values["dry-run"] });
       process.stdout.write(describeWrite("narrowed", result));
       return 0;
     } catch (error) {

@@ -3,12 +3,13 @@ import { revokeEntry } from "@/lib/stores/revoke-entry";
 import { parseFlags } from "../main";
 import { CliError, UsageError, type Verb } from "../verb";
 
-const usage = `Usage: cockpit revoke ID --workspace DIR [--version SHA256]
+const usage = `Usage: cockpit revoke ID --workspace DIR [--version SHA256] [--dry-run]
 
   Remove one entry (an id from \`cockpit entries\`) from the file that holds it. Only that entry's
   text changes; the file is replaced atomically. Revoking a global entry affects every project.
 
   --workspace DIR   project folder (default: the current folder)
+  --dry-run         show the file and line that would change; write nothing
   --version SHA256  refuse unless the store still has this version (from \`entries --json\`)
 
 Refusals (changed on disk, invalid or read-only store, symlink in the path, Emacs lock) exit 1.`;
@@ -18,10 +19,10 @@ export const revokeVerb: Verb = {
   summary: "remove a rule or grant from its store",
   usage,
   async run(argv) {
-    const { values, positionals } = parseFlags(argv, { workspace: { type: "string" }, version: { type: "string" } }, true);
+    const { values, positionals } = parseFlags(argv, { workspace: { type: "string" }, version: { type: "string" }, "dry-run": { type: "boolean" } }, true);
     if (positionals.length !== 1) throw new UsageError("revoke takes exactly one entry id");
     try {
-      const result = await revokeEntry({ ...storePathsFromFlags(values.workspace), id: positionals[0]!, expectedVersion: values.version });
+      const result = await revokeEntry({ ...storePathsFromFlags(values.workspace), id: positionals[0]!, expectedVersion: values.version, dryRun: values["dry-run"] });
       process.stdout.write(describeWrite("revoked", result));
       return 0;
     } catch (error) {
