@@ -6,7 +6,7 @@ import { createEndpoint, listDeliveries, redeliver } from "./endpoints";
 import { fanOut } from "./fan-out";
 import { sendTest } from "./send-test";
 import { verifyWebhook } from "./signing";
-import { ADMIN, eventually, notifyFixture, startReceiver, type NotifyFixture, type Receiver } from "./test-support";
+import { ADMIN, eventually, notifyFixture, startReceiver, type NotifyFixture, type Receiver, type Reply } from "./test-support";
 import { startNotifyWorker, type NotifyWorker } from "./worker";
 
 let f: NotifyFixture;
@@ -93,7 +93,7 @@ describe("outbox delivery", () => {
 
   it("retries 5xx, 429 and timeouts on the schedule with jitter, keeps the webhook-id, re-signs each attempt", async () => {
     const answers = [500, 429, 0, 200];
-    const r = await receiver(() => {
+    const r = await receiver((): Reply => {
       const status = answers.shift()!;
       return status === 0 ? { status: 200, delayMs: 400 } : { status, headers: status === 429 ? { "retry-after": "30" } : {} };
     });
