@@ -3,7 +3,7 @@ import { getDb } from "@/db/client";
 import { CardsBoard } from "@/components/cards/cards-board";
 import { actorLabel } from "@/lib/auth/actor";
 import { requirePageActor } from "@/lib/auth/page";
-import { listCards } from "@/lib/cards";
+import { listCards } from "@/lib/cards/list-cards";
 import { pendingCardsQuery, SETTLED_LIMIT, settledCardsQuery } from "@/lib/cards-client/queries";
 
 export const metadata = { title: "Cards" };

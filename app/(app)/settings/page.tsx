@@ -5,7 +5,7 @@ import { AgentTokens } from "@/components/settings/agent-tokens";
 import { SignOutButton } from "@/components/shell/sign-out-button";
 import { listAgentTokens } from "@/lib/auth/agent-tokens";
 import { requirePageActor } from "@/lib/auth/page";
-import { absenceTimeout } from "@/lib/cards";
+import { absenceTimeout } from "@/lib/cards/absence";
 import { listWorkspaces } from "@/lib/workspaces/workspaces";
 
 export const metadata = { title: "Settings" };

@@ -4,7 +4,7 @@ import { getDb } from "@/db/client";
 import { CardDetail } from "@/components/cards/card-detail";
 import { actorLabel } from "@/lib/auth/actor";
 import { requirePageActor } from "@/lib/auth/page";
-import { getCard } from "@/lib/cards";
+import { getCard } from "@/lib/cards/get-card";
 import { cardQuery } from "@/lib/cards-client/queries";
 import { NotFoundError } from "@/lib/errors";
 
