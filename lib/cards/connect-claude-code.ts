@@ -1,0 +1,141 @@
+import path from "node:path";
+import { findNodeAtLocation, modify, parse, parseTree, type Node, type ParseError } from "jsonc-parser";
+import { readNoFollow, writeAtomically } from "@/lib/stores/atomic-write";
+import { detectFormatting } from "@/lib/stores/json-edit";
+
+export const HOOK_EVENTS = ["PermissionRequest", "UserPromptSubmit"] as const;
+export const HOOK_PATH = "/api/agent/v1/hooks/claude-code";
+export const SETTINGS_FILE = ".claude/settings.local.json";
+
+type Handler = Record<string, unknown>;
+type Group = { matcher?: string; hooks?: Handler[] };
+
+export interface ConnectOptions {
+  workspace: string;
+  /** The cockpit's base URL, e.g. http://localhost:3000. */
+  url: string;
+  http: boolean;
+  /** Absolute path of bin/cockpit.mjs for command hooks. */
+  cliPath: string;
+}
+
+/** The handler `connect` writes: a command hook running this cockpit's CLI, or an HTTP hook to the server. */
+export function cockpitHandler(o: Pick<ConnectOptions, "url" | "http" | "cliPath">): Handler {
+  if (o.http) {
+    return { type: "http", url: `${o.url.replace(/\/$/, "")}${HOOK_PATH}`, timeout: 600, headers: { Authorization: "Bearer $COCKPIT_TOKEN" }, allowedEnvVars: ["COCKPIT_TOKEN"] };
+  }
+  return { type: "command", command: `COCKPIT_URL=${o.url.replace(/\/$/, "")} node ${JSON.stringify(o.cliPath)} hook claude-code`, timeout: 600 };
+}
+
+/** Recognises a handler `connect` wrote (either kind, any URL), so `disconnect` removes exactly those. */
+export function isCockpitHandler(h: Handler): boolean {
+  if (h.type === "http") return typeof h.url === "string" && h.url.endsWith(HOOK_PATH);
+  return h.type === "command" && typeof h.command === "string" && / hook claude-code$/.test(h.command) && h.command.includes("cockpit");
+}
+
+function parseSettings(text: string, file: string): Record<string, unknown> {
+  if (!text.trim()) return {};
+  const errors: ParseError[] = [];
+  const value = parse(text, errors, { allowTrailingComma: false });
+  if (errors.length || !value || typeof value !== "object" || Array.isArray(value)) throw new Error(`${file} is not a JSON object; fix it first (it is never overwritten)`);
+  return value as Record<string, unknown>;
+}
+
+type Fmt = ReturnType<typeof detectFormatting>;
+
+/** jsonc-parser's raw insertion edit, with the value pretty-printed at its depth instead of reformatting neighbours. */
+function insertPretty(text: string, at: (string | number)[], value: unknown, fmt: Fmt): string {
+  const [edit] = modify(text, at, value, { isArrayInsertion: typeof at.at(-1) === "number" });
+  if (!edit) return text;
+  const unit = fmt.insertSpaces ? " ".repeat(fmt.tabSize ?? 2) : "\t";
+  const eol = fmt.eol ?? "\n";
+  const depth = at.length;
+  const key = typeof at.at(-1) === "string" ? `${JSON.stringify(at.at(-1))}: ` : "";
+  const pretty = JSON.stringify(value, null, unit).replaceAll("\n", eol + unit.repeat(depth));
+  const comma = edit.content.startsWith(",") ? "," : "";
+  const rest = text.slice(edit.offset + edit.length);
+  const closesRightAfter = /^[ \t]*[}\]]/.test(rest);
+  const content = `${comma}${eol}${unit.repeat(depth)}${key}${pretty}${closesRightAfter && !comma ? eol + unit.repeat(depth - 1) : ""}`;
+  return text.slice(0, edit.offset) + content + text.slice(edit.offset + edit.length);
+}
+
+/**
+ * Removes one property or array element as the mirror image of `insertPretty`: from the end of the
+ * previous sibling (taking the separator) or, for a first element, up to the next sibling.
+ */
+function removeAt(text: string, at: (string | number)[]): string {
+  const root = parseTree(text);
+  const node = root && findNodeAtLocation(root, at);
+  if (!node) return text;
+  const target: Node = node.parent?.type === "property" ? node.parent : node;
+  const siblings = target.parent?.children ?? [];
+  const i = siblings.indexOf(target);
+  const end = target.offset + target.length;
+  if (i > 0) {
+    const prev = siblings[i - 1]!;
+    return text.slice(0, prev.offset + prev.length) + text.slice(end);
+  }
+  if (siblings.length > 1) return text.slice(0, target.offset) + text.slice(siblings[1]!.offset);
+  // The only member: empty the container back to its brackets.
+  const parent = target.parent!;
+  return text.slice(0, parent.offset + 1) + text.slice(parent.offset + parent.length - 1);
+}
+
+/** Adds the cockpit hook for PermissionRequest and UserPromptSubmit; the file's other bytes stay as they were. */
+export function addHooks(text: string, handler: Handler, file = SETTINGS_FILE): { text: string; changed: boolean } {
+  const fmt = detectFormatting(text || "{\n  \n}");
+  let next = text.trim() ? text : "{}\n";
+  let changed = false;
+  for (const event of HOOK_EVENTS) {
+    const settings = parseSettings(next, file);
+    const groups = ((settings.hooks as Record<string, unknown> | undefined)?.[event] ?? []) as Group[];
+    if (!Array.isArray(groups)) throw new Error(`${file}: hooks.${event} is not a list`);
+    if (groups.some((g) => (g.hooks ?? []).some((h) => isCockpitHandler(h)))) continue;
+    const group: Group = event === "PermissionRequest" ? { matcher: "*", hooks: [handler] } : { hooks: [handler] };
+    // Insert at the deepest existing level, as a pretty-printed splice: no other byte of the file changes.
+    const hooks = settings.hooks as Record<string, unknown> | undefined;
+    next = !hooks
+      ? insertPretty(next, ["hooks"], { [event]: [group] }, fmt)
+      : !(event in hooks)
+        ? insertPretty(next, ["hooks", event], [group], fmt)
+        : insertPretty(next, ["hooks", event, groups.length], group, fmt);
+    changed = true;
+  }
+  return { text: changed ? next : text, changed };
+}
+
+/** Removes the cockpit's handlers (and groups or keys left empty by that); nothing else. */
+export function removeHooks(text: string, file = SETTINGS_FILE): { text: string; changed: boolean } {
+  if (!text.trim()) return { text, changed: false };
+  let next = text;
+  let changed = false;
+  for (const event of HOOK_EVENTS) {
+    const groups = ((parseSettings(next, file).hooks as Record<string, unknown> | undefined)?.[event] ?? []) as Group[];
+    if (!Array.isArray(groups)) continue;
+    for (let g = groups.length - 1; g >= 0; g--) {
+      const handlers = groups[g]!.hooks ?? [];
+      for (let h = handlers.length - 1; h >= 0; h--) {
+        if (!isCockpitHandler(handlers[h]!)) continue;
+        const onlyOne = handlers.length === 1;
+        next = removeAt(next, onlyOne ? ["hooks", event, g] : ["hooks", event, g, "hooks", h]);
+        changed = true;
+        if (onlyOne) break;
+      }
+    }
+    const after = parseSettings(next, file).hooks as Record<string, unknown[]> | undefined;
+    if (after && Array.isArray(after[event]) && after[event].length === 0) next = removeAt(next, ["hooks", event]);
+  }
+  const hooks = parseSettings(next, file).hooks;
+  if (changed && hooks && typeof hooks === "object" && Object.keys(hooks).length === 0) next = removeAt(next, ["hooks"]);
+  return { text: next, changed };
+}
+
+/** Reads, edits and atomically rewrites the workspace's `.claude/settings.local.json` (refusing symlinks). */
+export async function editClaudeSettings(workspace: string, edit: (text: string) => { text: string; changed: boolean }): Promise<{ file: string; changed: boolean }> {
+  const file = path.join(workspace, SETTINGS_FILE);
+  const current = await readNoFollow(file);
+  const text = current.exists ? current.text : "";
+  const result = edit(text);
+  if (result.changed) await writeAtomically({ file, root: workspace, expectedVersion: current.version, content: result.text });
+  return { file, changed: result.changed };
+}
