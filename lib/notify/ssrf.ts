@@ -35,7 +35,7 @@ export function ipRefusal(ip: string): string | null {
 
 /** Host as the allow list names it: lower case, IPv6 without brackets. */
 export function hostKey(hostname: string): string {
-  return hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  return hostname.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
 }
 
 export function parseAllowHosts(list: string): string[] {
@@ -76,8 +76,8 @@ export async function checkTarget(url: URL, policy: TargetPolicy): Promise<{ add
     if (refusal) throw new RefusedTargetError(`refused: ${refusal}; an admin can allow this host in Settings → Notifications`);
     return { address: host, family: ipaddr.parse(host).kind() === "ipv6" ? 6 : 4 };
   }
-  if (!allowed && (METADATA_HOSTS.has(host) || host.endsWith(".localhost") || host === "localhost")) {
-    throw new RefusedTargetError(`refused: ${host} is a local or cloud metadata host`);
+  if (!allowed && METADATA_HOSTS.has(host)) {
+    throw new RefusedTargetError(`refused: ${host} is a cloud metadata host`);
   }
   let addresses: Array<{ address: string; family: number }>;
   try {
