@@ -2,11 +2,12 @@ import path from "node:path";
 import { targetStore, type StorePaths } from "./discover";
 import { InvalidInputError } from "./errors";
 import { appendJsonRule } from "./json-append";
-import { abbreviateHome, loadStore, type LoadedStore } from "./load-store";
+import { abbreviateFormPaths, readOneForm } from "./home-paths";
+import { loadStore, type LoadedStore } from "./load-store";
 import { addKeySplice, appendItemSplice, applySplices } from "./plist-edit";
 import { parsePlistStore } from "./plist-format";
 import { formatPlistRule, parsePlistRule, parseTextRule, type RuleSource } from "./policy-adapter";
-import { printString, readPlist, readSexps, type Datum } from "./sexp";
+import { readPlist } from "./sexp";
 import type { Action, Agent, LocatedEntry } from "./types";
 import { assertWritable, commitStore, linesAround, scopeWarning, type WriteResult } from "./write-common";
 
@@ -101,17 +102,10 @@ function mevedelForm(ruleText: string, action: Action, source: RuleSource, home:
     if (!parsed.ok) throw new InvalidInputError(`invalid rule: ${parsed.error}`);
     return mevedelForm(formatPlistRule(parsed.value), action, source, home);
   }
-  let data: Datum[];
-  try {
-    data = readSexps(ruleText).data;
-  } catch (error) {
-    throw new InvalidInputError(`invalid form: ${(error as Error).message}`);
-  }
-  if (data.length !== 1 || data[0].type !== "list") throw new InvalidInputError("give exactly one (…) form");
-  const form = data[0];
+  const form = readOneForm(ruleText);
   // Canonicalise through the store parser so the added text is exactly what listing shows.
   const isGrant = form.items[0]?.type === "keyword";
-  let body = abbreviatePaths(ruleText.slice(form.start, form.end), home);
+  let body = abbreviateFormPaths(ruleText, home);
   if (!isGrant) {
     const fields = (() => {
       try {
@@ -133,26 +127,6 @@ function mevedelForm(ruleText: string, action: Action, source: RuleSource, home:
     if (!check.ok) throw new InvalidInputError(`invalid rule: ${check.error}`);
   }
   return { form: raw.text, list: isGrant ? "resource-grants" : "rules" };
-}
-
-/** `:path "/home/me/x"` → `:path "~/x"` inside a form's text. */
-function abbreviatePaths(form: string, home: string): string {
-  const { data } = readSexps(form);
-  const splices: [number, number, string][] = [];
-  const work: Datum[] = [...data];
-  while (work.length) {
-    const d = work.pop()!;
-    if (d.type !== "list") continue;
-    d.items.forEach((item, k) => {
-      const prev = d.items[k - 1];
-      if (item.type === "string" && prev?.type === "keyword" && prev.name === ":path") {
-        const short = abbreviateHome(item.value, home);
-        if (short !== item.value) splices.push([item.start, item.end, printString(short)]);
-      }
-      work.push(item);
-    });
-  }
-  return applySplices(form, splices);
 }
 
 /** Offset in `next` just before the last character that differs from `text` (where an insertion ends). */

@@ -1,7 +1,8 @@
 import path from "node:path";
 import type { StorePaths } from "./discover";
 import { loadAllStores } from "./list-entries";
-import { expandHome, type LoadedStore } from "./load-store";
+import { expandHome } from "./home-paths";
+import type { LoadedStore } from "./load-store";
 import { parseAnyRule, type Rule, type RuleSource } from "./policy-adapter";
 import type { SessionEntrySource } from "./session";
 import type { Agent, Grant, StoreInfo } from "./types";

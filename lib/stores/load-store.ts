@@ -1,5 +1,5 @@
-import path from "node:path";
 import { assertNoSymlinks } from "./atomic-write";
+import { expandHome } from "./home-paths";
 import type { StoreLocation } from "./discover";
 import { parseJsonSettings, type JsonSettings } from "./json-format";
 import { parsePlistStore, type PlistDocument, type PlistRawEntry } from "./plist-format";
@@ -17,21 +17,6 @@ export interface LoadedStore {
   /** Rules the engine understood (malformed ones are listed but not enforced). */
   rules: Rule[];
   grants: (Grant & { source: RuleSource })[];
-}
-
-/** `~` and `~/x` against the given home; other paths unchanged. */
-export function expandHome(p: string, home: string): string {
-  if (p === "~") return home;
-  if (p.startsWith("~/")) return path.join(home, p.slice(2));
-  return p;
-}
-
-/** Inverse of expandHome: mevedel files store paths under home as `~/…`. */
-export function abbreviateHome(p: string, home: string): string {
-  const h = path.resolve(home);
-  if (p === h) return "~";
-  if (p.startsWith(h + path.sep)) return `~/${p.slice(h.length + 1)}`;
-  return p;
 }
 
 export function entryId(storePath: string, kind: EntryKind, action: string, text: string, occurrence: number): string {

@@ -104,6 +104,8 @@ describe("narrowEntry: mevedel rules, grants and profiles", () => {
     await expect(narrow(rule, 'pattern:"git *"')).rejects.toThrow(/cannot prove narrower/);
     await expect(narrow(rule, "exact")).rejects.toBeInstanceOf(InvalidInputError);
     await expect(narrow(grant, "exact")).rejects.toThrow(/already exact/);
+    await expect(narrow(rule, '("Bash" :pattern #(x))')).rejects.toBeInstanceOf(InvalidInputError);
+    await expect(narrow(rule, "bogus:1")).rejects.toBeInstanceOf(InvalidInputError);
     expect(sb.read(file)).toBe(FIXTURES.mevedel);
   });
 

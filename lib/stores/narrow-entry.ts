@@ -3,13 +3,14 @@ import { InvalidInputError, NarrowingRefusedError, ReadOnlyStoreError } from "./
 import { appendJsonRule } from "./json-append";
 import { removeJsonRule, replaceJsonRule } from "./json-edit";
 import { parseJsonSettings } from "./json-format";
-import { abbreviateHome, expandHome, type LoadedStore } from "./load-store";
+import { abbreviateFormPaths, abbreviateHome, expandHome } from "./home-paths";
+import type { LoadedStore } from "./load-store";
 import { isAction, parseModifiers, type Modifier } from "./narrow-spec";
 import { applySplices, removeItemSplice, removePairSplice, type Splice } from "./plist-edit";
 import { parsePlistStore, type PlistRawEntry } from "./plist-format";
 import { parsePlistRule, parseTextRule, proveEntryNarrower, type EntrySpec, type Grant, type RuleSource } from "./policy-adapter";
 import { isSessionEntryId } from "./session";
-import { printString, readPlist, readSexps, type Datum } from "./sexp";
+import { printString, readPlist, type Datum } from "./sexp";
 import type { LocatedEntry } from "./types";
 import { assertWritable, commitStore, findEntry, linesAround, scopeWarning, type EntryRef, type WriteResult } from "./write-common";
 
@@ -109,7 +110,7 @@ function planJson(store: LoadedStore, located: LocatedEntry, spec: string, sourc
 function planPlist(store: LoadedStore, located: LocatedEntry, spec: string, home: string, source: RuleSource): NarrowPlan {
   const text = store.bytes.text;
   const raw = store.plist!.entries.find((e) => e.start === located.location.start)!;
-  const splices = spec.startsWith("(") ? [replaceForm(text, raw, spec, home)] : modifierSplices(text, raw, parseModifiers(spec), home, store.plist!.doc.comments);
+  const splices = spec.startsWith("(") ? [replaceForm(raw, spec, home)] : modifierSplices(text, raw, parseModifiers(spec), home, store.plist!.doc.comments);
   const sorted = [...splices].sort((a, b) => a[0] - b[0]);
   for (let k = 1; k < sorted.length; k++) if (sorted[k][0] < sorted[k - 1][1]) throw new InvalidInputError("SPEC items overlap");
   const next = applySplices(text, splices);
@@ -142,24 +143,8 @@ function entrySpec(raw: PlistRawEntry, source: RuleSource, home: string, which: 
 }
 
 /** A full replacement form; `:path` strings under home are written back as `~/…`. */
-function replaceForm(text: string, raw: PlistRawEntry, form: string, home: string): Splice {
-  const { data } = readSexps(form);
-  if (data.length !== 1 || data[0].type !== "list") throw new InvalidInputError("the SPEC must be exactly one (…) form");
-  const inner: Splice[] = [];
-  const work: Datum[] = [data[0]];
-  while (work.length) {
-    const d = work.pop()!;
-    if (d.type !== "list") continue;
-    d.items.forEach((item, k) => {
-      const prev = d.items[k - 1];
-      if (item.type === "string" && prev?.type === "keyword" && prev.name === ":path") {
-        const abbreviated = abbreviateHome(item.value, home);
-        if (abbreviated !== item.value) inner.push([item.start, item.end, printString(abbreviated)]);
-      }
-      work.push(item);
-    });
-  }
-  return [raw.start, raw.end, applySplices(form.slice(0, data[0].end), inner).slice(data[0].start)];
+function replaceForm(raw: PlistRawEntry, form: string, home: string): Splice {
+  return [raw.start, raw.end, abbreviateFormPaths(form, home)];
 }
 
 function itemIndex(items: Datum[], key: Datum): number {

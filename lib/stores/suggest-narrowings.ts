@@ -1,5 +1,5 @@
 import path from "node:path";
-import { expandHome } from "./load-store";
+import { expandHome } from "./home-paths";
 import type { Entry } from "./types";
 
 /** Common sub-commands offered when a rule allows a whole command (`git:*`). */
