@@ -25,7 +25,7 @@ export function RulesFilters({
   change.current = onChange;
   // The URL wins when it changes from outside (back button, shared link).
   useEffect(() => {
-    if (!typing.current) setText(filters.q ?? "");
+    if (!typing.current) setText((current) => (current.trim() === (filters.q ?? "") ? current : (filters.q ?? "")));
   }, [filters.q]);
   useEffect(() => {
     if (!typing.current) return;
