@@ -13,3 +13,4 @@ export { absenceTimeout, setAbsenceTimeout, AbsenceSetting, ABSENCE_REASON } fro
 export { publishCardChange, subscribeCardChanges, connectPgBus, type CardChange } from "./bus";
 export { CardView, toCardView } from "./view";
 export { CARD_AGENTS, type CardEnv } from "./policy";
+export { listRootSessions, type RootSessionView } from "./list-sessions";

@@ -1,0 +1,41 @@
+import { addHooks, cockpitHandler, editClaudeSettings } from "@/lib/cards/connect-claude-code";
+import { parseFlags } from "../main";
+import { CliError, type Verb } from "../verb";
+import { agentArg, cliEntryPoint, hookUrl, workspaceFolder } from "./connect-support";
+
+const usage = `Usage: cockpit connect claude-code --workspace DIR [--http] [--url URL]
+
+  Adds the cockpit's hook for PermissionRequest and UserPromptSubmit to DIR/.claude/settings.local.json
+  (the file's other content is kept byte for byte; running it twice changes nothing).
+
+  default   a command hook running this checkout's \`cockpit hook claude-code\` (timeout 600 s)
+  --http    an HTTP hook to URL/api/agent/v1/hooks/claude-code with "Authorization: Bearer $COCKPIT_TOKEN"
+  --url     the cockpit's address (default: COCKPIT_URL, else the running cockpit's local URL)
+
+Claude Code then needs COCKPIT_TOKEN in its environment: \`cockpit agent-token create --workspace DIR\`.`;
+
+export const connectVerb: Verb = {
+  name: "connect",
+  summary: "add the cockpit's permission hook to an agent's settings (claude-code)",
+  usage,
+  async run(argv) {
+    const { values, positionals } = parseFlags(argv, { workspace: { type: "string" }, http: { type: "boolean" }, url: { type: "string" } }, true);
+    agentArg(positionals);
+    const workspace = workspaceFolder(values.workspace);
+    const url = hookUrl(values.url);
+    const handler = cockpitHandler({ url, http: Boolean(values.http), cliPath: cliEntryPoint() });
+    let result;
+    try {
+      result = await editClaudeSettings(workspace, (text) => addHooks(text, handler));
+    } catch (error) {
+      throw new CliError((error as Error).message);
+    }
+    process.stdout.write(
+      result.changed
+        ? `Added the cockpit ${values.http ? "HTTP" : "command"} hook (PermissionRequest, UserPromptSubmit) to ${result.file}.\n`
+        : `${result.file} already has the cockpit hook; nothing changed.\n`,
+    );
+    process.stdout.write(`Start Claude Code with an agent token in its environment:\n  export COCKPIT_TOKEN=...   (create one: npx cockpit agent-token create --workspace ${workspace})\n`);
+    return 0;
+  },
+};

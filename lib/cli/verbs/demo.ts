@@ -1,0 +1,98 @@
+import fs from "node:fs";
+import path from "node:path";
+import { parseFlags } from "../main";
+import { callServer } from "../server-client";
+import { UsageError, type Verb } from "../verb";
+import { hookUrl } from "./connect-support";
+import { runSimulation, SimulatorScript } from "./simulate";
+
+const usage = `Usage: cockpit demo [--folder DIR] [--once]
+
+  Prepares a sample workspace (default ./demo-workspace) with permission stores for Claude Code,
+  Command Code and mevedel, registers it with the running cockpit, creates an agent token and runs a
+  simulated agent that keeps asking (npm install, git push, editing .env, rm -rf dist, a long
+  multi-line command, an MCP tool). Answer the cards at /cards. Stop with Ctrl-C.
+
+  --once   play the script once instead of looping`;
+
+const FILES: Record<string, string> = {
+  ".claude/settings.json": JSON.stringify(
+    { permissions: { allow: ["Bash(npm run lint)", "Bash(git diff:*)", "Bash(git log:*)"], ask: ["Bash(git push:*)"], deny: ["Bash(curl:*)", "Read(./.env)"] } },
+    null,
+    2,
+  ) + "\n",
+  ".commandcode/settings.json": `// Command Code permissions for the demo
+{
+  "permissions": {
+    "allow": ["Shell(git status:*)", "Edit(src/**)"],
+    "ask": ["Shell(git push:*)"],
+    "deny": ["Shell(rm -rf /*)"],
+    "defaultMode": "default"
+  }
+}
+`,
+  ".mevedel/permissions.el": `;; -*- mode: emacs-lisp -*-
+;; mevedel permissions for the demo
+(:rules
+ (("Bash" :pattern "git log*" :action allow)
+  ("Bash" :pattern "npm test*"
+   :network nil
+   :file-system ((:path "~/.npm" :access write :recursive t))
+   :action allow)
+  ("Bash" :pattern "rm -rf /*" :action deny))
+ :resource-grants
+ ((:path "~/notes" :access read)))
+`,
+  "src/index.js": 'console.log("hello from the demo workspace");\n',
+  "package.json": JSON.stringify({ name: "demo-workspace", private: true, scripts: { test: "node src/index.js" } }, null, 2) + "\n",
+  ".env": "API_KEY=not-a-real-secret\n",
+};
+
+function demoScript(folder: string) {
+  return SimulatorScript.parse({
+    agent: "claude-code",
+    sessionId: "demo-session",
+    mode: "default",
+    loop: true,
+    pauseMs: 1500,
+    steps: [
+      { tool: "Bash", input: { command: "npm install", description: "Install dependencies" }, reason: "The project has no node_modules yet." },
+      { tool: "Bash", input: { command: "git push origin main", description: "Publish the fix" }, originPath: "/root/worker" },
+      { tool: "Edit", input: { file_path: path.join(folder, ".env"), old_string: "API_KEY=not-a-real-secret", new_string: "API_KEY=rotated" }, reason: "Rotate the API key." },
+      { tool: "Bash", input: { command: "rm -rf dist", description: "Clean the build output" }, originPath: "/root/worker/verifier" },
+      {
+        tool: "Bash",
+        input: { command: `for f in src/*.js; do\n  echo "checking $f"\n  node --check "$f" || exit 1\ndone\nnpm run build && npm test -- --coverage --reporter=verbose ${"--grep 'permissions' ".repeat(6)}`, description: "Check, build and test" },
+      },
+      { tool: "mcp__github__create_issue", input: { owner: "acme", repo: "demo", title: "Flaky test in CI", body: "Seen three times this week." } },
+    ],
+  });
+}
+
+export const demoVerb: Verb = {
+  name: "demo",
+  summary: "sample workspace + a simulated agent that keeps asking (try the Cards page)",
+  usage,
+  async run(argv) {
+    const { values, positionals } = parseFlags(argv, { folder: { type: "string" }, once: { type: "boolean" } }, true);
+    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    const folder = path.resolve(values.folder ?? "demo-workspace");
+    for (const [rel, text] of Object.entries(FILES)) {
+      const file = path.join(folder, rel);
+      if (fs.existsSync(file)) continue; // keep edits made during an earlier demo
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, text);
+    }
+    const real = fs.realpathSync(folder);
+    const { workspaces } = await callServer<{ workspaces: { id: string; path: string }[] }>("GET", "/api/v1/workspaces");
+    if (!workspaces.some((w) => w.path === real)) await callServer("POST", "/api/v1/workspaces", { path: real, name: "demo-workspace" });
+    const { token } = await callServer<{ token: string }>("POST", "/api/v1/agent-tokens", { workspace: real, name: "demo simulator" });
+    const base = hookUrl(undefined);
+    process.stdout.write(`Demo workspace: ${real}\nOpen ${base}/cards and answer the cards; each outcome is printed below. Ctrl-C stops.\n`);
+    const script = { ...demoScript(real), loop: !values.once };
+    const stop = new AbortController();
+    process.once("SIGINT", () => stop.abort());
+    await runSimulation({ base, token, workspace: real, script, signal: stop.signal, onLine: (line) => process.stdout.write(JSON.stringify(line) + "\n") });
+    return 0;
+  },
+};

@@ -1,0 +1,27 @@
+import { editClaudeSettings, removeHooks } from "@/lib/cards/connect-claude-code";
+import { parseFlags } from "../main";
+import { CliError, type Verb } from "../verb";
+import { agentArg, workspaceFolder } from "./connect-support";
+
+const usage = `Usage: cockpit disconnect claude-code --workspace DIR
+
+  Removes exactly the hooks \`cockpit connect\` added to DIR/.claude/settings.local.json; nothing else changes.`;
+
+export const disconnectVerb: Verb = {
+  name: "disconnect",
+  summary: "remove the cockpit's permission hook from an agent's settings",
+  usage,
+  async run(argv) {
+    const { values, positionals } = parseFlags(argv, { workspace: { type: "string" } }, true);
+    agentArg(positionals);
+    const workspace = workspaceFolder(values.workspace);
+    let result;
+    try {
+      result = await editClaudeSettings(workspace, (text) => removeHooks(text));
+    } catch (error) {
+      throw new CliError((error as Error).message);
+    }
+    process.stdout.write(result.changed ? `Removed the cockpit hook from ${result.file}.\n` : `${result.file} has no cockpit hook; nothing changed.\n`);
+    return 0;
+  },
+};

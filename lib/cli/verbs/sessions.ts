@@ -1,0 +1,41 @@
+import { parseFlags } from "../main";
+import { callServer } from "../server-client";
+import { UsageError, type Verb } from "../verb";
+
+const usage = `Usage: cockpit sessions <list [--json] | release ROOT_SESSION_ID --workspace ID>
+
+  list      agent root sessions with pending cards, a running absence deadline, or an absence hold
+  release   end an absence hold (as if the user had written to the agent again)
+
+Needs the running cockpit.`;
+
+interface SessionRow { workspace: { id: string; name: string }; rootSessionId: string; pending: number; deadline: string | null; heldSince: string | null }
+
+export const sessionsVerb: Verb = {
+  name: "sessions",
+  summary: "list agent sessions with pending cards or absence holds; release a hold",
+  usage,
+  async run(argv) {
+    const [sub, ...rest] = argv;
+    if (sub === "list") {
+      const { values, positionals } = parseFlags(rest, { json: { type: "boolean" } }, true);
+      if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+      const { sessions } = await callServer<{ sessions: SessionRow[] }>("GET", "/api/v1/sessions");
+      if (values.json) process.stdout.write(JSON.stringify(sessions, null, 2) + "\n");
+      else if (!sessions.length) process.stdout.write("No sessions with pending cards or holds.\n");
+      else
+        for (const s of sessions)
+          process.stdout.write(`${s.rootSessionId}  ${s.workspace.name} (${s.workspace.id})  ${s.pending} pending${s.deadline ? `  expires ${s.deadline}` : ""}${s.heldSince ? `  HELD since ${s.heldSince}` : ""}\n`);
+      return 0;
+    }
+    if (sub === "release") {
+      const { values, positionals } = parseFlags(rest, { workspace: { type: "string" } }, true);
+      if (positionals.length !== 1) throw new UsageError("sessions release takes exactly one root session id");
+      if (!values.workspace) throw new UsageError("--workspace ID is required");
+      const { holdEnded } = await callServer<{ holdEnded: boolean }>("POST", `/api/v1/sessions/${encodeURIComponent(positionals[0]!)}/release`, { workspace: values.workspace });
+      process.stdout.write(holdEnded ? `Released the hold on ${positionals[0]}.\n` : `${positionals[0]} was not held; nothing changed.\n`);
+      return 0;
+    }
+    throw new UsageError(sub ? `unknown subcommand "${sub}"` : "missing subcommand");
+  },
+};
