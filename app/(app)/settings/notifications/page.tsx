@@ -1,0 +1,63 @@
+import Link from "next/link";
+import { getDb } from "@/db/client";
+import { AllowHosts } from "@/components/notifications/allow-hosts";
+import { NotificationsManager } from "@/components/notifications/notifications-manager";
+import { PushDevice } from "@/components/notifications/push-device";
+import { hasRole } from "@/lib/auth/actor";
+import { requirePageActor } from "@/lib/auth/page";
+import { env } from "@/lib/config/env";
+import { dbAllowHosts, listEndpoints } from "@/lib/notify";
+import { parseAllowHosts } from "@/lib/notify/ssrf";
+import { listWorkspaces } from "@/lib/workspaces/workspaces";
+
+export const metadata = { title: "Notifications" };
+export const dynamic = "force-dynamic";
+
+export default async function NotificationsPage() {
+  const actor = await requirePageActor();
+  const admin = hasRole(actor, "admin");
+  const db = await getDb();
+  const [endpoints, workspaces, hosts] = admin ? await Promise.all([listEndpoints(db), listWorkspaces(db), dbAllowHosts(db)]) : [[], [], []];
+  return (
+    <>
+      <p style={{ margin: "0 0 0.5rem" }}>
+        <Link href="/settings">← Settings</Link>
+      </p>
+      <h1>Notifications</h1>
+      <section className="card" aria-labelledby="push-heading">
+        <h2 id="push-heading" style={{ marginTop: 0 }}>
+          Push on this device
+        </h2>
+        <p className="muted" style={{ marginTop: 0 }}>
+          A notification for every card that needs an answer; tapping it opens the card.
+        </p>
+        <PushDevice />
+      </section>
+      {admin ? (
+        <>
+          <section className="card" aria-labelledby="webhooks-heading">
+            <h2 id="webhooks-heading" style={{ marginTop: 0 }}>
+              Webhooks
+            </h2>
+            <p className="muted" style={{ marginTop: 0 }}>
+              Sent once per card that needs a person, never for calls your rules settle. Signed with Standard Webhooks headers and retried with backoff.
+            </p>
+            <NotificationsManager
+              initial={endpoints.map((e) => ({ id: e.id, url: e.url, format: e.format, workspaceId: e.workspaceId, workspaceName: e.workspaceName, events: e.events, enabled: e.enabled, delaySeconds: e.delaySeconds, ntfyTopic: e.ntfyTopic, ntfyPriority: e.ntfyPriority, disabledReason: e.disabledReason }))}
+              workspaces={workspaces.map((w) => ({ id: w.id, name: w.name, path: w.path }))}
+            />
+          </section>
+          <section className="card" aria-labelledby="hosts-heading">
+            <h2 id="hosts-heading" style={{ marginTop: 0 }}>
+              Allowed private hosts
+            </h2>
+            <p className="muted" style={{ marginTop: 0 }}>
+              Webhooks to private, loopback and link-local addresses are refused unless the exact host is listed here.
+            </p>
+            <AllowHosts initial={hosts} envHosts={parseAllowHosts(env().COCKPIT_WEBHOOK_ALLOW_HOSTS)} />
+          </section>
+        </>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,114 @@
+"use client";
+import { useState } from "react";
+import { send } from "./api";
+import { EVENT_LABELS, FORMAT_LABELS, type EndpointItem, type EventType, type Format, type WorkspaceOption } from "./types";
+
+/** Adds a webhook endpoint; the signing secret is shown once, right after. */
+export function EndpointForm({ workspaces, onCreated }: { workspaces: WorkspaceOption[]; onCreated: (endpoint: EndpointItem, secret: string) => void }) {
+  const [url, setUrl] = useState("");
+  const [format, setFormat] = useState<Format>("json");
+  const [workspace, setWorkspace] = useState("");
+  const [events, setEvents] = useState<EventType[]>(["card.admitted"]);
+  const [delay, setDelay] = useState("0");
+  const [topic, setTopic] = useState("");
+  const [priority, setPriority] = useState("4");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: React.FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    const body = {
+      url,
+      format,
+      workspace: workspace || null,
+      events,
+      delaySeconds: Number(delay) || 0,
+      ...(format === "ntfy" ? { ntfyTopic: topic.trim() || null, ntfyPriority: Number(priority) } : {}),
+    };
+    const res = await send<{ id: string; secret: string; endpoint: EndpointItem }>("/api/v1/webhooks", "POST", body);
+    setBusy(false);
+    if (!res.ok) return setError(res.error);
+    onCreated(res.data.endpoint, res.data.secret);
+    setUrl("");
+    setTopic("");
+  }
+
+  const toggle = (e: EventType) => setEvents((list) => (list.includes(e) ? list.filter((x) => x !== e) : [...list, e]));
+
+  return (
+    <form className="stack" onSubmit={submit} aria-label="Add an endpoint">
+      <div className="row" style={{ alignItems: "flex-end" }}>
+        <div className="field" style={{ flex: 3 }}>
+          <label htmlFor="ep-url">Receiver URL</label>
+          <input id="ep-url" type="url" inputMode="url" placeholder={format === "ntfy" ? "https://ntfy.sh/your-topic" : "https://hooks.example.com/cockpit"} value={url} onChange={(e) => setUrl(e.target.value)} required autoComplete="off" spellCheck={false} />
+        </div>
+        <div className="field">
+          <label htmlFor="ep-format">Format</label>
+          <select id="ep-format" value={format} onChange={(e) => setFormat(e.target.value as Format)}>
+            {(Object.keys(FORMAT_LABELS) as Format[]).map((f) => (
+              <option key={f} value={f}>
+                {FORMAT_LABELS[f]}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      {format === "ntfy" ? (
+        <div className="row">
+          <div className="field">
+            <label htmlFor="ep-topic">ntfy topic</label>
+            <input id="ep-topic" placeholder="from the URL if empty" value={topic} onChange={(e) => setTopic(e.target.value)} autoComplete="off" spellCheck={false} />
+          </div>
+          <div className="field">
+            <label htmlFor="ep-priority">Priority</label>
+            <select id="ep-priority" value={priority} onChange={(e) => setPriority(e.target.value)}>
+              <option value="3">3 · default</option>
+              <option value="4">4 · high</option>
+              <option value="5">5 · urgent</option>
+            </select>
+          </div>
+        </div>
+      ) : null}
+      <div className="row" style={{ alignItems: "flex-end" }}>
+        <div className="field">
+          <label htmlFor="ep-workspace">Workspace</label>
+          <select id="ep-workspace" value={workspace} onChange={(e) => setWorkspace(e.target.value)}>
+            <option value="">All workspaces</option>
+            {workspaces.map((w) => (
+              <option key={w.id} value={w.id}>
+                {w.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="ep-delay">Only if still pending after (seconds)</label>
+          <input id="ep-delay" type="number" min={0} max={86400} inputMode="numeric" value={delay} onChange={(e) => setDelay(e.target.value)} />
+        </div>
+      </div>
+      <fieldset className="row" style={{ border: 0, padding: 0, margin: 0 }}>
+        <legend className="muted" style={{ padding: 0, marginBottom: "0.25rem" }}>
+          Send when
+        </legend>
+        {(Object.keys(EVENT_LABELS) as EventType[]).map((e) => (
+          <label key={e} className="row" style={{ fontWeight: 400, minHeight: 44, gap: "0.4rem" }}>
+            <input type="checkbox" checked={events.includes(e)} onChange={() => toggle(e)} style={{ minHeight: 0, width: 20, height: 20 }} />
+            {EVENT_LABELS[e]}
+          </label>
+        ))}
+      </fieldset>
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <div>
+        <button className="primary" type="submit" disabled={busy || !url.trim() || events.length === 0}>
+          Add endpoint
+        </button>
+      </div>
+    </form>
+  );
+}
