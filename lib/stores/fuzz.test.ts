@@ -12,6 +12,7 @@ import { FIXTURES, makeSandbox } from "./test-support";
 
 // B3/B4: mutated real settings files and generated ones through parse → edit. FUZZ_RUNS scales it up.
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1_500);
+const TIMEOUT = Math.max(30_000, RUNS * 3);
 
 const PLIST_ALPHABET = [..."()\"\\;:#?'`,[]. \n\t\rabt-*~/nil0123456789é"];
 const JSON_ALPHABET = [..."{}[]\",:/*\\ \n\t\rabtrue0123456789é"];
@@ -78,7 +79,7 @@ describe("plist fuzz", () => {
       }),
       { numRuns: RUNS },
     );
-  });
+  }, TIMEOUT);
 
   it("generated junk never throws anything unexpected", () => {
     fc.assert(
@@ -88,7 +89,7 @@ describe("plist fuzz", () => {
       }),
       { numRuns: RUNS },
     );
-  });
+  }, TIMEOUT);
 });
 
 
@@ -120,7 +121,7 @@ describe("JSON fuzz", () => {
       }),
       { numRuns: RUNS },
     );
-  });
+  }, TIMEOUT);
 
   it("generated settings: remove and append keep everything else", () => {
     const settings = fc.record({
@@ -150,7 +151,7 @@ describe("JSON fuzz", () => {
       }),
       { numRuns: RUNS },
     );
-  });
+  }, TIMEOUT);
 });
 
 describe("parse errors block writes", () => {
