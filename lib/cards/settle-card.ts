@@ -78,7 +78,7 @@ export async function settleCard({ db, actor, cardId, input, client, env = {} }:
   if (settlement.outcome === "allow" && settlement.remember === "workspace") {
     try {
       for (const rule of card.remember.workspace) {
-        await addEntry({ workspace: workspace!.path, home: path.resolve(env.home ?? os.homedir()), managedSettingsPath: env.managedSettingsPath, agent: policyAgent(card.agent), scope: "workspace", action: "allow", rule });
+        await addEntry({ workspace: workspace!.path, home: path.resolve(/*turbopackIgnore: true*/ env.home ?? os.homedir()), managedSettingsPath: env.managedSettingsPath, agent: policyAgent(card.agent), scope: "workspace", action: "allow", rule });
       }
       ruleCreated = true;
     } catch (error) {
