@@ -90,6 +90,16 @@ describe("cockpit entries / revoke / narrow / add", () => {
     expect(sb.read("~/.mevedel/permissions.el")).toBe(FIXTURES.mevedel);
   });
 
+  it("write verbs sweep temp files left by dead writers first", async () => {
+    const file = sb.write(".claude/settings.json", FIXTURES.claudeTabs);
+    const stale = path.join(path.dirname(file), `.settings.json.cockpit-tmp-${2 ** 22 + 7}-0abc`);
+    sb.write(stale, "half-written");
+    const [first] = await entriesJson();
+    expect((await cli("revoke", first.id, "--workspace", sb.workspace)).code).toBe(0);
+    const { existsSync } = await import("node:fs");
+    expect(existsSync(stale)).toBe(false);
+  });
+
   it("narrows, and refuses what it cannot prove", async () => {
     sb.write(".commandcode/settings.json", FIXTURES.commandcodeJsonc);
     const git = (await entriesJson()).find((e) => e.rule === "Shell(git:*)")!;

@@ -6,6 +6,7 @@ export { addEntry, type AddEntryInput, type AddResult } from "./add-entry";
 export { suggestNarrowings, type SuggestOptions } from "./suggest-narrowings";
 export { loadPolicyInputs, type LoadPolicyInputsInput, type PolicyInputs } from "./load-policy-inputs";
 export { sweepStaleTemps, writeAtomically, assertNoSymlinks } from "./atomic-write";
+export { sweepStoreFolders } from "./sweep-store-folders";
 export { discoverStores, targetStore, DEFAULT_MANAGED_SETTINGS, type StoreLocation, type StorePaths } from "./discover";
 export { memorySessionSource, sessionEntryId, type SessionEntryRow, type SessionEntrySource } from "./session";
 export { readSexps, printDatum, SexpError, type Datum } from "./sexp";

@@ -1,5 +1,6 @@
 import { addEntry } from "@/lib/stores/add-entry";
 import { cliFailure, describeWrite, parseAgentFlag, storePathsFromFlags } from "@/lib/stores/cli-support";
+import { sweepStoreFolders } from "@/lib/stores/sweep-store-folders";
 import { parseFlags } from "../main";
 import { CliError, UsageError, type Verb } from "../verb";
 
@@ -35,8 +36,10 @@ export const addVerb: Verb = {
     if (!values.rule) throw new UsageError("--rule TEXT is required");
     try {
       const agent = parseAgentFlag(values.agent, true)!;
+      const paths = storePathsFromFlags(values.workspace);
+      await sweepStoreFolders(paths);
       const result = await addEntry({
-        ...storePathsFromFlags(values.workspace),
+        ...paths,
         agent,
         scope: values.scope,
         action: values.action,

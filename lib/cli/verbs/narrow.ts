@@ -1,5 +1,6 @@
 import { cliFailure, describeWrite, storePathsFromFlags } from "@/lib/stores/cli-support";
 import { narrowEntry } from "@/lib/stores/narrow-entry";
+import { sweepStoreFolders } from "@/lib/stores/sweep-store-folders";
 import { parseFlags } from "../main";
 import { CliError, UsageError, type Verb } from "../verb";
 
@@ -27,7 +28,9 @@ export const narrowVerb: Verb = {
     if (positionals.length !== 1) throw new UsageError("narrow takes exactly one entry id");
     if (!values.to) throw new UsageError("--to SPEC is required");
     try {
-      const result = await narrowEntry({ ...storePathsFromFlags(values.workspace), id: positionals[0]!, to: values.to, expectedVersion: values.version, dryRun: values["dry-run"] });
+      const paths = storePathsFromFlags(values.workspace);
+      await sweepStoreFolders(paths);
+      const result = await narrowEntry({ ...paths, id: positionals[0]!, to: values.to, expectedVersion: values.version, dryRun: values["dry-run"] });
       process.stdout.write(describeWrite("narrowed", result));
       return 0;
     } catch (error) {

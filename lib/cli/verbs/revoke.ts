@@ -1,5 +1,6 @@
 import { cliFailure, describeWrite, storePathsFromFlags } from "@/lib/stores/cli-support";
 import { revokeEntry } from "@/lib/stores/revoke-entry";
+import { sweepStoreFolders } from "@/lib/stores/sweep-store-folders";
 import { parseFlags } from "../main";
 import { CliError, UsageError, type Verb } from "../verb";
 
@@ -22,7 +23,9 @@ export const revokeVerb: Verb = {
     const { values, positionals } = parseFlags(argv, { workspace: { type: "string" }, version: { type: "string" }, "dry-run": { type: "boolean" } }, true);
     if (positionals.length !== 1) throw new UsageError("revoke takes exactly one entry id");
     try {
-      const result = await revokeEntry({ ...storePathsFromFlags(values.workspace), id: positionals[0]!, expectedVersion: values.version, dryRun: values["dry-run"] });
+      const paths = storePathsFromFlags(values.workspace);
+      await sweepStoreFolders(paths);
+      const result = await revokeEntry({ ...paths, id: positionals[0]!, expectedVersion: values.version, dryRun: values["dry-run"] });
       process.stdout.write(describeWrite("revoked", result));
       return 0;
     } catch (error) {
