@@ -63,12 +63,15 @@ export async function fanOut(db: Db, env: NotifyEnv = {}, batch = 200): Promise<
       .where(and(gt(cardEvents.seq, cursor), lt(cardEvents.at, new Date(now.getTime() - SETTLE_WINDOW_MS))))
       .orderBy(desc(cardEvents.seq))
       .limit(1);
-    if (settled) {
+    // A full batch may have left unmarked events below the candidate: never pass those.
+    const limit = events.length === batch ? events[events.length - 1]!.card_events.seq : Infinity;
+    const next = settled ? Math.min(settled.seq, limit) : null;
+    if (next !== null && next > cursor) {
       await tx
         .insert(appSettings)
-        .values({ key: CURSOR_KEY, value: { seq: settled.seq } })
-        .onConflictDoUpdate({ target: appSettings.key, set: { value: { seq: settled.seq }, updatedAt: now } });
-      await tx.delete(notifyOutboxMarks).where(lte(notifyOutboxMarks.seq, settled.seq));
+        .values({ key: CURSOR_KEY, value: { seq: next } })
+        .onConflictDoUpdate({ target: appSettings.key, set: { value: { seq: next }, updatedAt: now } });
+      await tx.delete(notifyOutboxMarks).where(lte(notifyOutboxMarks.seq, next));
     }
     return created;
   });
