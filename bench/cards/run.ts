@@ -1,7 +1,7 @@
 // Round-trip overhead of the card queue: admit → visible on an approver's SSE stream → settle →
 // the agent's long-poll released, with 200 other cards pending (and long-polled) the whole time,
 // against /api/health on the same server in the same run. Run: npx tsx bench/cards/run.ts
-// Env: BENCH_PORT (default 3471), COCKPIT_DIST_DIR (default .next-bench; built if stale), BENCH_N (default 200).
+// Env: BENCH_PORT (default 3471), COCKPIT_DIST_DIR (default .next-bench; built if stale unless BENCH_NO_BUILD=1), BENCH_N (default 200).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -24,7 +24,7 @@ const pct = (xs: number[], p: number) => {
 const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
 
 async function main() {
-  const server = spawn(process.execPath, ["bin/cockpit.mjs", "start", "--port", String(PORT)], {
+  const server = spawn(process.execPath, ["bin/cockpit.mjs", "start", "--port", String(PORT), ...(process.env.BENCH_NO_BUILD ? ["--no-build"] : [])], {
     env: { ...process.env, COCKPIT_DATA: data, HOME: path.join(root, "home"), COCKPIT_DIST_DIR: process.env.COCKPIT_DIST_DIR ?? ".next-bench", DATABASE_URL: process.env.DATABASE_URL ?? "" },
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -87,15 +87,26 @@ async function main() {
       await (await fetch(`${base}/api/health`)).json();
       return performance.now() - t;
     };
+    const phases = { admit: [] as number[], visible: [] as number[], answer: [] as number[], released: [] as number[] };
     const roundTrip = async (i: number) => {
       const t = performance.now();
       const card = (await admit(10_000 + i, `bench-${i}`)) as { id: string; hash: string };
+      const t1 = performance.now();
       const released = fetch(`${base}/api/agent/v1/cards/${card.id}?wait=60`, { headers: { authorization: `Bearer ${agent}` } }).then((r) => r.json());
       await visible(card.id);
+      const t2 = performance.now();
       await api("POST", `/api/v1/cards/${card.id}/answer`, owner, { outcome: "allow", remember: "once", hash: card.hash, client: "cli" });
+      const t3 = performance.now();
       const outcome = (await released) as { status: string };
       if (outcome.status !== "allowed") throw new Error(`round trip ${i} ended ${outcome.status}`);
-      return performance.now() - t;
+      const t4 = performance.now();
+      if (i >= 0) {
+        phases.admit.push(t1 - t);
+        phases.visible.push(t2 - t1);
+        phases.answer.push(t3 - t2);
+        phases.released.push(t4 - t3);
+      }
+      return t4 - t;
     };
     for (let i = 0; i < 20; i++) {
       await health();
@@ -119,6 +130,7 @@ async function main() {
     for (const [name, p50, p99] of rows) console.log(`| ${name} | ${fmt(p50)} | ${fmt(p99)} |`);
     console.log(`\nratio round trip / one health request: p50 ${(pct(trips, 50) / pct(echoes, 50)).toFixed(1)}×, p99 ${(pct(trips, 99) / pct(echoes, 99)).toFixed(1)}×`);
     console.log(`overhead over 4 health requests: p50 ${fmt(pct(trips, 50) - 4 * pct(echoes, 50))}, p99 ${fmt(pct(trips, 99) - 4 * pct(echoes, 99))} (target p99 ≤ 25 ms)`);
+    console.log(`phases p50/p99: ${Object.entries(phases).map(([k, v]) => `${k} ${fmt(pct(v, 50))}/${fmt(pct(v, 99))}`).join(", ")}`);
     await reader.cancel().catch(() => undefined);
     void background;
   } finally {
