@@ -145,13 +145,14 @@ test.describe("Cards", () => {
     await card.getByRole("button", { name: /Always allow/ }).click();
     const confirm = card.getByRole("group", { name: "Confirm always allow" });
     for (const rule of api.remember.workspace) await expect(confirm.getByRole("list", { name: "Rules to write" })).toContainText(rule);
-    await expect(confirm).toContainText(api.remember.workspaceStore!);
+    const storeFile = path.resolve(dir, api.remember.workspaceStore!);
+    await expect(confirm.getByTestId("store-file")).toHaveText(storeFile);
     // Nothing is written before the second step.
     await expect(card.getByRole("button", { name: "Deny" })).toHaveCount(0);
     await confirm.getByRole("button", { name: "Confirm always allow" }).click();
     await expect(page.getByTestId("answer-notice").first()).toContainText("Always allowed · by you");
     expect(await held).toMatchObject({ hookSpecificOutput: { decision: { behavior: "allow" } } });
-    const store = fs.readFileSync(api.remember.workspaceStore!, "utf8");
+    const store = fs.readFileSync(storeFile, "utf8");
     for (const rule of api.remember.workspace) expect(store).toContain(JSON.stringify(rule));
   });
 
@@ -173,6 +174,8 @@ test.describe("Cards", () => {
     await page.screenshot({ path: `test-results/cards-pending-${test.info().project.name}.png`, fullPage: false });
     // No sideways scrolling on any viewport.
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await card.getByRole("button", { name: "Allow once" }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `test-results/cards-answer-${test.info().project.name}.png`, fullPage: false });
     await showAll.click();
     await expect(card).toContainText("npm run build:part-15");
 

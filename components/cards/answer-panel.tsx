@@ -1,6 +1,7 @@
 "use client";
 import { useEffect, useState } from "react";
 import type { CardView } from "@/lib/cards/view";
+import { storeFilePath } from "@/lib/cards-client/format";
 import { shortSessionId } from "@/lib/cards-client/group";
 import { useAnswerCard, type AnswerNotice } from "@/lib/cards-client/use-answer";
 import styles from "./cards.module.css";
@@ -50,7 +51,7 @@ export function AnswerPanel({ card, me, onNotice, actionsRef }: Props) {
       <div className={styles.confirm} role="group" aria-label="Confirm always allow">
         <strong>Always allow in {card.workspace.name}?</strong>
         <p style={{ margin: "0.4rem 0" }}>
-          This writes {card.remember.workspace.length === 1 ? "this rule" : "these rules"} to <code style={{ overflowWrap: "anywhere" }}>{card.remember.workspaceStore}</code>, and the agent stops asking for matching requests:
+          This writes {card.remember.workspace.length === 1 ? "this rule" : "these rules"} to <code style={{ overflowWrap: "anywhere" }} data-testid="store-file">{storeFilePath(card)}</code>, and the agent stops asking for matching requests:
         </p>
         <ul aria-label="Rules to write">
           {card.remember.workspace.map((rule) => (

@@ -38,3 +38,13 @@ describe("foldText", () => {
     expect(f.tail.endsWith("line 20")).toBe(true);
   });
 });
+
+describe("foldText line-aware clipping", () => {
+  it("cuts long heads and tails at line breaks", () => {
+    const text = Array.from({ length: 30 }, (_, i) => `step ${i} ${"z".repeat(80)}`).join("\n");
+    const f = foldText(text, { maxChars: 600 });
+    expect(f.head.split("\n").every((l) => /^step \d+ z{80}$/.test(l))).toBe(true);
+    expect(f.tail.split("\n").every((l) => /^step \d+ z{80}$/.test(l))).toBe(true);
+    expect(f.tail.endsWith(`step 29 ${"z".repeat(80)}`)).toBe(true);
+  });
+});

@@ -38,9 +38,17 @@ export function foldText(text: string, { headLines = 6, tailLines = 4, maxChars 
   return { folded: false, head: text, tail: "", hiddenLines: 0, hiddenChars: 0, totalLines };
 }
 
+/** Clips to whole lines when a line break falls in the kept half, so folds rarely cut a line in two. */
 function clipChars(text: string, max: number, keep: "head" | "tail"): string {
   if (text.length <= max) return text;
-  return keep === "head" ? text.slice(0, Math.floor(max)) : text.slice(text.length - Math.floor(max));
+  const n = Math.floor(max);
+  if (keep === "head") {
+    const cut = text.lastIndexOf("\n", n);
+    return cut > n / 2 ? text.slice(0, cut) : text.slice(0, n);
+  }
+  const start = text.length - n;
+  const cut = text.indexOf("\n", start);
+  return cut !== -1 && cut < start + n / 2 ? text.slice(cut + 1) : text.slice(start);
 }
 
 /** "12 lines (3,400 characters) hidden", for the fold marker. */

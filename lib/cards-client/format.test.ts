@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CardView } from "@/lib/cards/view";
-import { describeCause, describeSettlement, formatTime, settlementTitle, timeLeft } from "./format";
+import { describeCause, describeSettlement, formatTime, settlementTitle, storeFilePath, timeLeft } from "./format";
 import { testCard } from "./test-card";
 
 const at = "2026-12-02T14:02:00.000Z";
@@ -49,5 +49,16 @@ describe("formatting", () => {
     [-1000, "now"],
   ])("time left %d ms", (ms, text) => {
     expect(timeLeft(new Date(now.getTime() + ms).toISOString(), now)).toBe(text);
+  });
+});
+
+describe("storeFilePath", () => {
+  it.each([
+    [".claude/settings.local.json", "/home/me/app/.claude/settings.local.json"],
+    ["/etc/claude/managed.json", "/etc/claude/managed.json"],
+    ["~/.claude/settings.json", "~/.claude/settings.json"],
+    [null, null],
+  ])("%s", (store, full) => {
+    expect(storeFilePath(testCard({ remember: { session: [], workspace: ["Bash(x)"], workspaceStore: store } }))).toBe(full);
   });
 });

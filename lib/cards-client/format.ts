@@ -78,3 +78,11 @@ export function timeLeft(deadlineIso: string, now: Date = new Date()): string {
   if (m < 90) return `in ${m} min`;
   return `in ${Math.round(m / 60)} h`;
 }
+
+/** The file "Always allow" writes to, as a full path (the card names it relative to the workspace). */
+export function storeFilePath(card: Pick<CardView, "remember" | "workspace">): string | null {
+  const store = card.remember.workspaceStore;
+  if (!store) return null;
+  if (store.startsWith("/") || store.startsWith("~") || /^[A-Za-z]:[\\/]/.test(store)) return store;
+  return `${card.workspace.path.replace(/[\\/]+$/, "")}/${store}`;
+}

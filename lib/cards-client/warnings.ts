@@ -10,6 +10,8 @@ const KNOWN: Record<string, WarningBanner> = {
   "protected path": { tone: "danger", title: "Protected path", detail: "It touches agent settings, version-control internals or other protected files." },
   "root/home delete": { tone: "danger", title: "Deletes the root or home folder", detail: "Allowing this can erase everything the agent's user owns." },
   "secret material": { tone: "danger", title: "Secret material", detail: "It reads or writes keys, tokens or credentials." },
+  "recursive delete": { tone: "danger", title: "Recursive delete", detail: "It deletes a folder and everything in it. Check the path." },
+  "engine error": { tone: "warn", title: "Policy engine error", detail: "The cockpit could not evaluate this request fully; decide from what you see." },
   "unsupported shell syntax": { tone: "warn", title: "Unsupported shell syntax", detail: "The cockpit could not fully analyse this command, so no rule covers it. Read it yourself." },
 };
 
