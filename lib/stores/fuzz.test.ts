@@ -154,6 +154,18 @@ describe("JSON fuzz", () => {
   }, TIMEOUT);
 });
 
+describe("fuzz-found regressions", () => {
+  it.each([
+    ['{"permissions": {"allow": [\n  "a"\n,\n]}}', '{"permissions": {"allow": [\n  "a"\n,\n  "b",\n]}}'],
+    ['{\n  "permissions": {"deny": ["x"]},}', '{\n  "permissions": {"deny": ["x"], "allow": ["b"]},}'],
+    ['{\n  "x": {\n  },}', '{\n  "x": {\n  },\n  "permissions": {\n    "allow": [\n      "b"\n    ]\n  },}'],
+  ])("append into %j", (before, after) => {
+    const next = appendJsonRule(before, "allow", "b");
+    expect(next).toBe(after);
+    expect(parseJsonSettings(next, false).ok).toBe(true);
+  });
+});
+
 describe("parse errors block writes", () => {
   const sb = makeSandbox("fuzz-");
   afterAll(() => sb.cleanup());

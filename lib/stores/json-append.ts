@@ -53,7 +53,7 @@ function appendToArray(source: string, list: Node, value: string): Splice[] {
   const lastEnd = last.offset + last.length;
   const trailingComma = findComma(source, lastEnd, close);
   const afterItem = trailingComma >= 0 ? trailingComma + 1 : lastEnd;
-  const lineEnd = lineEndOf(source, lastEnd);
+  const lineEnd = lineEndOf(source, afterItem);
   if (!source.slice(lastEnd, close).includes("\n")) return [[afterItem, afterItem, trailingComma >= 0 ? ` ${value},` : `, ${value}`]];
   const eol = source.includes("\r\n") ? "\r\n" : "\n";
   const prefix = source.slice(lineStartOf(source, last.offset), last.offset);
@@ -92,7 +92,7 @@ function insertProperty(
   }
   const prefix = source.slice(lineStartOf(source, last.offset), last.offset);
   const indent = prefix.trim() === "" ? prefix : lineIndent(source, last.offset) + unit;
-  const lineEnd = lineEndOf(source, lastEnd);
+  const lineEnd = lineEndOf(source, afterItem);
   const at = insertionPoint(source, afterItem, lineEnd);
   const splices: Splice[] = [[at, at, `${eol}${indent}"${key}": ${build(indent, true)}${trailingComma >= 0 ? "," : ""}`]];
   if (trailingComma < 0) splices.push([lastEnd, lastEnd, ","]);
