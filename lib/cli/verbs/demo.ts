@@ -17,7 +17,7 @@ const usage = `Usage: cockpit demo [--folder DIR] [--once]
 
 const FILES: Record<string, string> = {
   ".claude/settings.json": JSON.stringify(
-    { permissions: { allow: ["Bash(npm run lint)", "Bash(git diff:*)", "Bash(git log:*)"], ask: ["Bash(git push:*)"], deny: ["Bash(curl:*)", "Read(./.env)"] } },
+    { permissions: { allow: ["Bash(npm run lint)", "Bash(git diff:*)", "Bash(git log:*)"], ask: ["Bash(git push:*)"], deny: ["Bash(curl:*)", "Read(./secrets/**)"] } },
     null,
     2,
   ) + "\n",
