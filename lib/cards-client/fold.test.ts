@@ -6,19 +6,19 @@ const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`
 describe("foldText", () => {
   it.each([
     ["short text", "npm test", false],
-    ["exactly head+tail+1 lines", lines(11), false],
-    ["one line over", lines(12), true],
+    ["exactly head+tail+1 lines", lines(9), false],
+    ["one line over", lines(10), true],
   ])("%s", (_, text, folded) => {
     expect(foldText(text).folded).toBe(folded);
   });
 
   it("keeps head and tail lines and counts what it hides", () => {
     const f = foldText(lines(40));
-    expect(f.head).toBe(lines(6));
-    expect(f.tail.split("\n")).toEqual(["line 37", "line 38", "line 39", "line 40"]);
-    expect(f.hiddenLines).toBe(30);
+    expect(f.head).toBe(lines(5));
+    expect(f.tail.split("\n")).toEqual(["line 38", "line 39", "line 40"]);
+    expect(f.hiddenLines).toBe(32);
     expect(f.totalLines).toBe(40);
-    expect(describeHidden(f)).toMatch(/^30 lines \(\d+ characters\) hidden$/);
+    expect(describeHidden(f)).toMatch(/^32 lines \(\d+ characters\) hidden$/);
   });
 
   it("folds one huge line by characters, keeping both ends", () => {

@@ -12,7 +12,7 @@ export interface FoldedText {
 export interface FoldOptions {
   headLines?: number;
   tailLines?: number;
-  /** A single line longer than this is folded by characters too, so one huge line cannot bury the buttons. */
+  /** Text longer than this is folded by characters too, so huge lines cannot bury the buttons on a phone. */
   maxChars?: number;
 }
 
@@ -20,7 +20,7 @@ export interface FoldOptions {
  * Folds by lines first, then by characters. Nothing is ever silently dropped: the caller always
  * learns how much is hidden and can show the whole text.
  */
-export function foldText(text: string, { headLines = 6, tailLines = 4, maxChars = 1200 }: FoldOptions = {}): FoldedText {
+export function foldText(text: string, { headLines = 5, tailLines = 3, maxChars = 800 }: FoldOptions = {}): FoldedText {
   const lines = text.split("\n");
   const totalLines = lines.length;
   if (totalLines > headLines + tailLines + 1) {
