@@ -4,6 +4,10 @@ import { registerBackgroundWork } from "@/lib/server/background";
 registerBackgroundWork("cards", async () => {
   const { getOpenedDb } = await import("@/db/client");
   const { expireAbsentQueues } = await import("./expire-absent-queues");
+  const { announceShutdown } = await import("./bus");
+  // Next's own handlers stop the server; ours releases held requests so it can actually exit.
+  process.once("SIGTERM", announceShutdown);
+  process.once("SIGINT", announceShutdown);
   const opened = await getOpenedDb();
   if (opened.pgPool) {
     const { connectPgBus } = await import("./bus");

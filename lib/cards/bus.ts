@@ -65,3 +65,24 @@ export async function connectPgBus(pool: import("pg").Pool): Promise<() => Promi
     client.release();
   };
 }
+
+/**
+ * Server shutdown: long-polls and event streams end at once so the old process can exit and
+ * clients reconnect to the new one (cards persist; nothing is lost).
+ */
+export function announceShutdown(): void {
+  const b = bus() as Bus & { down?: boolean };
+  if (b.down) return;
+  b.down = true;
+  b.emitter.emit("shutdown");
+}
+
+export function onShutdown(listener: () => void): () => void {
+  const b = bus() as Bus & { down?: boolean };
+  if (b.down) {
+    queueMicrotask(listener);
+    return () => undefined;
+  }
+  b.emitter.once("shutdown", listener);
+  return () => b.emitter.off("shutdown", listener);
+}

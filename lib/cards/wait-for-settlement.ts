@@ -1,7 +1,7 @@
 import type { Db } from "@/db/client";
 import type { CardSettlement, CardStatus } from "@/db/schema";
 import type { Actor } from "@/lib/auth/actor";
-import { subscribeCardChanges } from "./bus";
+import { onShutdown, subscribeCardChanges } from "./bus";
 import { getCardRow } from "./get-card";
 
 export const MAX_WAIT_SECONDS = 600;
@@ -36,6 +36,7 @@ export async function waitForSettlement({ db, actor, cardId, waitSeconds, signal
       if (done) return;
       done = true;
       unsubscribe();
+      stopShutdown();
       clearTimeout(deadline);
       clearInterval(poll);
       signal?.removeEventListener("abort", onAbort);
@@ -59,6 +60,8 @@ export async function waitForSettlement({ db, actor, cardId, waitSeconds, signal
       if (change.cardId === cardId && change.status !== "pending") void check();
     });
     const onAbort = () => finish(first);
+    // A stopping server answers "still pending" so the client reconnects to the next one.
+    const stopShutdown = onShutdown(() => finish(null));
     signal?.addEventListener("abort", onAbort);
     const deadline = setTimeout(() => finish(null), Math.min(waitSeconds, MAX_WAIT_SECONDS) * 1000);
     const poll = setInterval(() => void check(), pollMs);

@@ -1,5 +1,5 @@
 import { route } from "@/lib/http/route";
-import { subscribeCardChanges } from "@/lib/cards/bus";
+import { onShutdown, subscribeCardChanges } from "@/lib/cards/bus";
 
 export const dynamic = "force-dynamic";
 
@@ -23,6 +23,7 @@ export const GET = route({ access: "viewer" }, async ({ req }) => {
       const ping = setInterval(() => send(": ping\n\n"), PING_MS);
       cleanup = () => {
         unsubscribe();
+        stopShutdown();
         clearInterval(ping);
         req.signal.removeEventListener("abort", onAbort);
       };
@@ -35,6 +36,8 @@ export const GET = route({ access: "viewer" }, async ({ req }) => {
         }
       };
       req.signal.addEventListener("abort", onAbort);
+      // The browser's EventSource reconnects (retry: 2000) to the restarted server.
+      const stopShutdown = onShutdown(onAbort);
     },
     cancel() {
       cleanup();

@@ -1,0 +1,30 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { admitCard } from "./admit-card";
+import { announceShutdown } from "./bus";
+import { getCard } from "./get-card";
+import { bash, cardFixture, type CardFixture } from "./test-support";
+import { waitForSettlement } from "./wait-for-settlement";
+
+let f: CardFixture;
+beforeAll(async () => {
+  f = await cardFixture();
+});
+afterAll(async () => {
+  // The flag is process-wide; put it back for any later suite in this worker.
+  (globalThis as Record<symbol, { down?: boolean }>)[Symbol.for("permissions-cockpit.card-bus")]!.down = false;
+  await f.cleanup();
+});
+
+describe("server shutdown", () => {
+  it("releases waiting long-polls with the card still pending, so hooks reconnect to the next server", async () => {
+    const admitted = await admitCard({ db: f.opened.db, actor: f.agent, workspaceId: f.workspaceId, input: bash("npm install", "shutdown"), env: f.env });
+    if (admitted.status !== "pending") throw new Error("expected a card");
+    const started = Date.now();
+    const poll = waitForSettlement({ db: f.opened.db, cardId: admitted.id, waitSeconds: 60 });
+    await new Promise((r) => setTimeout(r, 50));
+    announceShutdown();
+    expect((await poll).status).toBe("pending");
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect((await getCard(f.opened.db, { cardId: admitted.id })).status).toBe("pending");
+  });
+});
