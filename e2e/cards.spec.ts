@@ -171,11 +171,11 @@ test.describe("Cards", () => {
     await expect(showAll).toBeVisible();
     const api = await pendingCard(page, marker);
     await card.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `test-results/cards-pending-${test.info().project.name}.png`, fullPage: false });
+    await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS ?? "test-results"}/cards-pending-${test.info().project.name}.png`, fullPage: false });
     // No sideways scrolling on any viewport.
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await card.getByRole("button", { name: "Allow once" }).scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `test-results/cards-answer-${test.info().project.name}.png`, fullPage: false });
+    await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS ?? "test-results"}/cards-answer-${test.info().project.name}.png`, fullPage: false });
     await showAll.click();
     await expect(card).toContainText("npm run build:part-15");
 
@@ -191,6 +191,6 @@ test.describe("Cards", () => {
     await page.goto(`/cards/${api.id}`);
     await expect(page.getByTestId("settlement")).toContainText(/Denied · by you at \d\d:\d\d via web/);
     await expect(page.getByRole("button", { name: "Allow once" })).toHaveCount(0);
-    await page.screenshot({ path: `test-results/cards-settled-${test.info().project.name}.png`, fullPage: true });
+    await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS ?? "test-results"}/cards-settled-${test.info().project.name}.png`, fullPage: true });
   });
 });

@@ -21,7 +21,7 @@ test.describe("Settings", () => {
     await expect(created).toContainText(`npx cockpit connect claude-code --workspace ${dir}`);
     await expect(created.getByRole("button", { name: "Copy token" })).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-    await page.screenshot({ path: `test-results/settings-token-${test.info().project.name}.png`, fullPage: true });
+    await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS ?? "test-results"}/settings-token-${test.info().project.name}.png`, fullPage: true });
 
     // The token authenticates an agent: an unknown card is "not found" rather than "unauthorized".
     const probe = () => fetch(`${baseURL}/api/agent/v1/cards/${crypto.randomUUID()}`, { headers: { authorization: `Bearer ${token}` } });
