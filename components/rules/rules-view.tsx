@@ -23,6 +23,25 @@ const SCOPE_TITLE = { session: "Session", workspace: "Workspace", global: "Globa
 
 type Dialog = { kind: "revoke" | "narrow"; entry: EntryView } | { kind: "add" } | null;
 
+/** A store file that does not exist: listed compactly, since it holds nothing (an add creates it). */
+const isAbsent = (s: StoreInfo) => s.version === "missing" && s.valid;
+
+function AbsentStores({ stores }: { stores: StoreInfo[] }) {
+  if (stores.length === 0) return null;
+  return (
+    <div className="card muted" data-testid="absent-stores" style={{ fontSize: "0.9rem" }}>
+      Not present (no entries; adding a rule creates the file):
+      <ul style={{ margin: "0.25rem 0 0", paddingLeft: "1.1rem" }}>
+        {stores.map((s) => (
+          <li key={s.path} className="mono" style={{ overflowWrap: "anywhere" }}>
+            {s.path} <span className="tag">{s.agent}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 const timeOf = (iso: string) => `${iso.slice(11, 19)} UTC`;
 
 /** The Rules page body: workspace picker, filters, entries grouped by scope then store, write dialogs. */
@@ -131,9 +150,12 @@ export function RulesView({ workspaces, initialWorkspace, canWrite }: { workspac
             <h2 className={styles.scopeHeading}>
               {SCOPE_TITLE[scope]} <span className="muted" style={{ fontSize: "0.9rem", fontWeight: 400 }}>{first?.counts[scope] ?? 0} entries</span>
             </h2>
-            {scoped.map((store) => (
-              <StoreGroup key={store.path} store={store} entries={byStore.get(store.path) ?? []} matched={first?.matchedByStore[store.path] ?? 0} actions={actions} />
-            ))}
+            {scoped
+              .filter((store) => !isAbsent(store))
+              .map((store) => (
+                <StoreGroup key={store.path} store={store} entries={byStore.get(store.path) ?? []} matched={first?.matchedByStore[store.path] ?? 0} actions={actions} />
+              ))}
+            <AbsentStores stores={scoped.filter(isAbsent)} />
           </section>
         );
       })}
