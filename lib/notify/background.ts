@@ -2,10 +2,13 @@ import { registerBackgroundWork } from "@/lib/server/background";
 
 // Generates the VAPID keys on first start and runs the outbox worker for the server's lifetime.
 registerBackgroundWork("notify", async () => {
-  const { getDb } = await import("@/db/client");
+  const { getOpenedDb } = await import("@/db/client");
   const { vapidKeys } = await import("./push");
+  const { releaseLeases } = await import("./fan-out");
   const { startNotifyWorker } = await import("./worker");
-  const db = await getDb();
-  await vapidKeys(db).catch((error) => console.error("notify: VAPID keys could not be prepared:", error));
-  startNotifyWorker({ db });
+  const opened = await getOpenedDb();
+  await vapidKeys(opened.db).catch((error) => console.error("notify: VAPID keys could not be prepared:", error));
+  // The embedded database has one process: leases left by a crash mid-attempt are this process's own.
+  if (opened.kind === "embedded") await releaseLeases(opened.db).catch((error) => console.error("notify: releasing leases failed:", error));
+  startNotifyWorker({ db: opened.db });
 });

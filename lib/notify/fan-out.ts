@@ -96,3 +96,8 @@ export async function claimDue(db: Db, env: NotifyEnv = {}, limit = 50, leaseMs 
       .returning();
   });
 }
+
+/** Frees every lease (start-up of the only process on an embedded database: nobody else holds one). */
+export async function releaseLeases(db: Db): Promise<void> {
+  await db.update(notifyDeliveries).set({ leaseUntil: null }).where(eq(notifyDeliveries.status, "pending"));
+}
