@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 const root = mkdtempSync(path.join(os.tmpdir(), "connect-cli-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 const cockpit = (args: string[]) => {
-  const r = spawnSync(process.execPath, ["bin/cockpit.mjs", ...args], { env: { PATH: process.env.PATH, HOME: root, COCKPIT_DATA: path.join(root, "data") } as NodeJS.ProcessEnv, encoding: "utf8" });
+  const r = spawnSync(process.execPath, ["bin/cockpit.mjs", ...args], { env: { PATH: process.env.PATH, HOME: root, COCKPIT_DATA: path.join(root, "data") } as unknown as NodeJS.ProcessEnv, encoding: "utf8" });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 };
 
