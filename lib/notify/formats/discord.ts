@@ -1,5 +1,5 @@
 import { elide } from "./elide";
-import { cardTitle, requestText, settledTitle } from "./summary";
+import { messageTitle, requestText } from "./summary";
 import type { NotifyMessage } from "./types";
 
 // Discord embed limits: title 256, description 4,096, field value 1,024, 6,000 in total.
@@ -17,6 +17,6 @@ export function discordPayload(m: NotifyMessage): Record<string, unknown> {
   return {
     username: "Permissions Cockpit",
     allowed_mentions: { parse: [] },
-    embeds: [{ title: elide(pending ? cardTitle(card) : settledTitle(card), 256), url: m.url, description, color, fields, timestamp: m.at.toISOString() }],
+    embeds: [{ title: elide(messageTitle(m.type, card), 256), url: m.url, description, color, fields, timestamp: m.at.toISOString() }],
   };
 }

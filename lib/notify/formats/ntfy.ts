@@ -1,5 +1,5 @@
 import { elide, utf8Bytes } from "./elide";
-import { cardTitle, requestText, settledTitle } from "./summary";
+import { messageTitle, requestText } from "./summary";
 import type { FormatOptions, NotifyMessage } from "./types";
 
 /** ntfy's default message limit; longer messages become attachments, which we don't want. */
@@ -22,7 +22,7 @@ export function ntfyPayload(m: NotifyMessage, options: FormatOptions): Record<st
   const tags = pending ? ["lock", ...(card.warnings.length ? ["warning"] : [])] : [card.status === "allowed" ? "white_check_mark" : card.status === "expired" ? "hourglass" : "x"];
   const body: Record<string, unknown> = {
     topic: options.ntfyTopic ?? "",
-    title: pending ? cardTitle(card) : settledTitle(card),
+    title: messageTitle(m.type, card),
     message: elide(message, NTFY_MESSAGE_BYTES, utf8Bytes),
     priority: pending ? (options.ntfyPriority ?? 4) : 2,
     tags,

@@ -1,5 +1,5 @@
 import { elide } from "./elide";
-import { cardTitle, requestText, settledTitle } from "./summary";
+import { messageTitle, requestText } from "./summary";
 import type { NotifyMessage } from "./types";
 
 const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -10,7 +10,7 @@ const SECTION_LIMIT = 3000;
 export function slackPayload(m: NotifyMessage): Record<string, unknown> {
   const { card } = m;
   const pending = m.type === "card.admitted" || m.type === "webhook.test";
-  const title = pending ? cardTitle(card) : settledTitle(card);
+  const title = messageTitle(m.type, card);
   const code = elide(requestText(card).replace(/```/g, "`\u200b``"), SECTION_LIMIT - 10);
   const blocks: unknown[] = [
     { type: "header", text: { type: "plain_text", text: elide(title, 150), emoji: true } },

@@ -22,3 +22,9 @@ export function settledTitle(card: CardView): string {
   if (!s) return `${card.tool} in ${card.workspace.name}: ${card.status}`;
   return `${s.outcome === "allow" ? "Allowed" : "Denied"} by ${s.by}: ${card.tool} in ${card.workspace.name}`;
 }
+
+/** The headline of a message: a test says so, a pending card asks, a settled one reports. */
+export function messageTitle(type: string, card: CardView): string {
+  if (type === "webhook.test") return `Test from Permissions Cockpit: ${cardTitle(card)}`;
+  return type === "card.admitted" ? cardTitle(card) : settledTitle(card);
+}
