@@ -20,6 +20,8 @@ export const webhookEndpoints = pgTable(
     delaySeconds: integer("delay_seconds").notNull().default(0),
     ntfyTopic: text("ntfy_topic"),
     ntfyPriority: integer("ntfy_priority"),
+    /** Access token for an ntfy server with access control (sent as a bearer); never shown again. */
+    ntfyToken: text("ntfy_token"),
     secret: text("secret").notNull(),
     disabledReason: text("disabled_reason"),
     createdBy: text("created_by").notNull(),
