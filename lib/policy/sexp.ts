@@ -1,53 +1,34 @@
-/** A minimal Emacs Lisp reader for mevedel permission plists: lists, strings, symbols. */
+import { readSexps, SexpError, type Datum } from "@/lib/sexp/read";
 
+/** The policy engine's view of a datum: mevedel rule forms only need lists, strings and symbols. */
 export type Sexp = { t: "list"; items: Sexp[] } | { t: "str"; v: string } | { t: "sym"; v: string };
 
-/** Read one form from text. Returns an error instead of throwing. */
+function convert(d: Datum): Sexp {
+  switch (d.type) {
+    case "list":
+      return { t: "list", items: d.items.map(convert) };
+    case "string":
+      return { t: "str", v: d.value };
+    case "symbol":
+    case "keyword":
+      return { t: "sym", v: d.name };
+    case "number":
+      return { t: "sym", v: String(d.value) };
+    case "nil":
+      return { t: "sym", v: "nil" };
+    case "t":
+      return { t: "sym", v: "t" };
+  }
+}
+
+/** Reads exactly one form with the project's restricted reader (lib/sexp); never throws. */
 export function readSexp(text: string): { ok: true; value: Sexp; rest: string } | { ok: false; error: string } {
-  let i = 0;
-  const skip = () => {
-    while (i < text.length) {
-      const c = text[i];
-      if (c === ";") while (i < text.length && text[i] !== "\n") i++;
-      else if (/\s/.test(c) || c === "'" || c === "`") i++;
-      else break;
-    }
-  };
-  const read = (depth: number): Sexp | string => {
-    if (depth > 64) return "nesting too deep";
-    skip();
-    if (i >= text.length) return "unexpected end of input";
-    const c = text[i];
-    if (c === "(") {
-      i++;
-      const items: Sexp[] = [];
-      for (;;) {
-        skip();
-        if (i >= text.length) return "missing )";
-        if (text[i] === ")") { i++; return { t: "list", items }; }
-        const item = read(depth + 1);
-        if (typeof item === "string") return item;
-        items.push(item);
-      }
-    }
-    if (c === ")") return "unexpected )";
-    if (c === '"') {
-      i++;
-      let v = "";
-      while (i < text.length && text[i] !== '"') {
-        if (text[i] === "\\" && i + 1 < text.length) { i++; v += text[i] === "n" ? "\n" : text[i] === "t" ? "\t" : text[i]; }
-        else v += text[i];
-        i++;
-      }
-      if (i >= text.length) return "unterminated string";
-      i++;
-      return { t: "str", v };
-    }
-    let v = "";
-    while (i < text.length && !/[\s()";]/.test(text[i])) v += text[i++];
-    return { t: "sym", v };
-  };
-  const value = read(0);
-  if (typeof value === "string") return { ok: false, error: value };
-  return { ok: true, value, rest: text.slice(i) };
+  try {
+    const { data } = readSexps(text);
+    if (data.length === 0) return { ok: false, error: "unexpected end of input" };
+    return { ok: true, value: convert(data[0]!), rest: data.length > 1 ? text.slice(data[1]!.start) : "" };
+  } catch (error) {
+    if (error instanceof SexpError) return { ok: false, error: error.message };
+    throw error;
+  }
 }

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { printDatum, readPlist, readSexps, SexpError, type Datum } from "./sexp";
+import { printDatum, readPlist, readSexps, SexpError, type Datum } from "./read";
 
 const one = (text: string) => readSexps(text).data[0];
 

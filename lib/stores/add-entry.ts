@@ -7,7 +7,7 @@ import { loadStore, type LoadedStore } from "./load-store";
 import { addKeySplice, appendItemSplice, applySplices } from "./plist-edit";
 import { parsePlistStore } from "./plist-format";
 import { formatPlistRule, parsePlistRule, parseTextRule, type RuleSource } from "./policy-adapter";
-import { readPlist } from "./sexp";
+import { readPlist } from "@/lib/sexp/read";
 import type { Action, Agent, LocatedEntry } from "./types";
 import { assertWritable, commitStore, linesAround, scopeWarning, type WriteResult } from "./write-common";
 

@@ -7,7 +7,7 @@ import { removeJsonRule } from "./json-edit";
 import { parseJsonSettings } from "./json-format";
 import { appendItemSplice, applySplices, removeItemSplice } from "./plist-edit";
 import { parsePlistStore } from "./plist-format";
-import type { Datum } from "./sexp";
+import type { Datum } from "@/lib/sexp/read";
 import { FIXTURES, makeSandbox } from "./test-support";
 
 // B3/B4: mutated real settings files and generated ones through parse → edit. FUZZ_RUNS scales it up.

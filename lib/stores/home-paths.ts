@@ -1,7 +1,7 @@
 import path from "node:path";
 import { InvalidInputError } from "./errors";
 import { applySplices, type Splice } from "./plist-edit";
-import { printString, readSexps, type Datum } from "./sexp";
+import { printString, readSexps, type Datum } from "@/lib/sexp/read";
 
 /** `~` and `~/x` against the given home; other paths unchanged. */
 export function expandHome(p: string, home: string): string {

@@ -9,7 +9,7 @@ export { sweepStaleTemps, writeAtomically, assertNoSymlinks } from "./atomic-wri
 export { sweepStoreFolders } from "./sweep-store-folders";
 export { discoverStores, targetStore, DEFAULT_MANAGED_SETTINGS, type StoreLocation, type StorePaths } from "./discover";
 export { memorySessionSource, sessionEntryId, type SessionEntryRow, type SessionEntrySource } from "./session";
-export { readSexps, printDatum, SexpError, type Datum } from "./sexp";
+export { readSexps, printDatum, SexpError, type Datum } from "@/lib/sexp/read";
 export { GLOBAL_WARNING, type WriteResult } from "./write-common";
 export * from "./errors";
 export type * from "./types";

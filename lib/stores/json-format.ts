@@ -1,6 +1,6 @@
 import { parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
 import { z } from "zod";
-import { lineColumn } from "./sexp";
+import { lineColumn } from "@/lib/sexp/read";
 import type { Action } from "./types";
 
 const RuleList = z.array(z.string());

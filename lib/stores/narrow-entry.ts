@@ -10,7 +10,7 @@ import { applySplices, removeItemSplice, removePairSplice, type Splice } from ".
 import { parsePlistStore, type PlistRawEntry } from "./plist-format";
 import { parsePlistRule, parseTextRule, proveEntryNarrower, type EntrySpec, type Grant, type RuleSource } from "./policy-adapter";
 import { isSessionEntryId } from "./session";
-import { printString, readPlist, type Datum } from "./sexp";
+import { printString, readPlist, type Datum } from "@/lib/sexp/read";
 import type { LocatedEntry } from "./types";
 import { assertWritable, commitStore, findEntry, linesAround, scopeWarning, type EntryRef, type WriteResult } from "./write-common";
 

@@ -1,4 +1,4 @@
-import type { Datum } from "./sexp";
+import type { Datum } from "@/lib/sexp/read";
 
 type Span = { start: number; end: number };
 export type Splice = [start: number, end: number, insert: string];

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { datumError, printDatum, readPlist, readSexps, SexpError, type Datum } from "./sexp";
+import { datumError, printDatum, readPlist, readSexps, SexpError, type Datum } from "@/lib/sexp/read";
 import type { Action, EntryKind, Grant, MevedelRuleData } from "./types";
 
 type Converted = string | number | boolean | null | { $symbol: string } | { $keyword: string } | Converted[] | { [k: string]: Converted };
