@@ -3,6 +3,8 @@ import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { dataDir, signIn, tempFolder } from "./helpers";
 
+const SHOTS = process.env.E2E_SCREENSHOTS ?? "test-results";
+
 const COMMANDCODE = `// Command Code settings — ünïcode ✓
 {
   /* rules */
@@ -119,7 +121,7 @@ test("lists session, workspace and global entries by store; the invalid store sh
     if (!(await button.isVisible())) continue;
     expect((await button.boundingBox())!.height).toBeGreaterThanOrEqual(44);
   }
-  const shot = (name: string) => page.screenshot({ path: `test-results/rules-${name}-${test.info().project.name}.png` });
+  const shot = (name: string) => page.screenshot({ path: `${SHOTS}/rules-${name}-${test.info().project.name}.png` });
   await page.evaluate(() => window.scrollTo(0, 0));
   await shot("list-top");
   await entry(page, "Shell(git:*)").scrollIntoViewIfNeeded();
@@ -180,7 +182,7 @@ test("revoke names the file and line and removes only that entry's bytes; a glob
   await expect(dialog).toContainText(fx.file(".commandcode/settings.json"));
   await expect(dialog.getByTestId("revoke-line")).toHaveText('      "Edit(src/**)",');
   await expect(dialog).not.toContainText("every project");
-  await page.screenshot({ path: `test-results/rules-revoke-${test.info().project.name}.png` });
+  await page.screenshot({ path: `${SHOTS}/rules-revoke-${test.info().project.name}.png` });
   await dialog.getByRole("button", { name: "Revoke", exact: true }).click();
   await expect(page.getByRole("status").filter({ hasText: "Revoked line 7" })).toBeVisible();
   expect(fs.readFileSync(fx.file(".commandcode/settings.json"), "utf8")).toBe(COMMANDCODE.replace('      "Edit(src/**)",\n', ""));
@@ -207,7 +209,7 @@ test("narrow: a refused candidate shows the engine's reason; a proved one is sav
   await dialog.getByRole("listitem").filter({ hasText: "Shell(git status:*)" }).click();
   await expect(input).toHaveValue("Shell(git status:*)");
   await expect(dialog.getByTestId("narrow-check")).toHaveText("narrower ✓");
-  await page.screenshot({ path: `test-results/rules-narrow-${test.info().project.name}.png` });
+  await page.screenshot({ path: `${SHOTS}/rules-narrow-${test.info().project.name}.png` });
   await dialog.getByRole("button", { name: "Save" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Narrowed in" })).toBeVisible();
   expect(fs.readFileSync(fx.file(".commandcode/settings.json"), "utf8")).toBe(COMMANDCODE.replace('"Shell(git:*)"', '"Shell(git status:*)"'));
@@ -264,7 +266,7 @@ test("add a rule explicitly: the server's validation error is shown, global warn
   await expect(dialog.getByLabel("File", { exact: true })).toHaveCount(0);
   await dialog.getByLabel("Action", { exact: true }).selectOption("deny");
   await dialog.getByLabel("Rule", { exact: true }).fill("Bash(curl:*)");
-  await page.screenshot({ path: `test-results/rules-add-${test.info().project.name}.png` });
+  await page.screenshot({ path: `${SHOTS}/rules-add-${test.info().project.name}.png` });
   await dialog.getByRole("button", { name: "Add rule" }).click();
   await expect(page.getByRole("status").filter({ hasText: fx.globalFile })).toContainText("affects every project");
   expect(fs.readFileSync(fx.globalFile, "utf8")).toContain('"deny": [');

@@ -20,7 +20,7 @@ export function StoreGroup({ store, entries, matched, actions }: { store: StoreI
           {store.valid ? <span className="tag ok">valid</span> : <span className="tag bad">invalid</span>}
           {missing ? <span>file not present</span> : store.format !== "database" ? <span className={styles.short} title={store.version}>v {store.version.slice(0, 8)}</span> : null}
           {!store.writable && store.valid ? <span className="tag">read-only{store.readOnlyReason ? `: ${store.readOnlyReason}` : ""}</span> : null}
-          <span>{store.entryCount} {store.entryCount === 1 ? "entry" : "entries"}</span>
+          {store.valid ? <span>{store.entryCount} {store.entryCount === 1 ? "entry" : "entries"}</span> : <span>entries not listed</span>}
         </div>
       </div>
       <div className={styles.storeBody}>
