@@ -1,3 +1,5 @@
+import http from "node:http";
+import https from "node:https";
 import { readLocalCredential } from "@/lib/auth/local-credential";
 import { loadEnv } from "@/lib/config/env";
 import { ClaudeHookPayload, hookOutputFor, allowOutput, denyOutput, originPathOf, type ClaudeHookOutput } from "@/lib/cards/claude-hook";
@@ -35,18 +37,39 @@ async function readStdin(): Promise<string> {
 
 type Api = (method: string, apiPath: string, body?: unknown, timeoutMs?: number, cancel?: AbortSignal) => Promise<{ status: number; json: unknown }>;
 
+/**
+ * One HTTP exchange on a fresh connection (no keep-alive): a reused socket would keep a stopping
+ * cockpit process alive and pin the hook to it instead of reconnecting to the restarted one.
+ */
 function api(base: string, token: string): Api {
-  return async (method, apiPath, body, timeoutMs = 10_000, cancel) => {
-    const signal = cancel ? AbortSignal.any([cancel, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
-    const res = await fetch(base + apiPath, {
-      method,
-      signal,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
+  return (method, apiPath, body, timeoutMs = 10_000, cancel) =>
+    new Promise((resolve, reject) => {
+      const url = new URL(apiPath, base);
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const lib = url.protocol === "https:" ? https : http;
+      const req = lib.request(url, { method, agent: false, headers: { authorization: `Bearer ${token}`, ...(payload === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(payload) }) } }, (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (text += chunk));
+        res.on("end", () => {
+          try {
+            resolve({ status: res.statusCode ?? 0, json: text ? JSON.parse(text) : null });
+          } catch (error) {
+            reject(error);
+          }
+        });
+        res.on("error", reject);
+      });
+      const timer = setTimeout(() => req.destroy(new Error("timeout")), timeoutMs);
+      const onCancel = () => req.destroy(new Error("cancelled"));
+      cancel?.addEventListener("abort", onCancel);
+      req.on("close", () => {
+        clearTimeout(timer);
+        cancel?.removeEventListener("abort", onCancel);
+      });
+      req.on("error", reject);
+      req.end(payload);
     });
-    const text = await res.text();
-    return { status: res.status, json: text ? JSON.parse(text) : null };
-  };
 }
 
 /** Posts the permission request and long-polls until an answer, the wait runs out, or the process is told to stop. */
@@ -73,6 +96,7 @@ async function permissionRequest(call: Api, payload: ClaudeHookPayload, waitSeco
       if (left <= 0) break;
       const wait = Math.min(left, 300);
       let res;
+      const asked = Date.now();
       try {
         res = await call("GET", `/api/agent/v1/cards/${id}?wait=${wait}`, undefined, (wait + 15) * 1000, stopping);
       } catch (error) {
@@ -83,9 +107,15 @@ async function permissionRequest(call: Api, payload: ClaudeHookPayload, waitSeco
         if (Date.now() >= deadline) break;
         continue;
       }
+      if (res.status >= 500) {
+        await new Promise((r) => setTimeout(r, 1000));
+        continue;
+      }
       if (res.status !== 200) return {};
       const outcome = res.json as Parameters<typeof hookOutputFor>[0];
       if (outcome.status !== "pending") return hookOutputFor(outcome);
+      // Released early (the cockpit is restarting): pause before asking again.
+      if (Date.now() - asked < (wait - 1) * 1000) await new Promise((r) => setTimeout(r, 1000));
     }
   } catch {
     // fall through to the abort below

@@ -72,7 +72,10 @@ export async function runSimulation({ base, token, workspace, script, onLine, si
         let outcome: Record<string, unknown> = { status: "pending", settlement: null };
         while (outcome.status === "pending" && Date.now() < deadline && !signal?.aborted) {
           const wait = Math.max(1, Math.min(300, Math.ceil((deadline - Date.now()) / 1000)));
+          const asked = Date.now();
           outcome = (await agentCall(base, token, "GET", `/api/agent/v1/cards/${id}?wait=${wait}`, undefined, (wait + 15) * 1000)).json;
+          // Released early (the cockpit is restarting): pause before asking again.
+          if (outcome.status === "pending" && Date.now() - asked < (wait - 1) * 1000) await new Promise((r) => setTimeout(r, 1000));
         }
         if (outcome.status === "pending") {
           await agentCall(base, token, "DELETE", `/api/agent/v1/cards/${id}`);
