@@ -137,7 +137,7 @@ test.describe("Cards", () => {
   test("Always allow shows the exact rule and file before confirming, then the rule is in the store", async ({ page, baseURL }) => {
     await page.goto("/cards");
     const marker = unique();
-    const held = httpHook(baseURL!, permissionRequest(`npm run e2e-always-${marker}`));
+    const held = httpHook(baseURL!, permissionRequest(`make e2e-always-${marker}`));
     const card = cardOnPage(page, marker);
     await expect(card).toBeVisible({ timeout: 20_000 });
     const api = await pendingCard(page, marker);
@@ -192,5 +192,60 @@ test.describe("Cards", () => {
     await expect(page.getByTestId("settlement")).toContainText(/Denied · by you at \d\d:\d\d via web/);
     await expect(page.getByRole("button", { name: "Allow once" })).toHaveCount(0);
     await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS ?? "test-results"}/cards-settled-${test.info().project.name}.png`, fullPage: true });
+  });
+  test("safety check: only Allow once or Deny, with a banner saying why", async ({ page, baseURL }) => {
+    await page.goto("/cards");
+    const marker = unique();
+    const held = httpHook(baseURL!, permissionRequest(`cat ~/.ssh/id_ed25519_${marker}`));
+    const card = cardOnPage(page, marker);
+    await expect(card).toBeVisible({ timeout: 20_000 });
+    await expect(card).toContainText("Safety check: only Allow once or Deny");
+    await expect(card.getByTestId("warning").first()).toBeVisible();
+    await expect(card.getByRole("button", { name: /Allow for this session/ })).toHaveCount(0);
+    await expect(card.getByRole("button", { name: /Always allow/ })).toHaveCount(0);
+    await card.getByRole("button", { name: "Deny", exact: true }).click();
+    expect(await held).toMatchObject({ hookSpecificOutput: { decision: { behavior: "deny" } } });
+  });
+
+  test("keyboard moves the head card and answers it; a card settled elsewhere leaves live", async ({ page, baseURL }) => {
+    await page.goto("/cards");
+    const marker = unique();
+    const first = httpHook(baseURL!, permissionRequest(`npm run e2e-first-${marker}`));
+    const firstCard = cardOnPage(page, `e2e-first-${marker}`);
+    await expect(firstCard).toBeVisible({ timeout: 20_000 });
+    const second = httpHook(baseURL!, permissionRequest(`npm run e2e-second-${marker}`));
+    const secondCard = cardOnPage(page, `e2e-second-${marker}`);
+    await expect(secondCard).toBeVisible({ timeout: 20_000 });
+    await expect(firstCard).toHaveAttribute("data-head", "true");
+    await page.keyboard.press("j");
+    await expect(secondCard).toHaveAttribute("data-head", "true");
+    await page.keyboard.press("a");
+    await expect(secondCard).toHaveCount(0);
+    expect(await second).toEqual(JSON.parse(ALLOW));
+    await expect(firstCard).toHaveAttribute("data-head", "true");
+
+    // Someone else answers the remaining card: it leaves this page without a reload.
+    const api = await pendingCard(page, `e2e-first-${marker}`);
+    const res = await page.request.post(`/api/v1/cards/${api.id}/answer`, { data: { outcome: "deny", remember: "once", hash: api.hash }, headers: { origin: baseURL! } });
+    expect(res.status()).toBe(200);
+    await expect(firstCard).toHaveCount(0);
+    expect(await first).toMatchObject({ hookSpecificOutput: { decision: { behavior: "deny" } } });
+  });
+
+  test("with an absence timeout, the card shows when it will be denied", async ({ page, baseURL }) => {
+    const put = (timeoutSeconds: number | null) => page.request.put("/api/v1/settings/absence", { data: { timeoutSeconds }, headers: { origin: baseURL! } });
+    expect((await put(900)).status()).toBe(200);
+    try {
+      await page.goto("/cards");
+      const marker = unique();
+      const held = httpHook(baseURL!, permissionRequest(`npm run e2e-away-${marker}`));
+      const card = cardOnPage(page, marker);
+      await expect(card).toBeVisible({ timeout: 20_000 });
+      await expect(card).toContainText(/Denied automatically at \d\d:\d\d \(in 15 min\) if nobody answers/);
+      await card.getByRole("button", { name: "Allow once" }).click();
+      expect(await held).toEqual(JSON.parse(ALLOW));
+    } finally {
+      await put(null);
+    }
   });
 });

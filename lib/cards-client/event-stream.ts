@@ -19,7 +19,6 @@ export function subscribeCardEvents(listener: Listener): () => void {
   listeners.add(listener);
   if (!source && typeof EventSource !== "undefined") {
     source = new EventSource("/api/v1/events");
-    let opened = false;
     source.addEventListener("card", (msg) => {
       let event: CardEvent | null = null;
       try {
@@ -29,10 +28,10 @@ export function subscribeCardEvents(listener: Listener): () => void {
       }
       for (const l of listeners) l(event);
     });
-    // After a dropped connection, changes may have been missed: ask everyone to refetch.
+    // Changes between the server's first paint and this connection, or during a dropped one, were
+    // not streamed: every (re)connect asks everyone to refetch.
     source.addEventListener("open", () => {
-      if (opened) for (const l of listeners) l(null);
-      opened = true;
+      for (const l of listeners) l(null);
     });
   }
   return () => {
