@@ -1,14 +1,10 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { discoverStores } from "@/lib/stores/discover";
+import type { Agent } from "@/lib/stores/types";
 
-export type AgentName = "claude-code" | "commandcode" | "mevedel";
-
-/** The settings files each agent keeps inside a workspace (DESIGN.md "Backing stores"). */
-export const WORKSPACE_STORE_FILES: Record<AgentName, string[]> = {
-  "claude-code": [".claude/settings.json", ".claude/settings.local.json"],
-  commandcode: [".commandcode/settings.json", ".commandcode/settings.local.json"],
-  mevedel: [".mevedel/permissions.el"],
-};
+export type AgentName = Agent;
 
 export interface StorePresence {
   agent: AgentName;
@@ -17,18 +13,18 @@ export interface StorePresence {
   exists: boolean;
 }
 
-/** Which agent settings files exist in a folder; reads nothing but the directory entries. */
+/** Which of the agents' workspace settings files (DESIGN.md "Backing stores") exist in a folder; reads only directory entries. */
 export function detectAgentStores(folder: string): StorePresence[] {
-  return (Object.entries(WORKSPACE_STORE_FILES) as [AgentName, string[]][]).flatMap(([agent, files]) =>
-    files.map((file) => {
-      const full = path.join(folder, file);
+  return discoverStores({ workspace: folder, home: os.homedir(), managedSettingsPath: null })
+    .filter((s) => s.scope === "workspace")
+    .map((s) => {
       let exists = false;
       try {
-        exists = fs.lstatSync(full).isFile() || fs.lstatSync(full).isSymbolicLink();
+        const stat = fs.lstatSync(s.path);
+        exists = stat.isFile() || stat.isSymbolicLink();
       } catch {
         exists = false;
       }
-      return { agent, file, path: full, exists };
-    }),
-  );
+      return { agent: s.agent, file: path.relative(folder, s.path), path: s.path, exists };
+    });
 }
