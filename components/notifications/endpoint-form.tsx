@@ -12,6 +12,7 @@ export function EndpointForm({ workspaces, onCreated }: { workspaces: WorkspaceO
   const [delay, setDelay] = useState("0");
   const [topic, setTopic] = useState("");
   const [priority, setPriority] = useState("4");
+  const [ntfyToken, setNtfyToken] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -25,7 +26,7 @@ export function EndpointForm({ workspaces, onCreated }: { workspaces: WorkspaceO
       workspace: workspace || null,
       events,
       delaySeconds: Number(delay) || 0,
-      ...(format === "ntfy" ? { ntfyTopic: topic.trim() || null, ntfyPriority: Number(priority) } : {}),
+      ...(format === "ntfy" ? { ntfyTopic: topic.trim() || null, ntfyPriority: Number(priority), ntfyToken: ntfyToken.trim() || null } : {}),
     };
     const res = await send<{ id: string; secret: string; endpoint: EndpointItem }>("/api/v1/webhooks", "POST", body);
     setBusy(false);
@@ -33,6 +34,7 @@ export function EndpointForm({ workspaces, onCreated }: { workspaces: WorkspaceO
     onCreated(res.data.endpoint, res.data.secret);
     setUrl("");
     setTopic("");
+    setNtfyToken("");
   }
 
   const toggle = (e: EventType) => setEvents((list) => (list.includes(e) ? list.filter((x) => x !== e) : [...list, e]));
@@ -68,6 +70,10 @@ export function EndpointForm({ workspaces, onCreated }: { workspaces: WorkspaceO
               <option value="4">4 · high</option>
               <option value="5">5 · urgent</option>
             </select>
+          </div>
+          <div className="field">
+            <label htmlFor="ep-ntfy-token">Access token (optional)</label>
+            <input id="ep-ntfy-token" type="password" placeholder="tk_… for a server with access control" value={ntfyToken} onChange={(e) => setNtfyToken(e.target.value)} autoComplete="off" spellCheck={false} />
           </div>
         </div>
       ) : null}

@@ -53,6 +53,7 @@ export function EndpointItem({ endpoint, onChange, onDelete }: { endpoint: Endpo
           <span className={endpoint.enabled ? "tag ok" : "tag bad"}>{endpoint.enabled ? "enabled" : "disabled"}</span>
           <span className="tag">{endpoint.workspaceName ?? "all workspaces"}</span>
           {endpoint.delaySeconds > 0 ? <span className="tag">after {endpoint.delaySeconds} s</span> : null}
+          {endpoint.hasNtfyToken ? <span className="tag">access token</span> : null}
         </div>
         <div className="mono" style={{ overflowWrap: "anywhere" }}>
           {endpoint.url}

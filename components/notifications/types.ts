@@ -12,6 +12,7 @@ export interface EndpointItem {
   delaySeconds: number;
   ntfyTopic: string | null;
   ntfyPriority: number | null;
+  hasNtfyToken: boolean;
   disabledReason: string | null;
 }
 

@@ -24,7 +24,8 @@ export interface AttemptOutcome {
 
 /** Sends one signed request to a webhook endpoint and reads the answer; never throws for network trouble. */
 export async function sendToEndpoint(db: Db, endpoint: Endpoint, body: string, msgId: string, env: NotifyEnv): Promise<AttemptOutcome> {
-  const headers = { "content-type": "application/json", ...webhookHeaders(endpoint.secret, msgId, body, nowOf(env).getTime()) };
+  const headers: Record<string, string> = { "content-type": "application/json", ...webhookHeaders(endpoint.secret, msgId, body, nowOf(env).getTime()) };
+  if (endpoint.format === "ntfy" && endpoint.ntfyToken) headers.authorization = `Bearer ${endpoint.ntfyToken}`;
   return send(db, { url: endpoint.url, headers, body }, env);
 }
 

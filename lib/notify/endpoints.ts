@@ -22,6 +22,7 @@ const fields = {
   delaySeconds: z.number().int().min(0).max(86_400),
   ntfyTopic: Topic.nullable().optional(),
   ntfyPriority: z.number().int().min(1).max(5).nullable().optional(),
+  ntfyToken: z.string().trim().regex(/^tk_[A-Za-z0-9]{1,100}$/, "an ntfy access token looks like tk_…").nullable().optional(),
 };
 
 export const CreateEndpointInput = z.object({
@@ -38,7 +39,7 @@ export type UpdateEndpointInput = z.infer<typeof UpdateEndpointInput>;
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 /** What the API and UI show: everything but the secret. */
-export type EndpointView = Omit<EndpointRow, "secret" | "createdAt" | "updatedAt"> & { workspaceName: string | null; createdAt: string; updatedAt: string };
+export type EndpointView = Omit<EndpointRow, "secret" | "ntfyToken" | "createdAt" | "updatedAt"> & { workspaceName: string | null; hasNtfyToken: boolean; createdAt: string; updatedAt: string };
 
 function assertAdmin(actor: Actor) {
   if (!hasRole(actor, "admin")) throw new ForbiddenError("managing webhooks needs the admin role");
@@ -89,6 +90,7 @@ export async function createEndpoint({ db, actor, input, env = {} }: { db: Db; a
       delaySeconds: data.delaySeconds,
       ntfyTopic,
       ntfyPriority: data.format === "ntfy" ? (data.ntfyPriority ?? null) : null,
+      ntfyToken: data.format === "ntfy" ? (data.ntfyToken ?? null) : null,
       secret,
       createdBy: who,
     });
@@ -104,8 +106,8 @@ export async function getEndpointRow(db: Db, id: string): Promise<EndpointRow> {
 }
 
 function toView(row: EndpointRow, workspaceName: string | null): EndpointView {
-  const { secret: _secret, createdAt, updatedAt, ...rest } = row;
-  return { ...rest, workspaceName, createdAt: createdAt.toISOString(), updatedAt: updatedAt.toISOString() };
+  const { secret: _secret, ntfyToken, createdAt, updatedAt, ...rest } = row;
+  return { ...rest, workspaceName, hasNtfyToken: Boolean(ntfyToken), createdAt: createdAt.toISOString(), updatedAt: updatedAt.toISOString() };
 }
 
 export async function getEndpoint(db: Db, id: string): Promise<EndpointView> {
@@ -135,6 +137,7 @@ export async function updateEndpoint({ db, actor, id, input, env = {} }: { db: D
   if (data.events) patch.events = [...new Set(data.events)];
   if (data.delaySeconds !== undefined) patch.delaySeconds = data.delaySeconds;
   if (data.ntfyPriority !== undefined) patch.ntfyPriority = data.ntfyPriority;
+  if (data.ntfyToken !== undefined) patch.ntfyToken = data.ntfyToken;
   if (data.workspace !== undefined) patch.workspaceId = await workspaceIdOf(db, data.workspace);
   if (data.enabled !== undefined) {
     patch.enabled = data.enabled;

@@ -43,7 +43,7 @@ export default async function NotificationsPage() {
               Sent once per card that needs a person, never for calls your rules settle. Signed with Standard Webhooks headers and retried with backoff.
             </p>
             <NotificationsManager
-              initial={endpoints.map((e) => ({ id: e.id, url: e.url, format: e.format, workspaceId: e.workspaceId, workspaceName: e.workspaceName, events: e.events, enabled: e.enabled, delaySeconds: e.delaySeconds, ntfyTopic: e.ntfyTopic, ntfyPriority: e.ntfyPriority, disabledReason: e.disabledReason }))}
+              initial={endpoints.map((e) => ({ id: e.id, url: e.url, format: e.format, workspaceId: e.workspaceId, workspaceName: e.workspaceName, events: e.events, enabled: e.enabled, delaySeconds: e.delaySeconds, ntfyTopic: e.ntfyTopic, ntfyPriority: e.ntfyPriority, hasNtfyToken: e.hasNtfyToken, disabledReason: e.disabledReason }))}
               workspaces={workspaces.map((w) => ({ id: w.id, name: w.name, path: w.path }))}
             />
           </section>

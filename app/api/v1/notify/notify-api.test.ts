@@ -99,9 +99,12 @@ describe("ntfy Approve / Deny buttons", () => {
   };
 
   it("the Approve button's request settles the card once; reuse → 409; Deny token cannot approve → 403", async () => {
-    await createEndpoint({ db: opened.db, actor: ADMIN, input: { url: `${ntfy.url.replace("/hook", "")}/approvals-topic`, format: "ntfy" }, env: f.env });
+    await createEndpoint({ db: opened.db, actor: ADMIN, input: { url: `${ntfy.url.replace("/hook", "")}/approvals-topic`, format: "ntfy", ntfyToken: "tk_e2eaccess" }, env: f.env });
     const { id, sent } = await deliverCard("rm -rf dist");
     expect(sent).toMatchObject({ topic: "approvals-topic", priority: 4, click: `https://cockpit.example/cards/${id}` });
+    const request = ntfy.requests.find((r) => r.body.includes(id) && r.body.includes(`"topic"`))!;
+    expect(request.url).toBe("/");
+    expect(request.headers.authorization).toBe("Bearer tk_e2eaccess");
     const [approve, deny, view] = sent.actions;
     expect(approve).toMatchObject({ action: "http", label: "Approve", method: "POST", clear: true });
     expect(deny).toMatchObject({ action: "http", label: "Deny", clear: true });
