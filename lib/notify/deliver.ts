@@ -75,6 +75,16 @@ async function skip(db: Db, delivery: Delivery, reason: string, env: NotifyEnv) 
 
 /** One attempt of a claimed delivery: render from the card as it is now, sign, send, record, schedule. */
 export async function attemptDelivery(db: Db, delivery: Delivery, env: NotifyEnv = {}): Promise<void> {
+  try {
+    await attempt(db, delivery, env);
+  } catch (error) {
+    // A bug or bad data (e.g. a malformed push key) must not leave the lease to retry forever: record and stop.
+    const outcome: AttemptOutcome = { statusCode: null, latencyMs: 0, error: `not sent: ${(error as Error).message}`, responseBody: null, verdict: { kind: "give-up", reason: (error as Error).message } };
+    await finish(db, delivery, outcome, env);
+  }
+}
+
+async function attempt(db: Db, delivery: Delivery, env: NotifyEnv): Promise<void> {
   let card: CardView;
   try {
     card = await getCard(db, { cardId: delivery.cardId! });

@@ -56,12 +56,24 @@ describe("Web Push", () => {
     expect(req.body).not.toContain("rm -rf cache");
     expect((await f.opened.db.select().from(notifyDeliveries).where(eq(notifyDeliveries.eventType, "card.admitted")))[0]).toMatchObject({ status: "delivered" });
 
+    await expect(subscribePush({ db: f.opened.db, actor: person, input: { endpoint: `${pushService.url}/sub-broken`, keys: { p256dh: "bm90LWEta2V5", auth: "eA" } }, env: f.env })).rejects.toThrow(/P-256/);
+    // Stored before validation existed, say: the delivery fails once instead of retrying forever.
+    const [broken] = await f.opened.db.insert(pushSubscriptions).values({ id: "sub-broken", userId: "u-phone", endpoint: `${pushService.url}/sub-broken`, p256dh: "bm90LWEta2V5", auth: "eA" }).returning();
+    await f.admit("rm -rf cache1", "s-push");
+    await w.tick();
+    await w.idle();
+    const brokenRows = await f.opened.db.select().from(notifyDeliveries).where(eq(notifyDeliveries.subscriptionId, broken!.id));
+    expect(brokenRows).toMatchObject([{ status: "failed", attempts: 1 }]);
+    expect(brokenRows[0]!.lastError).toMatch(/not sent/);
+    await f.opened.db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, broken!.id));
+    expect(pushService.requests).toHaveLength(2);
+
     answer = 410;
     await f.admit("rm -rf cache2", "s-push");
     await w.tick();
     await w.idle();
     await w.stop();
-    expect(pushService.requests).toHaveLength(2);
+    expect(pushService.requests).toHaveLength(3);
     expect(await f.opened.db.select().from(pushSubscriptions)).toHaveLength(0);
   });
 });

@@ -28,13 +28,17 @@ export async function vapidKeys(db: DbOrTx): Promise<VapidKeys> {
 
 export const PushSubscriptionInput = z.object({
   endpoint: z.string().url().max(2000),
-  keys: z.object({ p256dh: z.string().min(1).max(200), auth: z.string().min(1).max(100) }),
+  keys: z.object({
+    p256dh: z.string().max(200).refine((k) => Buffer.from(k, "base64url").length === 65, "p256dh must be an uncompressed P-256 public key"),
+    auth: z.string().max(100).refine((k) => Buffer.from(k, "base64url").length === 16, "auth must be 16 bytes"),
+  }),
 });
 export type PushSubscriptionInput = z.infer<typeof PushSubscriptionInput>;
 
 /** Saves this device's subscription for the signed-in person; the push service URL must pass the SSRF policy. */
 export async function subscribePush({ db, actor, input, userAgent, env = {} }: { db: Db; actor: Actor; input: PushSubscriptionInput; userAgent?: string | null; env?: NotifyEnv }) {
   if (actor.kind !== "user") throw new ForbiddenError("push is enabled per signed-in person and device");
+  input = PushSubscriptionInput.parse(input);
   const url = parseTargetUrl(input.endpoint);
   await checkTarget(url, await targetPolicy(db, env));
   const values = { userId: actor.userId, endpoint: input.endpoint, p256dh: input.keys.p256dh, auth: input.keys.auth, userAgent: userAgent?.slice(0, 300) ?? null };
