@@ -14,6 +14,10 @@ import { startNotifyWorker } from "@/lib/notify/worker";
 import * as webhooks from "@/app/api/v1/webhooks/route";
 import * as testRoute from "@/app/api/v1/webhooks/[id]/test/route";
 import * as action from "@/app/api/v1/notify/actions/[token]/route";
+import * as allowHosts from "@/app/api/v1/notify/allow-hosts/route";
+import * as one from "@/app/api/v1/webhooks/[id]/route";
+import * as deliveries from "@/app/api/v1/webhooks/[id]/deliveries/route";
+import * as redeliverRoute from "@/app/api/v1/webhooks/[id]/deliveries/[deliveryId]/redeliver/route";
 import { createEndpoint } from "@/lib/notify";
 
 const LOCAL = "cpc_notify-test-local-credential";
@@ -79,6 +83,39 @@ describe("POST /api/v1/webhooks", () => {
   it("needs the admin role and refuses cross-site cookie posts", async () => {
     expect((await call(webhooks.POST, "/api/v1/webhooks", { method: "POST", body: { url: ntfy.url } })).status).toBe(403);
     expect((await call(webhooks.GET, "/api/v1/webhooks")).status).toBe(401);
+  });
+});
+
+describe("endpoint management routes", () => {
+  it("edits the allow list, disables and re-enables, lists deliveries with attempts and redelivers", async () => {
+    const put = await call(allowHosts.PUT, "/api/v1/notify/allow-hosts", { method: "PUT", headers: asLocal, body: { hosts: ["127.0.0.1", "NTFY.lan"] } });
+    expect(await put.json()).toMatchObject({ hosts: ["127.0.0.1", "ntfy.lan"] });
+    const bad = await call(allowHosts.PUT, "/api/v1/notify/allow-hosts", { method: "PUT", headers: asLocal, body: { hosts: ["http://x/"] } });
+    expect(bad.status).toBe(400);
+
+    const created = await (await call(webhooks.POST, "/api/v1/webhooks", { method: "POST", headers: asLocal, body: { url: ntfy.url } })).json();
+    const params = { id: created.id };
+    const off = await call(one.PATCH, `/api/v1/webhooks/${created.id}`, { method: "PATCH", headers: asLocal, body: { enabled: false, delaySeconds: 30 }, params });
+    expect(await off.json()).toMatchObject({ endpoint: { enabled: false, delaySeconds: 30 } });
+    const refused = await call(one.PATCH, `/api/v1/webhooks/${created.id}`, { method: "PATCH", headers: asLocal, body: { url: "http://192.168.9.9/" }, params });
+    expect(refused.status).toBe(400);
+    await call(one.PATCH, `/api/v1/webhooks/${created.id}`, { method: "PATCH", headers: asLocal, body: { enabled: true, delaySeconds: 0 }, params });
+
+    const id = await f.admit("rm -rf routes", "s-routes");
+    const w = startNotifyWorker({ db: opened.db, env: f.env, pollMs: 0 });
+    await w.tick();
+    await w.idle();
+    const log = await (await call(deliveries.GET, `/api/v1/webhooks/${created.id}/deliveries`, { headers: asLocal, params })).json();
+    const delivery = log.deliveries.find((d: { cardId: string }) => d.cardId === id);
+    expect(delivery).toMatchObject({ eventType: "card.admitted", status: "delivered", attempts: 1, log: [{ statusCode: 200 }] });
+    const again = await call(redeliverRoute.POST, "/x", { method: "POST", headers: asLocal, params: { id: created.id, deliveryId: delivery.id } });
+    expect(again.status).toBe(200);
+    await w.tick();
+    await w.stop();
+    const detail = await (await call(one.GET, `/api/v1/webhooks/${created.id}`, { headers: asLocal, params })).json();
+    expect(detail.deliveries.find((d: { id: string }) => d.id === delivery.id)).toMatchObject({ status: "delivered", attempts: 2 });
+    expect((await call(one.DELETE, "/x", { method: "DELETE", headers: asLocal, params })).status).toBe(200);
+    expect((await call(one.GET, "/x", { headers: asLocal, params })).status).toBe(404);
   });
 });
 
