@@ -6,8 +6,13 @@ registerBackgroundWork("cards", async () => {
   const { expireAbsentQueues } = await import("./expire-absent-queues");
   const { announceShutdown } = await import("./bus");
   // Next's own handlers stop the server; ours releases held requests so it can actually exit.
-  process.once("SIGTERM", announceShutdown);
-  process.once("SIGINT", announceShutdown);
+  // Alone (no other handler), a listener would swallow the signal: then re-raise it.
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.once(signal, () => {
+      announceShutdown();
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+    });
+  }
   const opened = await getOpenedDb();
   if (opened.pgPool) {
     const { connectPgBus } = await import("./bus");
