@@ -280,6 +280,11 @@ test("a 5,000-entry settings file: first paint and filtering stay fast", async (
   await page.goto(`/rules?workspace=${fx.id}`);
   await expect(entry(page, "Bash(tool-0 --flag-0:*)")).toBeVisible();
   const firstPaint = Date.now() - t0;
+  const fcp = Math.round(await page.evaluate(() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? -1));
+  const tApi = Date.now();
+  const api = await page.request.get(`/api/v1/entries?workspace=${fx.id}&q=tool-4999&limit=200`);
+  expect((await api.json()).matched).toBe(1);
+  const apiMs = Date.now() - tApi;
   await expect(page.getByTestId("list-status")).toContainText("of 50");
 
   const t1 = Date.now();
@@ -295,8 +300,8 @@ test("a 5,000-entry settings file: first paint and filtering stay fast", async (
   await expect(page.getByTestId("entry")).toHaveCount(400);
   const nextChunk = Date.now() - t2;
   await expectNoSidewaysScroll(page);
-  test.info().annotations.push({ type: "perf", description: `5,000 entries: first paint ${firstPaint} ms, filter ${filter} ms, next chunk ${nextChunk} ms` });
-  console.log(`[rules perf ${test.info().project.name}] first paint ${firstPaint} ms, filter ${filter} ms, next chunk ${nextChunk} ms`);
+  test.info().annotations.push({ type: "perf", description: `5,000 entries: first entry visible ${firstPaint} ms (FCP ${fcp} ms), filter ${filter} ms (API alone ${apiMs} ms), next chunk ${nextChunk} ms` });
+  console.log(`[rules perf ${test.info().project.name}] first entry visible ${firstPaint} ms (FCP ${fcp} ms), filter applied ${filter} ms (API alone ${apiMs} ms), next chunk ${nextChunk} ms`);
   expect(firstPaint).toBeLessThan(8000);
   expect(filter).toBeLessThan(4000);
 });

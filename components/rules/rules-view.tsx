@@ -73,17 +73,22 @@ export function RulesView({ workspaces, initialWorkspace, canWrite }: { workspac
     return map;
   }, [entries]);
 
-  // Load the next chunk when the end of the list scrolls into view.
+  // Load the next chunk when the end of the list scrolls into view. One observer for the list's
+  // life: it fires on arrival only, so a chunk that leaves the end in view doesn't cascade loads.
   const sentinel = useRef<HTMLDivElement>(null);
+  const loadMore = useRef(() => {});
+  loadMore.current = () => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  };
   useEffect(() => {
     const el = sentinel.current;
     if (!el || !hasNextPage) return;
     const observer = new IntersectionObserver((items) => {
-      if (items.some((i) => i.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
-    }, { rootMargin: "800px" });
+      if (items.some((i) => i.isIntersecting)) loadMore.current();
+    }, { rootMargin: "600px" });
     observer.observe(el);
     return () => observer.disconnect();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  }, [hasNextPage]);
 
   const refresh = useCallback(() => {
     setDialog(null);
