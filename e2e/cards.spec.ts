@@ -82,6 +82,7 @@ test.describe("Cards", () => {
     await expect(card).toContainText("Bash");
     await expect(page.getByTestId("pending-badge").first()).toBeVisible();
     await expect(page).toHaveTitle(/^\(\d+\) Cards · Permissions Cockpit$/);
+    await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS ?? "test-results"}/cards-top-${test.info().project.name}.png` });
     await card.getByRole("button", { name: "Allow once" }).click();
     await expect(page.getByTestId("answer-notice").first()).toContainText(/Allowed once · by you at \d\d:\d\d via web/);
     await expect(card).toHaveCount(0);
@@ -129,8 +130,9 @@ test.describe("Cards", () => {
     const first = await page.request.post(`/api/v1/cards/${api.id}/answer`, { data: { outcome: "deny", remember: "once", hash: api.hash }, headers: { origin: baseURL! } });
     expect(first.status()).toBe(200);
     await card.getByRole("button", { name: "Allow once" }).click();
-    await expect(page.getByTestId("answer-notice").first()).toContainText(/Not answered: already settled by \S+ at \d\d:\d\d/);
+    await expect(page.getByTestId("answer-notice").first()).toContainText(/Not answered: already settled by you \(another tab or device\) at \d\d:\d\d — Denied/);
     await expect(page.getByTestId("settlement")).toContainText("Denied");
+    await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS ?? "test-results"}/cards-conflict-${test.info().project.name}.png` });
     expect(await held).toMatchObject({ hookSpecificOutput: { decision: { behavior: "deny" } } });
   });
 
@@ -149,6 +151,8 @@ test.describe("Cards", () => {
     await expect(confirm.getByTestId("store-file")).toHaveText(storeFile);
     // Nothing is written before the second step.
     await expect(card.getByRole("button", { name: "Deny" })).toHaveCount(0);
+    await confirm.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS ?? "test-results"}/cards-always-${test.info().project.name}.png` });
     await confirm.getByRole("button", { name: "Confirm always allow" }).click();
     await expect(page.getByTestId("answer-notice").first()).toContainText("Always allowed · by you");
     expect(await held).toMatchObject({ hookSpecificOutput: { decision: { behavior: "allow" } } });

@@ -51,7 +51,7 @@ export function CardItem({ card, me, onNotice, head, actionsRef, permalink }: Pr
         <span className="tag">{card.agent}</span>
         {card.safetyCheck ? <span className="tag bad">safety check</span> : null}
         {permalink ? (
-          <Link href={`/cards/${card.id}`} style={{ marginLeft: "auto", fontSize: "0.9rem" }}>
+          <Link href={`/cards/${card.id}`} className={styles.permalink}>
             Open
           </Link>
         ) : null}

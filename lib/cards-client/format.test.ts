@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CardView } from "@/lib/cards/view";
-import { describeCause, describeSettlement, formatTime, settlementTitle, storeFilePath, timeLeft } from "./format";
+import { describeCause, describeSettlement, formatTime, settlementTitle, storeFilePath, timeLeft, conflictText } from "./format";
 import { testCard } from "./test-card";
 
 const at = "2026-12-02T14:02:00.000Z";
@@ -60,5 +60,17 @@ describe("storeFilePath", () => {
     [null, null],
   ])("%s", (store, full) => {
     expect(storeFilePath(testCard({ remember: { session: [], workspace: ["Bash(x)"], workspaceStore: store } }))).toBe(full);
+  });
+});
+
+describe("conflictText", () => {
+  const time = formatTime(at, now);
+  it("names the winner and what they answered", () => {
+    expect(conflictText("already settled by alice at " + at, settled("allowed"), { me: "bob", now })).toBe(`Not answered: already settled by owner at ${time} — Allowed once`);
+    expect(conflictText("x", settled("denied", { outcome: "deny" }), { me: "owner", now })).toBe(`Not answered: already settled by you (another tab or device) at ${time} — Denied`);
+  });
+  it("keeps the server's reason for expiry, aborts and changed cards", () => {
+    expect(conflictText(`the request expired at ${at} (the user may have been away); nothing was granted`, settled("expired", { source: "expired" }), { now })).toBe(`Not answered: the request expired at ${time} (the user may have been away); nothing was granted`);
+    expect(conflictText("the card changed; reload", testCard(), { now })).toBe("Not answered: the card changed; reload");
   });
 });

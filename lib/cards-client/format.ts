@@ -86,3 +86,16 @@ export function storeFilePath(card: Pick<CardView, "remember" | "workspace">): s
   if (store.startsWith("/") || store.startsWith("~") || /^[A-Za-z]:[\\/]/.test(store)) return store;
   return `${card.workspace.path.replace(/[\\/]+$/, "")}/${store}`;
 }
+
+/**
+ * The notice for a refused answer. When someone else's answer won, say who (the viewer's own name
+ * means another tab or device) and what they answered; otherwise the server's reason, in local time.
+ */
+export function conflictText(serverMessage: string, card: Settled | null, { me, now }: { me?: string; now?: Date } = {}): string {
+  const s = card?.settlement;
+  if (card && s && (card.status === "allowed" || card.status === "denied") && s.source === "user") {
+    const who = me && s.by === me ? "you (another tab or device)" : s.by;
+    return `Not answered: already settled by ${who} at ${formatTime(s.at, now)} — ${settlementTitle(card)}`;
+  }
+  return `Not answered: ${serverMessage.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z/g, (iso) => formatTime(iso, now))}`;
+}

@@ -2,7 +2,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { CardView } from "@/lib/cards/view";
 import { AnswerError, answerCard, type Outcome, type Remember } from "./api";
-import { describeSettlement, formatTime } from "./format";
+import { conflictText, describeSettlement, formatTime } from "./format";
 import { cardKeys } from "./queries";
 import { humanizeTimes } from "./warnings";
 
@@ -34,8 +34,8 @@ export function useAnswerCard(card: CardView, { me, onNotice }: { me: string; on
     },
     onError: (error) => {
       if (error instanceof AnswerError && error.card) store(error.card);
-      const reason = humanizeTimes(error.message, (iso) => formatTime(iso));
-      onNotice({ tone: "error", text: error instanceof AnswerError && error.status === 409 ? `Not answered: ${reason}` : `Answer failed: ${reason}`, cardId: card.id });
+      const text = error instanceof AnswerError && error.status === 409 ? conflictText(error.message, error.card, { me }) : `Answer failed: ${humanizeTimes(error.message, (iso) => formatTime(iso))}`;
+      onNotice({ tone: "error", text, cardId: card.id });
     },
     onSettled: () => client.invalidateQueries({ queryKey: cardKeys.all }),
   });
