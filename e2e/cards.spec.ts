@@ -252,4 +252,20 @@ test.describe("Cards", () => {
       await put(null);
     }
   });
+  test("when the agent stops waiting, the card leaves live and its page says it was answered elsewhere", async ({ page, baseURL }) => {
+    await page.goto("/cards");
+    const marker = unique();
+    const controller = new AbortController();
+    const held = fetch(`${baseURL}/api/agent/v1/hooks/claude-code`, { method: "POST", signal: controller.signal, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(permissionRequest(`npm run e2e-gone-${marker}`)) }).catch(() => "closed");
+    const card = cardOnPage(page, marker);
+    await expect(card).toBeVisible({ timeout: 20_000 });
+    const api = await pendingCard(page, marker);
+    // The terminal answered first: Claude Code ends the hook's HTTP request.
+    controller.abort();
+    expect(await held).toBe("closed");
+    await expect(card).toHaveCount(0, { timeout: 15_000 });
+    await page.goto(`/cards/${api.id}`);
+    await expect(page.getByTestId("settlement")).toContainText("Answered elsewhere (in the terminal)");
+    await expect(page.getByRole("button", { name: "Allow once" })).toHaveCount(0);
+  });
 });
