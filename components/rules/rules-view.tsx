@@ -42,6 +42,8 @@ function AbsentStores({ stores }: { stores: StoreInfo[] }) {
   );
 }
 
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
 const timeOf = (iso: string) => `${iso.slice(11, 19)} UTC`;
 
 /** The Rules page body: workspace picker, filters, entries grouped by scope then store, write dialogs. */
@@ -153,7 +155,7 @@ export function RulesView({ workspaces, initialWorkspace, canWrite }: { workspac
         return (
           <section key={scope} aria-label={`${SCOPE_TITLE[scope]} entries`} data-testid={`scope-${scope}`}>
             <h2 className={styles.scopeHeading}>
-              {SCOPE_TITLE[scope]} <span className="muted" style={{ fontSize: "0.9rem", fontWeight: 400 }}>{first?.counts[scope] ?? 0} entries</span>
+              {SCOPE_TITLE[scope]} <span className="muted" style={{ fontSize: "0.9rem", fontWeight: 400 }}>{plural(first?.counts[scope] ?? 0, "entry", "entries")}</span>
             </h2>
             {scoped
               .filter((store) => !isAbsent(store))

@@ -16,8 +16,8 @@ export function StoreGroup({ store, entries, matched, actions }: { store: StoreI
         <div className={styles.storePath}>{store.path === "database" ? "Session entries (cockpit database)" : store.path}</div>
         <div className={styles.meta}>
           <span className="tag">{FORMAT_LABEL[store.format] ?? store.format}</span>
-          <span>{store.agent}</span>
-          {store.valid ? <span className="tag ok">valid</span> : <span className="tag bad">invalid</span>}
+          {store.format === "database" ? <span>rows kept per agent session</span> : <span>{store.agent}</span>}
+          {store.format === "database" ? null : store.valid ? <span className="tag ok">valid</span> : <span className="tag bad">invalid</span>}
           {missing ? <span>file not present</span> : store.format !== "database" ? <span className={styles.short} title={store.version}>v {store.version.slice(0, 8)}</span> : null}
           {!store.writable && store.valid ? <span className="tag">read-only{store.readOnlyReason ? `: ${store.readOnlyReason}` : ""}</span> : null}
           {store.valid ? <span>{store.entryCount} {store.entryCount === 1 ? "entry" : "entries"}</span> : <span>entries not listed</span>}
