@@ -88,7 +88,9 @@ export function AnswerPanel({ card, me, onNotice, actionsRef }: Props) {
           {canAlways ? (
             <button type="button" className={styles.secondary} onClick={always} disabled={busy}>
               <span>Always allow…</span>
-              <small>asks you to confirm the rule it saves</small>
+              <small>
+                saves <code>{card.remember.workspace.join(", ")}</code> to <code>{card.remember.workspaceStore}</code> after you confirm
+              </small>
             </button>
           ) : null}
         </div>
