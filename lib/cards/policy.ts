@@ -1,10 +1,9 @@
 import os from "node:os";
 import path from "node:path";
 import { readlinkSync } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import type { DbOrTx } from "@/db/client";
-import { decide, initShell, normalizeMode, rememberRules, type Agent, type Decision, type Mode, type PolicyContext, type ToolCall } from "@/lib/policy";
+import { initShellFromNode } from "@/lib/policy/shell-init-node";
+import { decide, normalizeMode, rememberRules, type Agent, type Decision, type Mode, type PolicyContext, type ToolCall } from "@/lib/policy";
 import { listSessionEntries } from "@/lib/session-entries/session-entries";
 import { loadPolicyInputs } from "@/lib/stores/load-policy-inputs";
 import { targetStore } from "@/lib/stores/discover";
@@ -24,25 +23,6 @@ export function policyAgent(agent: string): Agent {
   return agent === "commandcode" || agent === "mevedel" ? agent : "claude-code";
 }
 
-/**
- * Same as lib/policy/shell-init-node, but resolves the wasm files at run time from the project root:
- * a literal `require.resolve("….wasm")` makes Turbopack try (and fail) to bundle them into routes.
- */
-async function loadShell(): Promise<void> {
-  const req = createRequire(path.join(/*turbopackIgnore: true*/ process.env.COCKPIT_ROOT ?? process.cwd(), "package.json"));
-  const files = ["web-tree-sitter/web-tree-sitter.wasm", "tree-sitter-bash/tree-sitter-bash.wasm"];
-  const [runtime, grammar] = await Promise.all(files.map((f) => readFile(/*turbopackIgnore: true*/ req.resolve(f))));
-  await initShell({ runtime: new Uint8Array(runtime!), grammar: new Uint8Array(grammar!) });
-}
-
-let shellReady: Promise<void> | undefined;
-function ensureShell(): Promise<void> {
-  shellReady ??= loadShell().catch((error) => {
-    shellReady = undefined;
-    throw error;
-  });
-  return shellReady;
-}
 
 function resolveSymlink(abs: string): string | null {
   try {
@@ -73,7 +53,7 @@ export interface EvaluateInput {
  * of the root session (children share the root's authority), decided by the engine.
  */
 export async function evaluateCall(db: DbOrTx, workspaceId: string, input: EvaluateInput, env: CardEnv = {}): Promise<Evaluation> {
-  await ensureShell();
+  await initShellFromNode();
   const agent = policyAgent(input.agent);
   const home = path.resolve(/*turbopackIgnore: true*/ env.home ?? os.homedir());
   const paths = { workspace: input.workspacePath, home, managedSettingsPath: env.managedSettingsPath };
