@@ -65,9 +65,7 @@ export function DeliveryLog({ endpointId, refreshKey }: { endpointId: string; re
                 <span className={statusTag(d.status)}>{d.status}</span>
                 <strong>{d.eventType}</strong>
                 {d.cardId ? (
-                  <a href={`/cards/${d.cardId}`} className="mono">
-                    card
-                  </a>
+                  <a href={`/cards/${d.cardId}`}>open card</a>
                 ) : null}
               </div>
               {d.cardId && d.status !== "skipped" ? (
