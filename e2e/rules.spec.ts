@@ -21,7 +21,7 @@ const COMMANDCODE = `// Command Code settings — ünïcode ✓
 const CLAUDE = `{
   "permissions": {
     "allow": ["Read(docs/**)", "WebFetch(domain:example.com)"],
-    "ask": ["Bash(git push:*)"]
+    "ask": ["Bash(git push:*)", "Bash(unclosed"]
   }
 }
 `;
@@ -108,6 +108,8 @@ test("lists session, workspace and global entries by store; the invalid store sh
   await expect(profile).toContainText("profile");
   await expect(profile).toContainText("network on");
   await expect(profile.getByRole("list", { name: "Profile file-system grants" })).toContainText("~/.npm");
+
+  await expect(entry(page, "Bash(unclosed")).toContainText("Malformed:");
 
   const invalid = store(page, fx.file(".claude/settings.local.json"));
   await expect(invalid).toHaveAttribute("data-valid", "false");

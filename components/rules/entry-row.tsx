@@ -29,48 +29,50 @@ export interface EntryActions {
 export const EntryRow = memo(function EntryRow({ entry, onRevoke, onNarrow }: { entry: EntryView } & EntryActions) {
   return (
     <li className={styles.entry} data-testid="entry" data-entry-id={entry.id} data-scope={entry.scope}>
-      <div className={styles.entryTop}>
-        <ActionBadge action={entry.action} />
-        <p className={styles.ruleText}>{entry.rule}</p>
-      </div>
-      <div className={styles.meta}>
-        <span className="tag">{entry.kind}</span>
-        {entry.tool ? (
-          <span>
-            <code>{entry.tool}</code>
-            {entry.specifier ? (
-              <>
-                {" "}
-                <code>{entry.specifier}</code>
-              </>
-            ) : null}
-          </span>
-        ) : null}
-        {entry.grant ? <GrantTags grant={entry.grant} /> : null}
-        <span>{entry.agent}</span>
-        {entry.line > 0 ? <span>line {entry.line}</span> : null}
-        {entry.agentSessionId ? <span>session {entry.agentSessionId}</span> : null}
-      </div>
-      {entry.profile ? (
-        <div className={styles.meta}>
-          <span className="tag">network {entry.profile.network ? "on" : "off"}</span>
-          {entry.profile.fileSystem.length === 0 ? <span>no file-system grants</span> : null}
+      <div className={styles.entryMain}>
+        <div className={styles.entryTop}>
+          <ActionBadge action={entry.action} />
+          <p className={styles.ruleText}>{entry.rule}</p>
         </div>
-      ) : null}
-      {entry.profile && entry.profile.fileSystem.length > 0 ? (
-        <ul className={styles.children} aria-label="Profile file-system grants">
-          {entry.profile.fileSystem.map((g, i) => (
-            <li key={i}>
-              <code>{g.path}</code> <GrantTags grant={g} />
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      {entry.malformed ? (
-        <p className="warning" style={{ margin: "0.4rem 0 0" }}>
-          Malformed: {entry.malformed}
-        </p>
-      ) : null}
+        <div className={styles.meta}>
+          <span className="tag">{entry.kind}</span>
+          {entry.tool ? (
+            <span>
+              <code>{entry.tool}</code>
+              {entry.specifier ? (
+                <>
+                  {" "}
+                  <code>{entry.specifier}</code>
+                </>
+              ) : null}
+            </span>
+          ) : null}
+          {entry.grant ? <GrantTags grant={entry.grant} /> : null}
+          <span>{entry.agent}</span>
+          {entry.line > 0 ? <span>line {entry.line}</span> : null}
+          {entry.agentSessionId ? <span>session {entry.agentSessionId}</span> : null}
+        </div>
+        {entry.profile ? (
+          <div className={styles.meta}>
+            <span className="tag">network {entry.profile.network ? "on" : "off"}</span>
+            {entry.profile.fileSystem.length === 0 ? <span>no file-system grants</span> : null}
+          </div>
+        ) : null}
+        {entry.profile && entry.profile.fileSystem.length > 0 ? (
+          <ul className={styles.children} aria-label="Profile file-system grants">
+            {entry.profile.fileSystem.map((g, i) => (
+              <li key={i}>
+                <code>{g.path}</code> <GrantTags grant={g} />
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        {entry.malformed ? (
+          <p className="warning" style={{ margin: "0.4rem 0 0" }}>
+            Malformed: {entry.malformed}
+          </p>
+        ) : null}
+      </div>
       {entry.writable && (onRevoke || onNarrow) ? (
         <div className={styles.actions}>
           {onNarrow && entry.scope !== "session" ? (
