@@ -1,4 +1,5 @@
 import { NavLinks } from "./nav-links";
+import { ServiceWorkerRegistration } from "./service-worker";
 import { SignOutButton } from "./sign-out-button";
 
 /** The signed-in frame: navigation plus the page. */
@@ -15,6 +16,7 @@ export function AppShell({ userName, children }: { userName: string; children: R
         <SignOutButton />
       </aside>
       <main className="content">{children}</main>
+      <ServiceWorkerRegistration />
     </div>
   );
 }
