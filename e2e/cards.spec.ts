@@ -158,7 +158,7 @@ test.describe("Cards", () => {
     await expect(confirm.getByTestId("store-file")).toHaveText(storeFile);
     // Nothing is written before the second step.
     await expect(card.getByRole("button", { name: "Deny" })).toHaveCount(0);
-    await confirm.scrollIntoViewIfNeeded();
+    await expect(confirm.getByRole("button", { name: "Confirm always allow" })).toBeInViewport();
     await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS ?? "test-results"}/cards-always-${test.info().project.name}.png` });
     await confirm.getByRole("button", { name: "Confirm always allow" }).click();
     await expect(page.getByTestId("answer-notice").first()).toContainText("Always allowed · by you");

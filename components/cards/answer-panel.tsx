@@ -1,5 +1,5 @@
 "use client";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { CardView } from "@/lib/cards/view";
 import { storeFilePath } from "@/lib/cards-client/format";
 import { shortSessionId } from "@/lib/cards-client/group";
@@ -29,6 +29,7 @@ export function AnswerPanel({ card, me, onNotice, actionsRef }: Props) {
   const [message, setMessage] = useState("");
   const [confirmAlways, setConfirmAlways] = useState(false);
   const answer = useAnswerCard(card, { me, onNotice });
+  const confirmRef = useRef<HTMLDivElement>(null);
   const busy = answer.isPending;
   const canSession = !card.safetyCheck && card.remember.session.length > 0;
   const canAlways = !card.safetyCheck && card.remember.workspace.length > 0 && card.remember.workspaceStore !== null;
@@ -46,9 +47,14 @@ export function AnswerPanel({ card, me, onNotice, actionsRef }: Props) {
     };
   });
 
+  // The confirmation replaces the buttons; bring all of it (with its own buttons) into view.
+  useEffect(() => {
+    if (confirmAlways) confirmRef.current?.scrollIntoView({ block: "center", behavior: "smooth" });
+  }, [confirmAlways]);
+
   if (confirmAlways) {
     return (
-      <div className={styles.confirm} role="group" aria-label="Confirm always allow">
+      <div ref={confirmRef} className={styles.confirm} role="group" aria-label="Confirm always allow">
         <strong>Always allow in {card.workspace.name}?</strong>
         <p style={{ margin: "0.4rem 0" }}>
           This writes {card.remember.workspace.length === 1 ? "this rule" : "these rules"} to <code style={{ overflowWrap: "anywhere" }} data-testid="store-file">{storeFilePath(card)}</code>, and the agent stops asking for matching requests:
