@@ -49,7 +49,7 @@ export function AnswerPanel({ card, me, onNotice, actionsRef }: Props) {
 
   // The confirmation replaces the buttons; bring all of it (with its own buttons) into view.
   useEffect(() => {
-    if (confirmAlways) confirmRef.current?.scrollIntoView({ block: "center", behavior: "smooth" });
+    if (confirmAlways) confirmRef.current?.scrollIntoView({ block: "end" });
   }, [confirmAlways]);
 
   if (confirmAlways) {
