@@ -280,6 +280,7 @@ test("a 5,000-entry settings file: first paint and filtering stay fast", async (
   const fx = await setUp(page, { ".claude/settings.json": big });
   const t0 = Date.now();
   await page.goto(`/rules?workspace=${fx.id}`);
+  await page.waitForFunction(() => document.querySelector('[data-testid="entry"]') !== null, null, { polling: "raf" });
   await expect(entry(page, "Bash(tool-0 --flag-0:*)")).toBeVisible();
   const firstPaint = Date.now() - t0;
   const fcp = Math.round(await page.evaluate(() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? -1));
@@ -291,7 +292,8 @@ test("a 5,000-entry settings file: first paint and filtering stay fast", async (
 
   const t1 = Date.now();
   await page.getByLabel("Search", { exact: true }).fill("tool-4999");
-  await expect(page.getByTestId("list-status")).toHaveText(/^1 of 50\d\d entries$/);
+  // Polled every animation frame: expect()'s back-off would add up to a second to the measurement.
+  await page.waitForFunction(() => /^1 of 50\d\d entries$/.test(document.querySelector('[data-testid="list-status"]')?.textContent ?? ""), null, { polling: "raf" });
   await expect(entry(page, "Bash(tool-4999 --flag-1:*)")).toBeVisible();
   const filter = Date.now() - t1;
 

@@ -11,7 +11,8 @@ import { EntryFilters, matchesFilters, SCOPES, toolOf } from "./filters";
 export const ListWorkspaceEntriesInput = EntryFilters.extend({
   workspace: z.string().min(1),
   offset: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(10_000).default(10_000),
+  // No limit by default: API callers get every entry; the page asks for chunks.
+  limit: z.coerce.number().int().min(1).max(1_000_000).default(1_000_000),
 });
 export type ListWorkspaceEntriesInput = z.input<typeof ListWorkspaceEntriesInput>;
 
