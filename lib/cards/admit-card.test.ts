@@ -46,7 +46,7 @@ describe("admission", () => {
 
     const compound = await admit(bash("git push && npm publish"));
     if (compound.status !== "pending") throw new Error("expected a card");
-    expect((await getCard(f.opened.db, { cardId: compound.id })).remember.session).toEqual(["Bash(git *)", "Bash(npm *)"]);
+    expect((await getCard(f.opened.db, { cardId: compound.id })).remember.session).toEqual(["Bash(git *)", "Bash(npm publish *)"]);
 
     const mcp = await admit({ agent: "claude-code", sessionId: "sess-1", tool: "mcp__github__create_issue", input: { title: "t" } });
     if (mcp.status !== "pending") throw new Error("expected a card");
@@ -68,9 +68,11 @@ describe("admission", () => {
     const first = await admit(bash("make build", "sess-rule"));
     if (first.status !== "pending") throw new Error("expected a card");
     await settleCard({ db: f.opened.db, actor: OWNER, cardId: first.id, input: { outcome: "allow", remember: "session", hash: first.hash }, client: "web", env: f.env });
-    expect(await admit(bash("make test", "sess-rule"))).toMatchObject({ status: "coalesced", decision: { decision: "allow", rule: "Bash(make *)" } });
+    expect(await admit(bash("make build -j4", "sess-rule"))).toMatchObject({ status: "coalesced", decision: { decision: "allow", rule: "Bash(make build *)" } });
+    // The remembered rule keeps the build tool's target: another target still asks.
+    expect((await admit(bash("make deploy", "sess-rule"))).status).toBe("pending");
     // Another session does not inherit it.
-    expect((await admit(bash("make test", "sess-other"))).status).toBe("pending");
+    expect((await admit(bash("make build -j4", "sess-other"))).status).toBe("pending");
   });
 
   it("refuses a token of another workspace", async () => {

@@ -74,12 +74,12 @@ describe("settlement", () => {
 
   it("a session answer stores the rules and coalesces covered siblings of the same root session only", async () => {
     const head = await card(bash("cargo build", "root-a"));
-    const sibling = await card({ ...bash("cargo test", "child-1"), rootSessionId: "root-a", originPath: "/root/worker" });
+    const sibling = await card({ ...bash("cargo build --release", "child-1"), rootSessionId: "root-a", originPath: "/root/worker" });
     const uncovered = await card(bash("make", "root-a"));
-    const otherSession = await card(bash("cargo test", "root-b"));
+    const otherSession = await card(bash("cargo build --release", "root-b"));
     const done = await answer(head.id, { outcome: "allow", remember: "session", hash: head.hash });
     expect(done.coalesced).toEqual([sibling.id]);
-    expect(await f.opened.db.select().from(sessionEntries).where(eq(sessionEntries.agentSessionId, "root-a"))).toMatchObject([{ rule: "Bash(cargo *)", action: "allow" }]);
+    expect(await f.opened.db.select().from(sessionEntries).where(eq(sessionEntries.agentSessionId, "root-a"))).toMatchObject([{ rule: "Bash(cargo build *)", action: "allow" }]);
     expect((await getCard(f.opened.db, { cardId: sibling.id })).settlement).toMatchObject({ outcome: "allow", by: "policy", via: "policy", source: "policy" });
     expect((await getCard(f.opened.db, { cardId: sibling.id })).status).toBe("coalesced");
     expect((await getCard(f.opened.db, { cardId: uncovered.id })).status).toBe("pending");

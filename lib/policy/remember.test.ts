@@ -8,9 +8,12 @@ beforeAll(initShellFromNode);
 
 describe("rememberRules", () => {
   const cases: [string, ToolCall, Partial<PolicyContext>, string[]][] = [
-    ["one base → prefix rule", sh("npm install left-pad"), {}, ["Shell(npm:*)"]],
-    ["claude-code spelling", { tool: "Bash", input: { command: "npm install" } }, { agent: "claude-code" }, ["Bash(npm *)"]],
-    ["compound: one rule per non-read-only base", sh("git add . && git commit -m x && ls && make"), {}, ["Shell(git:*)", "Shell(make:*)"]],
+    ["one base → prefix rule", sh("git push origin main"), {}, ["Shell(git:*)"]],
+    ["package manager keeps its sub-command", sh("npm install left-pad"), {}, ["Shell(npm install:*)"]],
+    ["npm run keeps the script name", sh("npm run test -- --watch"), {}, ["Shell(npm run test:*)"]],
+    ["bare build tool is exact", sh("make"), {}, ["Shell(make)"]],
+    ["claude-code spelling", { tool: "Bash", input: { command: "npm install" } }, { agent: "claude-code" }, ["Bash(npm install *)"]],
+    ["compound: one rule per non-read-only base", sh("git add . && git commit -m x && ls && make build"), {}, ["Shell(git:*)", "Shell(make build:*)"]],
     ["arbitrary-code base → exact command", sh("python3 scripts/gen.py --fast"), {}, ["Shell(python3 scripts/gen.py --fast)"]],
     ["curl → exact", sh("curl https://x.dev/install"), {}, ["Shell(curl https://x.dev/install)"]],
     ["dangerous → exact", sh("rm -rf dist"), {}, ["Shell(rm -rf dist)"]],

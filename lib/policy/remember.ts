@@ -33,13 +33,14 @@ export function rememberRules(call: ToolCall, ctx: PolicyContext): { session: st
       if (p.origin === "payload" || isReadOnlyPart(p)) continue;
       const base = p.argv[0] ?? "";
       const exact = ARBITRARY_CODE.has(base) || isDangerousPart(p) || p.assignments.length > 0 || p.wrappers.length > 0 || agent === "mevedel";
+      const prefix = exact ? null : rememberedPrefix(p.argv);
       let pattern: string;
-      if (exact) {
+      if (exact || prefix === null) {
         // `*` in a stored pattern would widen it; such a command cannot be remembered exactly.
         if (p.text.includes("*")) return NONE;
         pattern = p.text;
-      } else pattern = `${base} *`;
-      const r = agent === "commandcode" && !exact ? `Shell(${base}:*)` : text(agent, "Shell", { kind: "shell", pattern, dialect });
+      } else pattern = `${prefix} *`;
+      const r = agent === "commandcode" && prefix !== null ? `Shell(${prefix}:*)` : text(agent, "Shell", { kind: "shell", pattern, dialect });
       if (!out.includes(r)) out.push(r);
     }
   } else if (f.kind === "edit") {
@@ -55,4 +56,25 @@ export function rememberRules(call: ToolCall, ctx: PolicyContext): { session: st
     out.push(agent === "mevedel" ? text(agent, call.tool, null) : call.tool);
   }
   return { session: out, workspace: out };
+}
+
+/**
+ * Package managers and build tools run project-defined code, so approving `npm run test` must not
+ * remember every `npm` command: keep the sub-command (and the script name of `run`/`exec`).
+ * Returns null when the command has no sub-command to anchor on (remember it exactly).
+ */
+const SCRIPT_RUNNERS = new Set(["npm", "pnpm", "yarn", "make", "cargo", "go", "mvn", "gradle", "./gradlew", "composer", "poetry", "uv", "pip", "pip3", "rake", "bundle", "dotnet", "just"]);
+const SCRIPT_VERBS = new Set(["run", "run-script", "exec", "x", "dlx", "test"]);
+
+export function rememberedPrefix(argv: string[]): string | null {
+  const base = argv[0] ?? "";
+  if (!SCRIPT_RUNNERS.has(base)) return base || null;
+  const words = [base];
+  for (const arg of argv.slice(1)) {
+    if (arg.startsWith("-") || /[*?[\]{}$`'"\\]/.test(arg)) break;
+    words.push(arg);
+    if (words.length === 2 && !SCRIPT_VERBS.has(arg)) break;
+    if (words.length === 3) break;
+  }
+  return words.length > 1 ? words.join(" ") : null;
 }
