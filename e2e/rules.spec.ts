@@ -242,6 +242,12 @@ test("a file changed on disk after listing is refused: nothing written, refresh 
   await expect(entry(page, "Bash(git tag:*)")).toBeVisible();
   await expect(entry(page, "Read(docs/**)")).toBeVisible();
   expect(readAt).toMatch(/Read from disk at \d\d:\d\d:\d\d UTC/);
+
+  // The page's Refresh re-reads the files too.
+  fs.writeFileSync(fx.file(".claude/settings.json"), edited.replace('"Bash(git tag:*)"', '"Bash(git tag:*)", "Bash(git stash:*)"'));
+  await expect(entry(page, "Bash(git stash:*)")).toHaveCount(0);
+  await page.getByRole("button", { name: "Refresh", exact: true }).click();
+  await expect(entry(page, "Bash(git stash:*)")).toBeVisible();
 });
 
 test("add a rule explicitly: the server's validation error is shown, global warns, the rule appears", async ({ page }) => {
