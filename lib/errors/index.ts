@@ -39,6 +39,8 @@ export class UnprocessableError extends AppError {
 /** Errors from other layers (e.g. lib/stores) mapped by class name, so those layers stay free of HTTP. */
 const statusByName: Record<string, number> = {
   ConflictError: 409,
+  StoreLockedError: 409,
+  InvalidInputError: 400,
   NotFoundError: 404,
   InvalidStoreError: 422,
   SymlinkRefusedError: 409,
