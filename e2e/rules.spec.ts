@@ -63,7 +63,7 @@ async function setUp(page: Page, stores: Record<string, string> = {}): Promise<F
   fs.mkdirSync(path.join(folder, "src", "app"), { recursive: true });
   const globalFile = path.join(dataDir(), "home", ".claude", "settings.json");
   const marker = path.basename(folder);
-  const globalText = `{\n  "permissions": {\n    "allow": [\n      "Read(~/global-${marker}/**)",\n      "Bash(make:*)"\n    ]\n  }\n}\n`;
+  const globalText = `{\n  "permissions": {\n    "allow": [\n      "Read(~/global-${marker}/**)",\n      "Bash(rules-fixture-tool:*)"\n    ]\n  }\n}\n`;
   fs.mkdirSync(path.dirname(globalFile), { recursive: true });
   fs.writeFileSync(globalFile, globalText);
   const res = await page.request.post("/api/v1/workspaces", { headers: { origin: new URL(page.url()).origin }, data: { path: folder } });
@@ -91,7 +91,7 @@ test("lists session, workspace and global entries by store; the invalid store sh
   await expect(page.getByTestId("scope-session")).toContainText("session agent-7");
   const workspaceScope = page.getByTestId("scope-workspace");
   await expect(workspaceScope).toContainText("Shell(git:*)");
-  await expect(page.getByTestId("scope-global")).toContainText("Bash(make:*)");
+  await expect(page.getByTestId("scope-global")).toContainText("Bash(rules-fixture-tool:*)");
   await expect(store(page, fx.globalFile)).toContainText("Claude Code JSON");
 
   const cc = store(page, fx.file(".commandcode/settings.json"));
@@ -156,7 +156,7 @@ test("filters live in the URL: shareable, reload-proof and back-button friendly"
   await page.getByLabel("Search", { exact: true }).fill("git");
   await expect(page).toHaveURL(/scope=workspace.*q=git|q=git.*scope=workspace/);
   await expect(entry(page, "Shell(git:*)")).toBeVisible();
-  await expect(entry(page, "Bash(make:*)")).toHaveCount(0);
+  await expect(entry(page, "Bash(rules-fixture-tool:*)")).toHaveCount(0);
   await expect(page.getByTestId("scope-global")).toHaveCount(0);
 
   await page.getByLabel("Tool", { exact: true }).selectOption("Shell");
@@ -190,11 +190,11 @@ test("revoke names the file and line and removes only that entry's bytes; a glob
   expect(fs.readFileSync(fx.file(".commandcode/settings.json"), "utf8")).toBe(COMMANDCODE.replace('      "Edit(src/**)",\n', ""));
   await expect(entry(page, "Edit(src/**)")).toHaveCount(0);
 
-  await entry(page, "Bash(make:*)").getByRole("button", { name: /Revoke/ }).click();
+  await entry(page, "Bash(rules-fixture-tool:*)").getByRole("button", { name: /Revoke/ }).click();
   await expect(dialog.getByRole("note")).toContainText("affects every project");
   await dialog.getByRole("button", { name: "Revoke", exact: true }).click();
   await expect(page.getByRole("status").filter({ hasText: fx.globalFile })).toContainText("affects every project");
-  expect(fs.readFileSync(fx.globalFile, "utf8")).toBe(fx.globalText.replace(',\n      "Bash(make:*)"', ""));
+  expect(fs.readFileSync(fx.globalFile, "utf8")).toBe(fx.globalText.replace(',\n      "Bash(rules-fixture-tool:*)"', ""));
 });
 
 test("narrow: a refused candidate shows the engine's reason; a proved one is saved in place", async ({ page }) => {
