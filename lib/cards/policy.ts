@@ -1,11 +1,11 @@
 import os from "node:os";
 import path from "node:path";
-import { readlinkSync } from "node:fs";
 import type { DbOrTx } from "@/db/client";
 import { initShellFromNode } from "@/lib/policy/shell-init-node";
-import { decide, normalizeMode, rememberRules, type Agent, type Decision, type Mode, type PolicyContext, type ToolCall } from "@/lib/policy";
+import { decide, rememberRules, type Agent, type Decision, type Mode, type ToolCall } from "@/lib/policy";
 import { listSessionEntries } from "@/lib/session-entries/session-entries";
 import { loadPolicyInputs } from "@/lib/stores/load-policy-inputs";
+import { policyContextFor, resolveModes } from "@/lib/stores/policy-context";
 import { targetStore } from "@/lib/stores/discover";
 
 /** Where the stores live; tests point `home` at a temp folder and switch off the managed file. */
@@ -23,14 +23,6 @@ export function policyAgent(agent: string): Agent {
   return agent === "commandcode" || agent === "mevedel" ? agent : "claude-code";
 }
 
-
-function resolveSymlink(abs: string): string | null {
-  try {
-    return path.resolve(path.dirname(abs), readlinkSync(abs));
-  } catch {
-    return null;
-  }
-}
 
 export interface Evaluation {
   decision: Decision;
@@ -59,26 +51,8 @@ export async function evaluateCall(db: DbOrTx, workspaceId: string, input: Evalu
   const paths = { workspace: input.workspacePath, home, managedSettingsPath: env.managedSettingsPath };
   const sessionRows = await listSessionEntries(db, { workspaceId, agentSessionId: input.rootSessionId });
   const inputs = await loadPolicyInputs({ ...paths, agent, sessionId: input.rootSessionId, sessionSource: { list: async () => sessionRows, revoke: async () => undefined } });
-  const parsedRequest = input.mode ? normalizeMode(agent, input.mode) : null;
-  const parsedStore = inputs.defaultMode ? normalizeMode(agent, inputs.defaultMode) : null;
-  const modeBase: Mode = parsedRequest?.ok ? parsedRequest.value : parsedStore?.ok ? parsedStore.value : "default";
-  // A store that disables bypass turns a requested yolo back into the default prompt behaviour.
-  const modeEffective: Mode = modeBase === "yolo" && inputs.disableBypass ? "default" : modeBase;
-  const ctx: PolicyContext = {
-    agent,
-    mode: modeEffective,
-    workspaceRoot: input.workspacePath,
-    cwd: input.cwd ? path.resolve(input.workspacePath, input.cwd) : input.workspacePath,
-    additionalDirectories: inputs.additionalDirectories,
-    tmpDirs: [os.tmpdir()],
-    home,
-    rules: inputs.rules,
-    sessionRules: inputs.sessionRules,
-    grants: inputs.grants,
-    disableBypass: inputs.disableBypass,
-    caseInsensitiveFs: process.platform === "darwin" || process.platform === "win32",
-    resolveSymlink,
-  };
+  const { modeBase, modeEffective } = resolveModes(agent, input.mode, inputs);
+  const ctx = policyContextFor({ agent, mode: modeEffective, workspace: input.workspacePath, cwd: input.cwd, home, inputs });
   const decision = decide(input.call, ctx);
   const rules = decision.decision === "ask" ? rememberRules(input.call, ctx) : { session: [], workspace: [] };
   let workspaceStore: string | null = null;

@@ -1,11 +1,12 @@
-import os from "node:os";
 import path from "node:path";
-import { readlinkSync } from "node:fs";
 import { z } from "zod";
-import { decide, normalizeMode, type PolicyContext } from "@/lib/policy";
+import { decide, normalizeMode } from "@/lib/policy";
+import { memorySessionSource, type SessionEntryRow, type SessionEntrySource } from "@/lib/stores/session";
+import { callServer } from "../server-client";
 import { initShellFromNode } from "@/lib/policy/shell-init-node";
 import { cliFailure, parseAgentFlag, storePathsFromFlags } from "@/lib/stores/cli-support";
 import { loadPolicyInputs } from "@/lib/stores/load-policy-inputs";
+import { policyContextFor, resolveModes } from "@/lib/stores/policy-context";
 import { parseFlags } from "../main";
 import { CliError, UsageError, type Verb } from "../verb";
 
@@ -17,16 +18,23 @@ const usage = `Usage: cockpit decide --workspace DIR --agent commandcode|claude-
   --call JSON      e.g. '{"tool":"Bash","input":{"command":"git status"}}'
   --mode M         the agent's mode (default: the stores' defaultMode, else default)
   --cwd DIR        the agent's working folder (default: the workspace)
-  --session ID     agent session id (session rules live in the cockpit database; not read offline)
+  --session ID     agent session id: its session rules are read from the running cockpit
+                   (without a server, only the files decide and a note goes to stderr)
   --explain        add the trace, cause and warnings`;
 
 const Call = z.object({ tool: z.string().min(1), input: z.record(z.string(), z.unknown()).default({}) });
 
-function resolveSymlink(abs: string): string | null {
+/**
+ * Session rules live in the server's database: read them through its API when it runs;
+ * without a server the decision uses the file stores only, and says so on stderr.
+ */
+async function sessionSourceFor(workspace: string, sessionId: string): Promise<SessionEntrySource | undefined> {
   try {
-    return path.resolve(path.dirname(abs), readlinkSync(abs));
-  } catch {
-    return null;
+    const rows = await callServer<{ entries: SessionEntryRow[] }>("GET", `/api/v1/session-entries?workspace=${encodeURIComponent(workspace)}&agentSessionId=${encodeURIComponent(sessionId)}`);
+    return memorySessionSource(rows.entries);
+  } catch (error) {
+    process.stderr.write(`cockpit decide: session rules not read (${(error as Error).message})\n`);
+    return undefined;
   }
 }
 
@@ -64,28 +72,12 @@ export const decideVerb: Verb = {
       const agent = agentFlag;
       if (values.mode !== undefined && !normalizeMode(agent, values.mode).ok) throw new CliError(`unknown mode "${values.mode}" for ${agent}`, 2);
       const paths = storePathsFromFlags(values.workspace);
-      const inputs = await loadPolicyInputs({ ...paths, agent });
-      let mode = values.mode !== undefined ? normalizeMode(agent, values.mode) : inputs.defaultMode ? normalizeMode(agent, inputs.defaultMode) : null;
-      if (mode && !mode.ok) {
-        process.stderr.write(`cockpit decide: ignoring defaultMode "${inputs.defaultMode}" from the stores (${mode.error})\n`);
-        mode = null;
-      }
+      const sessionSource = values.session ? await sessionSourceFor(paths.workspace, values.session) : undefined;
+      const inputs = await loadPolicyInputs({ ...paths, agent, sessionSource, sessionId: values.session });
+      const modes = resolveModes(agent, values.mode, inputs);
+      if (modes.ignoredDefault) process.stderr.write(`cockpit decide: ignoring defaultMode ${modes.ignoredDefault}\n`);
       await initShellFromNode();
-      const ctx: PolicyContext = {
-        agent,
-        mode: mode?.ok ? mode.value : "default",
-        workspaceRoot: paths.workspace,
-        cwd: values.cwd ? path.resolve(values.cwd) : paths.workspace,
-        additionalDirectories: inputs.additionalDirectories,
-        tmpDirs: [os.tmpdir()],
-        home: paths.home,
-        rules: inputs.rules,
-        sessionRules: inputs.sessionRules,
-        grants: inputs.grants,
-        disableBypass: inputs.disableBypass,
-        caseInsensitiveFs: process.platform === "darwin" || process.platform === "win32",
-        resolveSymlink,
-      };
+      const ctx = policyContextFor({ agent, mode: modes.modeEffective, workspace: paths.workspace, cwd: values.cwd ? path.resolve(values.cwd) : undefined, home: paths.home, inputs });
       const d = decide(call.data, ctx);
       const out: Record<string, unknown> = { decision: d.decision, step: d.step, rule: d.rule, scope: d.scope, store: d.store, reason: d.reason };
       if (values.explain) Object.assign(out, { trace: d.trace, cause: d.cause, warnings: d.warnings, safetyCheck: d.safetyCheck, mode: ctx.mode });
