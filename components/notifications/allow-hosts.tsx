@@ -1,6 +1,6 @@
 "use client";
 import { useState } from "react";
-import { send } from "./api";
+import { send } from "@/lib/client/fetch-json";
 
 /** Private hosts webhooks may reach (a self-hosted ntfy on the LAN, say); exact host names only. */
 export function AllowHosts({ initial, envHosts }: { initial: string[]; envHosts: string[] }) {

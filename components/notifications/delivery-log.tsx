@@ -1,6 +1,6 @@
 "use client";
 import { useCallback, useEffect, useState } from "react";
-import { send } from "./api";
+import { send } from "@/lib/client/fetch-json";
 
 interface Attempt {
   at: string;

@@ -1,6 +1,6 @@
 "use client";
 import { useState } from "react";
-import { send } from "./api";
+import { send } from "@/lib/client/fetch-json";
 import { EVENT_LABELS, FORMAT_LABELS, type EndpointItem, type EventType, type Format, type WorkspaceOption } from "./types";
 
 /** Adds a webhook endpoint; the signing secret is shown once, right after. */

@@ -1,6 +1,6 @@
 "use client";
 import { useState } from "react";
-import { send } from "./api";
+import { send } from "@/lib/client/fetch-json";
 import { DeliveryLog } from "./delivery-log";
 import { EVENT_LABELS, FORMAT_LABELS, type EndpointItem as Endpoint } from "./types";
 

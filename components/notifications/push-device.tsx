@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useState } from "react";
-import { send } from "./api";
+import { send } from "@/lib/client/fetch-json";
 
 function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
   const b64 = base64url.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (base64url.length % 4)) % 4);

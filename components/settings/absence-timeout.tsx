@@ -1,6 +1,7 @@
 "use client";
 import { useState } from "react";
-import { describeSeconds, readError } from "./read-error";
+import { readError } from "@/lib/client/fetch-json";
+import { describeSeconds } from "./describe-seconds";
 
 /** Absence timeout: off by default; when set, a session's unanswered queue is denied after that long. */
 export function AbsenceTimeout({ initial }: { initial: number | null }) {

@@ -1,7 +1,7 @@
 "use client";
 import { useState } from "react";
 import { CopyButton } from "./copy-button";
-import { readError } from "./read-error";
+import { readError } from "@/lib/client/fetch-json";
 
 export interface TokenRow {
   id: string;

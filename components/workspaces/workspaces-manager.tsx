@@ -1,5 +1,6 @@
 "use client";
 import { useState } from "react";
+import { readError } from "@/lib/client/fetch-json";
 
 interface StorePresence {
   agent: string;
@@ -12,15 +13,6 @@ export interface WorkspaceView {
   path: string;
   createdAt: string;
   stores: StorePresence[];
-}
-
-async function readError(res: Response): Promise<string> {
-  try {
-    const body = (await res.json()) as { error?: string };
-    return body.error ?? `request failed (${res.status})`;
-  } catch {
-    return `request failed (${res.status})`;
-  }
 }
 
 /** Register, list and remove workspaces. */

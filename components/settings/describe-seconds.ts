@@ -1,13 +1,3 @@
-/** The server's error text for a failed request. */
-export async function readError(res: Response): Promise<string> {
-  try {
-    const body = (await res.json()) as { error?: string };
-    return body.error ?? `request failed (${res.status})`;
-  } catch {
-    return `request failed (${res.status})`;
-  }
-}
-
 /** "5 min", "90 s", "2 h 30 min" — an absence timeout in words. */
 export function describeSeconds(seconds: number): string {
   if (seconds < 60) return `${seconds} s`;
