@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { cliFailure } from "@/lib/stores/cli-support";
 import { CliError, UsageError, type Verb } from "./verb";
 import { verbs } from "./verbs/index";
 
@@ -46,6 +47,12 @@ export async function main(argv: string[]): Promise<number> {
     if (error instanceof CliError) {
       process.stderr.write(`cockpit ${verb.name}: ${error.message}\n`);
       return error.exitCode;
+    }
+    // Store refusals (changed on disk, symlink, invalid file, not narrower…) are one-line reasons.
+    const failure = cliFailure(error);
+    if (failure) {
+      process.stderr.write(`cockpit ${verb.name}: ${failure.message}\n${failure.usage ? `\n${verb.usage}\n` : ""}`);
+      return failure.usage ? 2 : 1;
     }
     // node:util parseArgs throws TypeErrors with codes for unknown/missing flags.
     const code = (error as { code?: string }).code;

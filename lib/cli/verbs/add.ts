@@ -1,8 +1,8 @@
 import { addEntry } from "@/lib/stores/add-entry";
-import { cliFailure, describeWrite, parseAgentFlag, storePathsFromFlags } from "@/lib/stores/cli-support";
+import { describeWrite, parseAgentFlag, storePathsFromFlags } from "@/lib/stores/cli-support";
 import { sweepStoreFolders } from "@/lib/stores/sweep-store-folders";
 import { parseFlags } from "../main";
-import { CliError, UsageError, type Verb } from "../verb";
+import { UsageError, type Verb } from "../verb";
 
 const usage = `Usage: cockpit add --workspace DIR --agent A --scope workspace|global --action allow|ask|deny --rule TEXT [--file settings.local.json] [--dry-run]
 
@@ -34,28 +34,21 @@ export const addVerb: Verb = {
     if (values.scope !== "workspace" && values.scope !== "global") throw new UsageError("--scope must be workspace or global");
     if (values.action !== "allow" && values.action !== "ask" && values.action !== "deny") throw new UsageError("--action must be allow, ask or deny");
     if (!values.rule) throw new UsageError("--rule TEXT is required");
-    try {
-      const agent = parseAgentFlag(values.agent, true)!;
-      const paths = storePathsFromFlags(values.workspace);
-      await sweepStoreFolders(paths);
-      const result = await addEntry({
-        ...paths,
-        agent,
-        scope: values.scope,
-        action: values.action,
-        rule: values.rule,
-        file: values.file,
-        expectedVersion: values.version,
-        dryRun: values["dry-run"],
-      });
-      if (result.unchanged) process.stdout.write(`already present in ${result.store} at line ${result.after.line}; nothing written (id ${result.id})\n`);
-      else process.stdout.write(describeWrite("added", result) + `  id: ${result.id}\n`);
-      return 0;
-    } catch (error) {
-      const failure = cliFailure(error);
-      if (!failure) throw error;
-      if (failure.usage) throw new UsageError(failure.message);
-      throw new CliError(failure.message);
-    }
+    const agent = parseAgentFlag(values.agent, true)!;
+    const paths = storePathsFromFlags(values.workspace);
+    await sweepStoreFolders(paths);
+    const result = await addEntry({
+      ...paths,
+      agent,
+      scope: values.scope,
+      action: values.action,
+      rule: values.rule,
+      file: values.file,
+      expectedVersion: values.version,
+      dryRun: values["dry-run"],
+    });
+    if (result.unchanged) process.stdout.write(`already present in ${result.store} at line ${result.after.line}; nothing written (id ${result.id})\n`);
+    else process.stdout.write(describeWrite("added", result) + `  id: ${result.id}\n`);
+    return 0;
   },
 };

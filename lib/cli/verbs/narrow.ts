@@ -1,8 +1,8 @@
-import { cliFailure, describeWrite, storePathsFromFlags } from "@/lib/stores/cli-support";
+import { describeWrite, storePathsFromFlags } from "@/lib/stores/cli-support";
 import { narrowEntry } from "@/lib/stores/narrow-entry";
 import { sweepStoreFolders } from "@/lib/stores/sweep-store-folders";
 import { parseFlags } from "../main";
-import { CliError, UsageError, type Verb } from "../verb";
+import { UsageError, type Verb } from "../verb";
 
 const usage = `Usage: cockpit narrow ID --to SPEC --workspace DIR [--version SHA256] [--dry-run]
 
@@ -27,17 +27,10 @@ export const narrowVerb: Verb = {
     const { values, positionals } = parseFlags(argv, { workspace: { type: "string" }, to: { type: "string" }, version: { type: "string" }, "dry-run": { type: "boolean" } }, true);
     if (positionals.length !== 1) throw new UsageError("narrow takes exactly one entry id");
     if (!values.to) throw new UsageError("--to SPEC is required");
-    try {
-      const paths = storePathsFromFlags(values.workspace);
-      await sweepStoreFolders(paths);
-      const result = await narrowEntry({ ...paths, id: positionals[0]!, to: values.to, expectedVersion: values.version, dryRun: values["dry-run"] });
-      process.stdout.write(describeWrite("narrowed", result));
-      return 0;
-    } catch (error) {
-      const failure = cliFailure(error);
-      if (!failure) throw error;
-      if (failure.usage) throw new UsageError(failure.message);
-      throw new CliError(failure.message);
-    }
+    const paths = storePathsFromFlags(values.workspace);
+    await sweepStoreFolders(paths);
+    const result = await narrowEntry({ ...paths, id: positionals[0]!, to: values.to, expectedVersion: values.version, dryRun: values["dry-run"] });
+    process.stdout.write(describeWrite("narrowed", result));
+    return 0;
   },
 };

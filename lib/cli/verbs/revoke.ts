@@ -1,8 +1,8 @@
-import { cliFailure, describeWrite, storePathsFromFlags } from "@/lib/stores/cli-support";
+import { describeWrite, storePathsFromFlags } from "@/lib/stores/cli-support";
 import { revokeEntry } from "@/lib/stores/revoke-entry";
 import { sweepStoreFolders } from "@/lib/stores/sweep-store-folders";
 import { parseFlags } from "../main";
-import { CliError, UsageError, type Verb } from "../verb";
+import { UsageError, type Verb } from "../verb";
 
 const usage = `Usage: cockpit revoke ID --workspace DIR [--version SHA256] [--dry-run]
 
@@ -22,17 +22,10 @@ export const revokeVerb: Verb = {
   async run(argv) {
     const { values, positionals } = parseFlags(argv, { workspace: { type: "string" }, version: { type: "string" }, "dry-run": { type: "boolean" } }, true);
     if (positionals.length !== 1) throw new UsageError("revoke takes exactly one entry id");
-    try {
-      const paths = storePathsFromFlags(values.workspace);
-      await sweepStoreFolders(paths);
-      const result = await revokeEntry({ ...paths, id: positionals[0]!, expectedVersion: values.version, dryRun: values["dry-run"] });
-      process.stdout.write(describeWrite("revoked", result));
-      return 0;
-    } catch (error) {
-      const failure = cliFailure(error);
-      if (!failure) throw error;
-      if (failure.usage) throw new UsageError(failure.message);
-      throw new CliError(failure.message);
-    }
+    const paths = storePathsFromFlags(values.workspace);
+    await sweepStoreFolders(paths);
+    const result = await revokeEntry({ ...paths, id: positionals[0]!, expectedVersion: values.version, dryRun: values["dry-run"] });
+    process.stdout.write(describeWrite("revoked", result));
+    return 0;
   },
 };
