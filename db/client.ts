@@ -33,6 +33,8 @@ export async function openDb(options: OpenOptions): Promise<OpenedDb> {
     const { drizzle } = await import("drizzle-orm/node-postgres");
     const { migrate } = await import("drizzle-orm/node-postgres/migrator");
     const pool = new Pool({ connectionString: options.url, max: 10 });
+    // An idle connection the server closes (restart, failover) must not crash the process; the pool reconnects.
+    pool.on("error", (error) => console.error(`postgres: idle connection lost (${error.message})`));
     const db = drizzle({ client: pool, schema, casing: "snake_case" }) as unknown as Db;
     await migrate(db as never, { migrationsFolder: migrationsFolder() });
     return { db, kind: "postgres", pgPool: pool, close: () => pool.end() };
