@@ -35,7 +35,7 @@ describe("cardSubject", () => {
     ["Write", { file_path: "/a/b.ts", content: "x" }, "File", "/a/b.ts", ["New content"]],
     ["Edit", { file_path: "/a/b.ts", old_string: "a", new_string: "b" }, "File", "/a/b.ts", ["Replace", "With"]],
     ["WebFetch", { url: "https://x.dev", prompt: "read" }, "URL", "https://x.dev", ["Prompt"]],
-    ["Grep", { pattern: "TODO" }, "Pattern", "TODO", []],
+    ["Grep", { pattern: "deprecated" }, "Pattern", "deprecated", []],
   ])("%s", (tool, input, label, text, extras) => {
     const s = cardSubject({ tool, input });
     expect([s.label, s.text, s.extras.map((e) => e.label)]).toEqual([label, text, extras]);

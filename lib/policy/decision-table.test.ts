@@ -21,7 +21,7 @@ const TABLE: Row[] = [
   ["matches an ask rule", sh("git pull --rebase"), ["ask", "ask", "ask", "ask", "deny"]],
   ["matches an allow rule", sh("npm test -- --watch=false"), ["allow", "allow", "deny", "allow", "allow"]],
   ["direct read inside the workspace", read("src/index.ts"), ["allow", "allow", "allow", "allow", "allow"]],
-  ["search inside the workspace", { tool: "grep", input: { pattern: "TODO", path: "src" } }, ["allow", "allow", "allow", "allow", "allow"]],
+  ["search inside the workspace", { tool: "grep", input: { pattern: "deprecated", path: "src" } }, ["allow", "allow", "allow", "allow", "allow"]],
   ["direct read outside the workspace", read("/etc/hosts"), ["ask", "ask", "ask", "allow", "deny"]],
   ["read in the OS temp dir", read("/tmp/scratch.txt"), ["allow", "allow", "allow", "allow", "allow"]],
   ["write in the OS temp dir", write("/tmp/out.txt"), ["ask", "allow", "deny", "allow", "deny"]],
