@@ -26,6 +26,10 @@ export async function fetchCards(status: "pending" | "settled" | "all", limit = 
   return readJson(await fetch(`/api/v1/cards?status=${status}&limit=${limit}`, { cache: "no-store" }));
 }
 
+export async function fetchPendingCount(): Promise<{ pending: number }> {
+  return readJson(await fetch("/api/v1/cards/count", { cache: "no-store" }));
+}
+
 export async function fetchCard(id: string): Promise<{ card: CardView }> {
   return readJson(await fetch(`/api/v1/cards/${encodeURIComponent(id)}`, { cache: "no-store" }));
 }

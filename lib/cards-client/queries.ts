@@ -1,14 +1,18 @@
 import { queryOptions } from "@tanstack/react-query";
-import { fetchCard, fetchCards } from "./api";
+import { fetchCard, fetchCards, fetchPendingCount } from "./api";
 
 export const cardKeys = {
   all: ["cards"] as const,
   list: (status: "pending" | "settled") => ["cards", "list", status] as const,
   one: (id: string) => ["cards", "one", id] as const,
+  count: () => ["cards", "count"] as const,
 };
 
-/** The pending queue, oldest first; shared by the Cards page, the nav badge and the tab title. */
+/** The pending queue, oldest first (the Cards page). */
 export const pendingCardsQuery = () => queryOptions({ queryKey: cardKeys.list("pending"), queryFn: () => fetchCards("pending", 500) });
+
+/** Only the number of pending cards: the nav badge and the tab title on every page. */
+export const pendingCountQuery = () => queryOptions({ queryKey: cardKeys.count(), queryFn: fetchPendingCount });
 
 export const SETTLED_LIMIT = 15;
 export const settledCardsQuery = () => queryOptions({ queryKey: cardKeys.list("settled"), queryFn: () => fetchCards("settled", SETTLED_LIMIT) });

@@ -1,7 +1,7 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { pendingCardsQuery } from "./queries";
+import { pendingCountQuery } from "./queries";
 import { useCardEvents } from "./use-card-events";
 
 const PREFIX = /^\(\d+\)\s+/;
@@ -15,7 +15,7 @@ export function titleWithCount(title: string, count: number): string {
 /** The live number of pending cards; keeps the tab title prefixed with it. */
 export function usePendingCount(): number | undefined {
   useCardEvents();
-  const { data } = useQuery({ ...pendingCardsQuery(), select: (d) => d.cards.length });
+  const { data } = useQuery({ ...pendingCountQuery(), select: (d) => d.pending });
   useEffect(() => {
     const count = data ?? 0;
     const apply = () => {

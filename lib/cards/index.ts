@@ -2,6 +2,7 @@
 export { admitCard, AdmitCardInput, type AdmitResult, type ImmediateDecision } from "./admit-card";
 export { getCard, getCardRow } from "./get-card";
 export { listCards, ListCardsInput } from "./list-cards";
+export { countPendingCards } from "./count-pending-cards";
 export { settleCard, SettleCardInput, ANSWER_CLIENTS, type SettleCardResult } from "./settle-card";
 export { markDisplayed } from "./mark-displayed";
 export { abortCard, ABORT_MESSAGE } from "./abort-card";
