@@ -108,6 +108,14 @@ export function CardItem({ card, me, onNotice, head, actionsRef, permalink }: Pr
         <dd>
           {card.agent} <span className="mono">{card.originPath}</span>
         </dd>
+        {card.cwd ? (
+          <>
+            <dt>Folder</dt>
+            <dd className="mono" style={{ overflowWrap: "anywhere" }}>
+              {card.cwd}
+            </dd>
+          </>
+        ) : null}
         <dt>Session</dt>
         <dd className="mono" title={card.sessionId}>
           {shortSessionId(card.sessionId)}

@@ -25,6 +25,8 @@ export const cards = pgTable(
     agentSessionId: text("agent_session_id").notNull(),
     rootSessionId: text("root_session_id").notNull(),
     originPath: text("origin_path").notNull().default("/root"),
+    /** The agent's working folder when it asked; rechecks decide with it too. */
+    cwd: text("cwd"),
     tool: text("tool").notNull(),
     input: jsonb("input").$type<Record<string, unknown>>().notNull(),
     modelReason: text("model_reason"),

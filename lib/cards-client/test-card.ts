@@ -11,6 +11,7 @@ export function testCard(over: Partial<CardView> = {}): CardView {
     sessionId: "11111111-2222-3333-4444-555555555555",
     rootSessionId: "11111111-2222-3333-4444-555555555555",
     originPath: "/root",
+    cwd: null,
     tool: "Bash",
     input: { command: "npm test" },
     reason: null,

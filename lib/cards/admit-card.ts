@@ -73,6 +73,7 @@ export async function admitCard({ db, actor, workspaceId, input, env = {} }: { d
     cause: d.cause,
     warnings: d.warnings,
     remember: evaluation.remember,
+    ...(input.cwd ? { cwd: input.cwd } : {}),
   };
   const hash = cardHash(content);
   const id = crypto.randomUUID();
@@ -86,6 +87,7 @@ export async function admitCard({ db, actor, workspaceId, input, env = {} }: { d
         agentSessionId: input.sessionId,
         rootSessionId,
         originPath,
+        cwd: input.cwd ?? null,
         tool: input.tool,
         input: input.input,
         modelReason: input.reason ?? null,

@@ -16,7 +16,7 @@ export async function coalesceSiblings(db: Db, { workspaceId, rootSessionId, exc
     .orderBy(asc(cards.createdAt));
   const settled: string[] = [];
   for (const card of siblings) {
-    const { decision: d } = await evaluateCall(db, workspaceId, { agent: card.agent, workspacePath: workspace.path, rootSessionId, mode: card.modeBase, call: { tool: card.tool, input: card.input } }, env);
+    const { decision: d } = await evaluateCall(db, workspaceId, { agent: card.agent, workspacePath: workspace.path, rootSessionId, mode: card.modeBase, cwd: card.cwd, call: { tool: card.tool, input: card.input } }, env);
     if (d.decision === "ask") continue;
     const now = env.now?.() ?? new Date();
     const row = await db.transaction((tx) =>

@@ -1,3 +1,4 @@
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { cardEvents, sessionEntries } from "@/db/schema";
@@ -61,6 +62,16 @@ describe("settlement", () => {
     expect(done.card.status).toBe("denied");
     expect(done.card.settlement).toMatchObject({ outcome: "deny", source: "recheck" });
     expect(done.card.settlement?.message).toMatch(/terraform/);
+    f.write(".claude/settings.json", "{}");
+  });
+
+  it("rechecks with the agent's working folder: a ./ rule added meanwhile is relative to it", async () => {
+    const sub = path.join(f.workspace, "sub");
+    const c = await card({ agent: "claude-code", sessionId: "cwd", cwd: sub, tool: "Edit", input: { file_path: path.join(sub, "notes.txt"), old_string: "a", new_string: "b" } });
+    expect((await getCard(f.opened.db, { cardId: c.id })).cwd).toBe(sub);
+    f.write(".claude/settings.json", JSON.stringify({ permissions: { deny: ["Edit(./notes.txt)"] } }));
+    const done = await answer(c.id, { outcome: "allow", hash: c.hash });
+    expect(done.card.settlement).toMatchObject({ outcome: "deny", source: "recheck" });
     f.write(".claude/settings.json", "{}");
   });
 

@@ -52,7 +52,7 @@ export async function settleCard({ db, actor, cardId, input, client, env = {} }:
   const who = actorLabel(actor);
   let settlement: CardSettlement = { outcome: input.outcome, remember: input.remember, message: input.message || null, source: "user" };
   if (input.outcome === "allow") {
-    const { decision } = await evaluateCall(db, card.workspaceId, { agent: card.agent, workspacePath: workspace!.path, rootSessionId: card.rootSessionId, mode: card.modeBase, call: { tool: card.tool, input: card.input } }, env);
+    const { decision } = await evaluateCall(db, card.workspaceId, { agent: card.agent, workspacePath: workspace!.path, rootSessionId: card.rootSessionId, mode: card.modeBase, cwd: card.cwd, call: { tool: card.tool, input: card.input } }, env);
     if (decision.decision === "deny") settlement = { outcome: "deny", remember: "once", message: decision.reason, source: "recheck", rule: decision.rule };
   }
   const now = env.now?.() ?? new Date();

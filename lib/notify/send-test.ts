@@ -20,6 +20,7 @@ export function sampleCard(now: Date): CardView {
     sessionId: "test-session",
     rootSessionId: "test-session",
     originPath: "/root",
+    cwd: null,
     tool: "Bash",
     input: { command: "git push origin main" },
     reason: "This is a test notification from Permissions Cockpit.",
