@@ -43,9 +43,15 @@ describe("cockpit entries / revoke / narrow / add", () => {
   it("lists entries as JSON per the contract, including invalid stores", async () => {
     sb.write(".claude/settings.json", FIXTURES.claudeTabs);
     sb.write(".mevedel/permissions.el", "(:rules (oops");
-    const entries = await entriesJson();
-    expect(entries).toHaveLength(5);
-    for (const e of entries) {
+    const all = await entriesJson();
+    // The five entries, then one element for the invalid plist (it contributes no entries).
+    expect(all).toHaveLength(6);
+    const broken = all.filter((e) => !e.store.valid);
+    expect(broken).toEqual([
+      expect.objectContaining({ kind: "store", agent: "mevedel", action: null, rule: null, error: expect.stringMatching(/^line 1, column \d+/), store: expect.objectContaining({ path: path.join(sb.workspace, ".mevedel/permissions.el"), valid: false, error: expect.stringMatching(/^line 1/) }) }),
+    ]);
+    expect(all.filter((e) => e.store.valid)).toHaveLength(5);
+    for (const e of all) {
       expect(Object.keys(e)).toEqual(expect.arrayContaining(["id", "scope", "kind", "agent", "action", "rule", "store", "line", "writable"]));
       expect(Object.keys(e.store)).toEqual(expect.arrayContaining(["path", "format", "version", "valid"]));
     }
@@ -54,7 +60,8 @@ describe("cockpit entries / revoke / narrow / add", () => {
     const table = await cli("entries", "--workspace", sb.workspace);
     expect(table.out).toMatch(/WORKSPACE\n/);
     expect(table.out).toContain("INVALID: line 1");
-    expect((await entriesJson("--agent", "mevedel"))).toEqual([]);
+    expect((await entriesJson("--agent", "mevedel")).map((e) => e.kind)).toEqual(["store"]);
+    expect((await entriesJson("--agent", "claude-code")).every((e) => e.store.valid)).toBe(true);
     expect((await cli("entries", "--workspace", sb.workspace, "--agent", "vim")).code).toBe(2);
     expect((await cli("entries", "--bogus")).code).toBe(2);
   });

@@ -1,8 +1,9 @@
-import { cliFailure, parseAgentFlag, parseScopeFlag, storePathsFromFlags } from "@/lib/stores/cli-support";
+import { createHash } from "node:crypto";
+import { parseAgentFlag, parseScopeFlag, storePathsFromFlags } from "@/lib/stores/cli-support";
 import { listEntries } from "@/lib/stores/list-entries";
 import type { Entry, StoreInfo } from "@/lib/stores/types";
 import { parseFlags } from "../main";
-import { CliError, UsageError, type Verb } from "../verb";
+import { UsageError, type Verb } from "../verb";
 
 const usage = `Usage: cockpit entries --workspace DIR [--json] [--agent A] [--scope S]
 
@@ -10,19 +11,36 @@ const usage = `Usage: cockpit entries --workspace DIR [--json] [--agent A] [--sc
   the store (file) that holds each. Reads the files now; works without the server.
 
   --workspace DIR   project folder (default: the current folder); global stores come from $HOME
-  --json            print a JSON array of entries (invalid stores appear with valid:false)
+  --json            print a JSON array of entries; each invalid store adds one element
+                    {"kind":"store","store":{…,"valid":false,"error"},"error"}
   --agent A         claude-code | commandcode | mevedel
   --scope S         workspace | global | managed | session
   --stores          with --json, print {"entries","stores"} instead of the array
 
 Session entries live in the cockpit database and are listed in the web UI.`;
 
-/** Map store errors onto the CLI's exits (shared by the store verbs). */
-function rethrowForCli(error: unknown): never {
-  const failure = cliFailure(error);
-  if (!failure) throw error;
-  if (failure.usage) throw new UsageError(failure.message);
-  throw new CliError(failure.message);
+/**
+ * The `--json` array: every entry, then one element per invalid store (it contributes no entries),
+ * `{"kind":"store","store":{…,"valid":false,"error"},"error"}`, so a broken file is never silent.
+ */
+export function entriesJson(entries: Entry[], stores: StoreInfo[]): unknown[] {
+  const invalid = stores
+    .filter((s) => !s.valid)
+    .map((s) => ({
+      id: `store:${createHash("sha256").update(s.path).digest("hex").slice(0, 16)}`,
+      scope: s.scope,
+      kind: "store",
+      agent: s.agent,
+      action: null,
+      rule: null,
+      tool: null,
+      specifier: null,
+      store: { path: s.path, format: s.format, version: s.version, valid: false, error: s.error },
+      error: s.error,
+      line: Number(/line (\d+)/.exec(s.error ?? "")?.[1] ?? 0),
+      writable: false,
+    }));
+  return [...entries, ...invalid];
 }
 
 function table(entries: Entry[], stores: StoreInfo[]): string {
@@ -58,15 +76,11 @@ export const entriesVerb: Verb = {
       stores: { type: "boolean" },
     }, true);
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    try {
-      const agent = parseAgentFlag(values.agent, false);
-      const scope = parseScopeFlag(values.scope);
-      const { entries, stores } = await listEntries({ ...storePathsFromFlags(values.workspace), agent, scope });
-      if (values.json) process.stdout.write(JSON.stringify(values.stores ? { entries, stores } : entries, null, 2) + "\n");
-      else process.stdout.write(table(entries, stores));
-      return 0;
-    } catch (error) {
-      rethrowForCli(error);
-    }
+    const agent = parseAgentFlag(values.agent, false);
+    const scope = parseScopeFlag(values.scope);
+    const { entries, stores } = await listEntries({ ...storePathsFromFlags(values.workspace), agent, scope });
+    if (values.json) process.stdout.write(JSON.stringify(values.stores ? { entries, stores } : entriesJson(entries, stores), null, 2) + "\n");
+    else process.stdout.write(table(entries, stores));
+    return 0;
   },
 };
