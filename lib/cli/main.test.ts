@@ -67,3 +67,29 @@ describe("cockpit CLI dispatch", () => {
     }
   });
 });
+
+describe("cockpit start with a data folder another server owns", () => {
+  it("refuses to start a second server on the same data folder", async () => {
+    const fs = await import("node:fs");
+    const os = await import("node:os");
+    const path = await import("node:path");
+    const http = await import("node:http");
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cockpit-owned-"));
+    const server = http.createServer((_req, res) => res.end('{"ok":true}'));
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const port = (server.address() as { port: number }).port;
+    fs.writeFileSync(path.join(dir, "local-credential.json"), JSON.stringify({ url: `http://127.0.0.1:${port}`, token: "cpc_x", pid: process.pid }));
+    const before = process.env.COCKPIT_DATA;
+    process.env.COCKPIT_DATA = dir;
+    try {
+      const r = await run(["start", "--no-build"]);
+      expect(r.code).toBe(1);
+      expect(r.err).toContain("already running");
+    } finally {
+      if (before === undefined) delete process.env.COCKPIT_DATA;
+      else process.env.COCKPIT_DATA = before;
+      server.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

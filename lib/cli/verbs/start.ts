@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { EnvError, loadEnv } from "@/lib/config/env";
-import { LOCAL_CREDENTIAL_ENV, writeLocalCredential } from "@/lib/auth/local-credential";
+import { LOCAL_CREDENTIAL_ENV, readLocalCredential, writeLocalCredential } from "@/lib/auth/local-credential";
 import { parseFlags } from "../main";
 import { CliError, UsageError, type Verb } from "../verb";
 
@@ -35,6 +35,26 @@ export function buildIsStale(root = ROOT): boolean {
   const built = fs.statSync(buildId).mtimeMs;
   const newest = Math.max(...SOURCE_DIRS.map((d) => newestMtime(path.join(root, d))), ...SOURCE_FILES.map((f) => newestMtime(path.join(root, f))));
   return newest > built;
+}
+
+/**
+ * Only one server may own a data folder (PGlite allows one process): refuse to start when the
+ * credential's launcher is alive and its server answers.
+ */
+export async function runningServer(dataDir: string): Promise<{ url: string; pid: number } | null> {
+  const credential = readLocalCredential(dataDir);
+  if (!credential) return null;
+  try {
+    process.kill(credential.pid, 0);
+  } catch {
+    return null;
+  }
+  try {
+    const res = await fetch(`${credential.url}/api/health`, { signal: AbortSignal.timeout(2000) });
+    return res.ok ? { url: credential.url, pid: credential.pid } : null;
+  } catch {
+    return null;
+  }
 }
 
 async function waitForHealth(url: string, child: { exitCode: number | null }, timeoutMs: number): Promise<{ database: string }> {
@@ -84,6 +104,9 @@ Environment:
     process.env.COCKPIT_DATA = env.dataDir;
     process.env.COCKPIT_ROOT = ROOT;
     process.env.NEXT_TELEMETRY_DISABLED = "1";
+
+    const running = await runningServer(env.dataDir);
+    if (running) throw new CliError(`the cockpit is already running at ${running.url} (pid ${running.pid}) with the data folder ${env.dataDir}; stop it first or set COCKPIT_DATA`);
 
     if (!values["no-build"] && buildIsStale()) {
       process.stdout.write("Building the cockpit (first start or changed sources)…\n");
