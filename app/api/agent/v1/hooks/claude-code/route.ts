@@ -1,14 +1,12 @@
 import { z } from "zod";
-import { auditEvents } from "@/db/schema";
-import { actorLabel } from "@/lib/auth/actor";
 import { json, route } from "@/lib/http/route";
 import { abortCard, admitCard, userMessage, waitForSettlement } from "@/lib/cards";
+import { recordToolUse } from "@/lib/cards/record-tool-use";
 import { ClaudeHookPayload, denyOutput, hookOutputFor, allowOutput, originPathOf } from "@/lib/cards/claude-hook";
 
 export const dynamic = "force-dynamic";
 
 const Query = z.object({ wait: z.coerce.number().min(1).max(600).default(590) });
-const AUDIT_INPUT_LIMIT = 20_000;
 
 /**
  * Claude Code's `"type": "http"` hook. PermissionRequest: admit the card and hold the request until it
@@ -24,9 +22,7 @@ export const POST = route({ access: "agent", body: ClaudeHookPayload, query: Que
     return json({});
   }
   if (event === "PreToolUse" || event === "PostToolUse") {
-    const input = body.tool_input ?? {};
-    const fits = JSON.stringify(input).length <= AUDIT_INPUT_LIMIT;
-    await db.insert(auditEvents).values({ actor: actorLabel(actor), action: `agent.${event === "PreToolUse" ? "pre_tool_use" : "post_tool_use"}`, workspaceId: actor.workspaceId, detail: { agent: "claude-code", sessionId: body.session_id, tool: body.tool_name ?? null, ...(fits ? { input } : { inputTruncated: true }) } });
+    await recordToolUse(db, { actor, workspaceId: actor.workspaceId, event, sessionId: body.session_id, tool: body.tool_name ?? null, input: body.tool_input ?? {} });
     return json({});
   }
   if (event !== "PermissionRequest" || !body.tool_name) return json({});
