@@ -12,6 +12,7 @@ import styles from "./rules.module.css";
 import { StoreGroup } from "./store-group";
 import { useRulesUrl } from "./use-rules-url";
 import type { WriteOutcome } from "./write-outcome";
+import { WorkspaceSelect } from "@/components/workspaces/workspace-select";
 
 export interface WorkspaceOption {
   id: string;
@@ -115,14 +116,7 @@ export function RulesView({ workspaces, initialWorkspace, canWrite }: { workspac
     <div className="stack" style={{ gap: 0 }}>
       <div className={`card ${styles.toolbar}`}>
         <div className={styles.filterField} style={{ flex: "3 1 16rem" }}>
-          <label htmlFor="workspace-picker">Workspace</label>
-          <select id="workspace-picker" value={workspace} onChange={(e) => setWorkspace(e.target.value)}>
-            {workspaces.map((w) => (
-              <option key={w.id} value={w.id}>
-                {w.name} — {w.path}
-              </option>
-            ))}
-          </select>
+          <WorkspaceSelect id="workspace-picker" workspaces={workspaces} value={workspace} onChange={setWorkspace} />
         </div>
         {canWrite ? (
           <button type="button" className="primary" onClick={() => setDialog({ kind: "add" })}>

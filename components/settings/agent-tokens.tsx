@@ -2,6 +2,7 @@
 import { useState } from "react";
 import { CopyButton } from "./copy-button";
 import { readError } from "@/lib/client/fetch-json";
+import { WorkspaceSelect } from "@/components/workspaces/workspace-select";
 
 export interface TokenRow {
   id: string;
@@ -64,14 +65,7 @@ export function AgentTokens({ initial, workspaces }: { initial: TokenRow[]; work
       ) : (
         <form className="row" onSubmit={create} aria-label="Create an agent token" style={{ alignItems: "flex-end" }}>
           <div className="field">
-            <label htmlFor="token-workspace">Workspace</label>
-            <select id="token-workspace" value={workspaceId} onChange={(e) => setWorkspaceId(e.target.value)}>
-              {workspaces.map((w) => (
-                <option key={w.id} value={w.id}>
-                  {w.name} — {w.path}
-                </option>
-              ))}
-            </select>
+            <WorkspaceSelect id="token-workspace" workspaces={workspaces} value={workspaceId} onChange={setWorkspaceId} />
           </div>
           <div className="field">
             <label htmlFor="token-name">Name (optional)</label>
