@@ -24,7 +24,8 @@ export function migrationsFolder(): string {
   return path.join(root, "db", "migrations");
 }
 
-export type OpenOptions = { kind: "embedded"; dataDir?: string /* undefined = in memory */ } | { kind: "postgres"; url: string };
+export type OpenOptions =
+  { kind: "embedded"; dataDir?: string /* undefined = in memory */ } | { kind: "postgres"; url: string };
 
 /** Opens a database and applies pending migrations. Tests call this directly for isolated instances. */
 export async function openDb(options: OpenOptions): Promise<OpenedDb> {
@@ -52,7 +53,9 @@ export async function openDb(options: OpenOptions): Promise<OpenedDb> {
 
 /** Number of committed migrations versus applied ones. */
 export async function migrationStatus(db: Db): Promise<{ applied: number; committed: number; current: boolean }> {
-  const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder(), "meta", "_journal.json"), "utf8")) as { entries: unknown[] };
+  const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder(), "meta", "_journal.json"), "utf8")) as {
+    entries: unknown[];
+  };
   const result = await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
   const rows = (result as unknown as { rows: { n: number }[] }).rows;
   const applied = Number(rows[0]?.n ?? 0);

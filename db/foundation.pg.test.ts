@@ -12,7 +12,6 @@ const pg = await freshPostgres();
 if (!pg) console.warn("Postgres suite skipped: DATABASE_URL is not set (CI sets it; see .ci/run)");
 
 describe.runIf(pg)("database layer on PostgreSQL", () => {
-
   let dir: string;
   beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "cockpit-pg-"));
@@ -31,7 +30,9 @@ describe.runIf(pg)("database layer on PostgreSQL", () => {
 
   it("redeems a login link exactly once under concurrent use", async () => {
     const link = await createOwnerLoginLink(pg!.db, { ttlSeconds: 60 });
-    const results = await Promise.allSettled(Array.from({ length: 12 }, () => redeemLoginLink(pg!.db, { token: link.token, sessionTtlHours: 1 })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 12 }, () => redeemLoginLink(pg!.db, { token: link.token, sessionTtlHours: 1 })),
+    );
     const won = results.filter((r) => r.status === "fulfilled");
     expect(won).toHaveLength(1);
     const session = (won[0] as PromiseFulfilledResult<{ sessionToken: string; sessionId: string }>).value;
@@ -43,7 +44,9 @@ describe.runIf(pg)("database layer on PostgreSQL", () => {
 
   it("refuses an expired link", async () => {
     const link = await createOwnerLoginLink(pg!.db, { ttlSeconds: -1 });
-    await expect(redeemLoginLink(pg!.db, { token: link.token, sessionTtlHours: 1 })).rejects.toThrow(/expired or already used/);
+    await expect(redeemLoginLink(pg!.db, { token: link.token, sessionTtlHours: 1 })).rejects.toThrow(
+      /expired or already used/,
+    );
   });
 
   it("adds, lists and removes workspaces", async () => {

@@ -8,7 +8,8 @@ test("the printed login link signs in once; a reused link is refused", async ({ 
   await page.goto(link);
   await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
   await expect(page).toHaveURL(/\/workspaces$/);
-  for (const name of ["Cards", "Rules", "Audit", "Settings"]) await expect(page.getByRole("link", { name })).toBeVisible();
+  for (const name of ["Cards", "Rules", "Audit", "Settings"])
+    await expect(page.getByRole("link", { name })).toBeVisible();
 
   const other = await browser.newContext();
   const second = await other.newPage();
@@ -18,7 +19,11 @@ test("the printed login link signs in once; a reused link is refused", async ({ 
   await other.close();
 });
 
-test("pages redirect to the login page and the API answers 401 without a session", async ({ page, playwright, baseURL }) => {
+test("pages redirect to the login page and the API answers 401 without a session", async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
   await page.goto("/rules");
   await expect(page).toHaveURL(/\/login$/);
   await expect(page.getByText("npx cockpit login-link").first()).toBeVisible();

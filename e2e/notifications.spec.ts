@@ -21,7 +21,10 @@ async function startReceiver() {
 }
 
 test.describe("Settings → Notifications", () => {
-  test("refuses a private URL with the reason, then allows the host, adds an endpoint, tests it and shows the log", async ({ page, baseURL }) => {
+  test("refuses a private URL with the reason, then allows the host, adds an endpoint, tests it and shows the log", async ({
+    page,
+    baseURL,
+  }) => {
     const receiver = await startReceiver();
     const dir = tempFolder("notify-ws");
     cockpit(["workspace", "add", dir]);
@@ -71,7 +74,12 @@ test.describe("Settings → Notifications", () => {
     const admitted = await fetch(`${baseURL}/api/agent/v1/cards`, {
       method: "POST",
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: JSON.stringify({ agent: "claude-code", sessionId: `e2e-${test.info().project.name}`, tool: "Bash", input: { command: "rm -rf build" } }),
+      body: JSON.stringify({
+        agent: "claude-code",
+        sessionId: `e2e-${test.info().project.name}`,
+        tool: "Bash",
+        input: { command: "rm -rf build" },
+      }),
     });
     expect(admitted.status).toBe(201);
     const { id } = (await admitted.json()) as { id: string };
@@ -80,12 +88,16 @@ test.describe("Settings → Notifications", () => {
     await endpoint.getByRole("button", { name: "Delivery log" }).click();
     const log = endpoint.getByLabel("Delivery log");
     await expect(log.getByTestId("delivery").filter({ hasText: "card.admitted" })).toContainText("delivered");
-    await expect(log.getByTestId("delivery").filter({ hasText: "webhook.test" }).getByTestId("attempt")).toContainText("200");
+    await expect(log.getByTestId("delivery").filter({ hasText: "webhook.test" }).getByTestId("attempt")).toContainText(
+      "200",
+    );
 
     await log.getByRole("button", { name: /Redeliver card.admitted/ }).click();
     await expect.poll(() => receiver.requests.filter((r) => r.body.includes(id)).length, { timeout: 10_000 }).toBe(2);
     await log.getByRole("button", { name: "Refresh" }).click();
-    await expect(log.getByTestId("delivery").filter({ hasText: "card.admitted" }).getByTestId("attempt")).toHaveCount(2);
+    await expect(log.getByTestId("delivery").filter({ hasText: "card.admitted" }).getByTestId("attempt")).toHaveCount(
+      2,
+    );
 
     await page.screenshot({ path: `test-results/notifications-${test.info().project.name}.png`, fullPage: true });
     await receiver.close();
@@ -94,8 +106,11 @@ test.describe("Settings → Notifications", () => {
   test("serves the PWA manifest, service worker and icons", async ({ request }) => {
     const manifest = await (await request.get("/manifest.webmanifest")).json();
     expect(manifest).toMatchObject({ display: "standalone", start_url: "/cards" });
-    expect(manifest.icons.map((i: { sizes: string }) => i.sizes)).toEqual(expect.arrayContaining(["192x192", "512x512"]));
-    for (const icon of manifest.icons) expect((await request.get(icon.src)).headers()["content-type"]).toBe("image/png");
+    expect(manifest.icons.map((i: { sizes: string }) => i.sizes)).toEqual(
+      expect.arrayContaining(["192x192", "512x512"]),
+    );
+    for (const icon of manifest.icons)
+      expect((await request.get(icon.src)).headers()["content-type"]).toBe("image/png");
     const sw = await request.get("/sw.js");
     expect(sw.ok()).toBe(true);
     expect(await sw.text()).toContain("notificationclick");

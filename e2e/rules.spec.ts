@@ -55,7 +55,13 @@ interface Fixture {
 async function setUp(page: Page, stores: Record<string, string> = {}): Promise<Fixture> {
   await signIn(page);
   const folder = fs.realpathSync(tempFolder("rules"));
-  const all = { ".commandcode/settings.json": COMMANDCODE, ".claude/settings.json": CLAUDE, ".claude/settings.local.json": CLAUDE_LOCAL_INVALID, ".mevedel/permissions.el": MEVEDEL, ...stores };
+  const all = {
+    ".commandcode/settings.json": COMMANDCODE,
+    ".claude/settings.json": CLAUDE,
+    ".claude/settings.local.json": CLAUDE_LOCAL_INVALID,
+    ".mevedel/permissions.el": MEVEDEL,
+    ...stores,
+  };
   for (const [rel, text] of Object.entries(all)) {
     fs.mkdirSync(path.dirname(path.join(folder, rel)), { recursive: true });
     fs.writeFileSync(path.join(folder, rel), text);
@@ -66,24 +72,41 @@ async function setUp(page: Page, stores: Record<string, string> = {}): Promise<F
   const globalText = `{\n  "permissions": {\n    "allow": [\n      "Read(~/global-${marker}/**)",\n      "Bash(rules-fixture-tool:*)"\n    ]\n  }\n}\n`;
   fs.mkdirSync(path.dirname(globalFile), { recursive: true });
   fs.writeFileSync(globalFile, globalText);
-  const res = await page.request.post("/api/v1/workspaces", { headers: { origin: new URL(page.url()).origin }, data: { path: folder } });
+  const res = await page.request.post("/api/v1/workspaces", {
+    headers: { origin: new URL(page.url()).origin },
+    data: { path: folder },
+  });
   expect(res.status()).toBe(201);
   const { workspace } = (await res.json()) as { workspace: { id: string } };
   return { folder, id: workspace.id, file: (rel) => path.join(folder, rel), globalFile, globalText };
 }
 
-const entry = (page: Page, rule: string) => page.getByTestId("entry").filter({ has: page.getByText(rule, { exact: true }) });
+const entry = (page: Page, rule: string) =>
+  page.getByTestId("entry").filter({ has: page.getByText(rule, { exact: true }) });
 const store = (page: Page, file: string) => page.locator(`[data-testid="store"][data-store-path="${file}"]`);
 
 async function expectNoSidewaysScroll(page: Page) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
   expect(overflow).toBeLessThanOrEqual(0);
 }
 
-test("lists session, workspace and global entries by store; the invalid store shows its error and no write controls", async ({ page }) => {
+test("lists session, workspace and global entries by store; the invalid store shows its error and no write controls", async ({
+  page,
+}) => {
   const fx = await setUp(page);
   const origin = new URL(page.url()).origin;
-  const added = await page.request.post("/api/v1/session-entries", { headers: { origin }, data: { workspace: fx.id, agentSessionId: "agent-7", agent: "claude-code", action: "allow", rule: "Bash(npm test)" } });
+  const added = await page.request.post("/api/v1/session-entries", {
+    headers: { origin },
+    data: {
+      workspace: fx.id,
+      agentSessionId: "agent-7",
+      agent: "claude-code",
+      action: "allow",
+      rule: "Bash(npm test)",
+    },
+  });
   expect(added.status()).toBe(201);
 
   await page.goto(`/rules?workspace=${fx.id}`);
@@ -134,7 +157,9 @@ test("lists session, workspace and global entries by store; the invalid store sh
   await shot("list-invalid");
 
   // Session entries are revoked through the same dialog and route.
-  await entry(page, "Bash(npm test)").getByRole("button", { name: /Revoke/ }).click();
+  await entry(page, "Bash(npm test)")
+    .getByRole("button", { name: /Revoke/ })
+    .click();
   await expect(page.getByRole("dialog")).toContainText("cockpit database");
   await page.getByRole("dialog").getByRole("button", { name: "Revoke", exact: true }).click();
   await expect(page.getByRole("status").filter({ hasText: "Revoked the session entry" })).toBeVisible();
@@ -176,10 +201,14 @@ test("filters live in the URL: shareable, reload-proof and back-button friendly"
   await expectNoSidewaysScroll(page);
 });
 
-test("revoke names the file and line and removes only that entry's bytes; a global revoke warns before and after", async ({ page }) => {
+test("revoke names the file and line and removes only that entry's bytes; a global revoke warns before and after", async ({
+  page,
+}) => {
   const fx = await setUp(page);
   await page.goto(`/rules?workspace=${fx.id}`);
-  await entry(page, "Edit(src/**)").getByRole("button", { name: /Revoke/ }).click();
+  await entry(page, "Edit(src/**)")
+    .getByRole("button", { name: /Revoke/ })
+    .click();
   const dialog = page.getByRole("dialog");
   await expect(dialog).toContainText(fx.file(".commandcode/settings.json"));
   await expect(dialog.getByTestId("revoke-line")).toHaveText('      "Edit(src/**)",');
@@ -187,20 +216,28 @@ test("revoke names the file and line and removes only that entry's bytes; a glob
   await page.screenshot({ path: `${SHOTS}/rules-revoke-${test.info().project.name}.png` });
   await dialog.getByRole("button", { name: "Revoke", exact: true }).click();
   await expect(page.getByRole("status").filter({ hasText: "Revoked line 7" })).toBeVisible();
-  expect(fs.readFileSync(fx.file(".commandcode/settings.json"), "utf8")).toBe(COMMANDCODE.replace('      "Edit(src/**)",\n', ""));
+  expect(fs.readFileSync(fx.file(".commandcode/settings.json"), "utf8")).toBe(
+    COMMANDCODE.replace('      "Edit(src/**)",\n', ""),
+  );
   await expect(entry(page, "Edit(src/**)")).toHaveCount(0);
 
-  await entry(page, "Bash(rules-fixture-tool:*)").getByRole("button", { name: /Revoke/ }).click();
+  await entry(page, "Bash(rules-fixture-tool:*)")
+    .getByRole("button", { name: /Revoke/ })
+    .click();
   await expect(dialog.getByRole("note")).toContainText("affects every project");
   await dialog.getByRole("button", { name: "Revoke", exact: true }).click();
   await expect(page.getByRole("status").filter({ hasText: fx.globalFile })).toContainText("affects every project");
-  expect(fs.readFileSync(fx.globalFile, "utf8")).toBe(fx.globalText.replace(',\n      "Bash(rules-fixture-tool:*)"', ""));
+  expect(fs.readFileSync(fx.globalFile, "utf8")).toBe(
+    fx.globalText.replace(',\n      "Bash(rules-fixture-tool:*)"', ""),
+  );
 });
 
 test("narrow: a refused candidate shows the engine's reason; a proved one is saved in place", async ({ page }) => {
   const fx = await setUp(page);
   await page.goto(`/rules?workspace=${fx.id}`);
-  await entry(page, "Shell(git:*)").getByRole("button", { name: /Narrow/ }).click();
+  await entry(page, "Shell(git:*)")
+    .getByRole("button", { name: /Narrow/ })
+    .click();
   const dialog = page.getByRole("dialog");
   const input = dialog.getByLabel("Narrower entry", { exact: true });
   await expect(input).toHaveValue("Shell(git:*)");
@@ -214,23 +251,36 @@ test("narrow: a refused candidate shows the engine's reason; a proved one is sav
   await page.screenshot({ path: `${SHOTS}/rules-narrow-${test.info().project.name}.png` });
   await dialog.getByRole("button", { name: "Save" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Narrowed in" })).toBeVisible();
-  expect(fs.readFileSync(fx.file(".commandcode/settings.json"), "utf8")).toBe(COMMANDCODE.replace('"Shell(git:*)"', '"Shell(git status:*)"'));
+  expect(fs.readFileSync(fx.file(".commandcode/settings.json"), "utf8")).toBe(
+    COMMANDCODE.replace('"Shell(git:*)"', '"Shell(git status:*)"'),
+  );
   await expect(entry(page, "Shell(git status:*)")).toBeVisible();
 
   // A mevedel grant narrowed with a suggestion chip: recursive → exact.
-  await entry(page, '(:path "/srv/data" :access write :recursive t)').getByRole("button", { name: /Narrow/ }).click();
-  await dialog.getByRole("listitem").filter({ hasText: /^exact$/ }).click();
+  await entry(page, '(:path "/srv/data" :access write :recursive t)')
+    .getByRole("button", { name: /Narrow/ })
+    .click();
+  await dialog
+    .getByRole("listitem")
+    .filter({ hasText: /^exact$/ })
+    .click();
   await expect(dialog.getByTestId("narrow-check")).toHaveText("narrower ✓");
   await dialog.getByRole("button", { name: "Save" }).click();
   await expect(entry(page, '(:path "/srv/data" :access write)').getByTestId("grant-extent")).toHaveText("exact");
-  expect(fs.readFileSync(fx.file(".mevedel/permissions.el"), "utf8")).toBe(MEVEDEL.replace('(:path "/srv/data" :access write :recursive t)', '(:path "/srv/data" :access write)'));
+  expect(fs.readFileSync(fx.file(".mevedel/permissions.el"), "utf8")).toBe(
+    MEVEDEL.replace('(:path "/srv/data" :access write :recursive t)', '(:path "/srv/data" :access write)'),
+  );
 });
 
-test("a file changed on disk after listing is refused: nothing written, refresh shows the new file", async ({ page }) => {
+test("a file changed on disk after listing is refused: nothing written, refresh shows the new file", async ({
+  page,
+}) => {
   const fx = await setUp(page);
   await page.goto(`/rules?workspace=${fx.id}`);
   const readAt = await page.getByTestId("read-at").textContent();
-  await entry(page, "Read(docs/**)").getByRole("button", { name: /Revoke/ }).click();
+  await entry(page, "Read(docs/**)")
+    .getByRole("button", { name: /Revoke/ })
+    .click();
   const edited = CLAUDE.replace('"Bash(git push:*)"', '"Bash(git push:*)", "Bash(git tag:*)"');
   fs.writeFileSync(fx.file(".claude/settings.json"), edited);
   const dialog = page.getByRole("dialog");
@@ -244,13 +294,18 @@ test("a file changed on disk after listing is refused: nothing written, refresh 
   expect(readAt).toMatch(/Read from disk at \d\d:\d\d:\d\d UTC/);
 
   // The page's Refresh re-reads the files too.
-  fs.writeFileSync(fx.file(".claude/settings.json"), edited.replace('"Bash(git tag:*)"', '"Bash(git tag:*)", "Bash(git stash:*)"'));
+  fs.writeFileSync(
+    fx.file(".claude/settings.json"),
+    edited.replace('"Bash(git tag:*)"', '"Bash(git tag:*)", "Bash(git stash:*)"'),
+  );
   await expect(entry(page, "Bash(git stash:*)")).toHaveCount(0);
   await page.getByRole("button", { name: "Refresh", exact: true }).click();
   await expect(entry(page, "Bash(git stash:*)")).toBeVisible();
 });
 
-test("add a rule explicitly: the server's validation error is shown, global warns, the rule appears", async ({ page }) => {
+test("add a rule explicitly: the server's validation error is shown, global warns, the rule appears", async ({
+  page,
+}) => {
   const fx = await setUp(page);
   await page.goto(`/rules?workspace=${fx.id}`);
   await page.getByRole("button", { name: "Add rule" }).click();
@@ -264,7 +319,9 @@ test("add a rule explicitly: the server's validation error is shown, global warn
   await expect(dialog.getByRole("alert")).toContainText("invalid rule");
   await dialog.getByLabel("Rule", { exact: true }).fill("Bash(git fetch:*)");
   await dialog.getByRole("button", { name: "Add rule" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Added to" })).toContainText(fx.file(".claude/settings.json"));
+  await expect(page.getByRole("status").filter({ hasText: "Added to" })).toContainText(
+    fx.file(".claude/settings.json"),
+  );
   await expect(entry(page, "Bash(git fetch:*)")).toBeVisible();
   expect(fs.readFileSync(fx.file(".claude/settings.json"), "utf8")).toContain('"Bash(git fetch:*)"');
 
@@ -289,7 +346,9 @@ test("a 5,000-entry settings file: first paint and filtering stay fast", async (
   await page.waitForFunction(() => document.querySelector('[data-testid="entry"]') !== null, null, { polling: "raf" });
   await expect(entry(page, "Bash(tool-0 --flag-0:*)")).toBeVisible();
   const firstPaint = Date.now() - t0;
-  const fcp = Math.round(await page.evaluate(() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? -1));
+  const fcp = Math.round(
+    await page.evaluate(() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? -1),
+  );
   const tApi = Date.now();
   const api = await page.request.get(`/api/v1/entries?workspace=${fx.id}&q=tool-4999&limit=200`);
   expect((await api.json()).matched).toBe(1);
@@ -299,7 +358,11 @@ test("a 5,000-entry settings file: first paint and filtering stay fast", async (
   const t1 = Date.now();
   await page.getByLabel("Search", { exact: true }).fill("tool-4999");
   // Polled every animation frame: expect()'s back-off would add up to a second to the measurement.
-  await page.waitForFunction(() => /^1 of 50\d\d entries$/.test(document.querySelector('[data-testid="list-status"]')?.textContent ?? ""), null, { polling: "raf" });
+  await page.waitForFunction(
+    () => /^1 of 50\d\d entries$/.test(document.querySelector('[data-testid="list-status"]')?.textContent ?? ""),
+    null,
+    { polling: "raf" },
+  );
   await expect(entry(page, "Bash(tool-4999 --flag-1:*)")).toBeVisible();
   const filter = Date.now() - t1;
 
@@ -310,8 +373,13 @@ test("a 5,000-entry settings file: first paint and filtering stay fast", async (
   await expect(page.getByTestId("entry")).toHaveCount(400);
   const nextChunk = Date.now() - t2;
   await expectNoSidewaysScroll(page);
-  test.info().annotations.push({ type: "perf", description: `5,000 entries: first entry visible ${firstPaint} ms (FCP ${fcp} ms), filter ${filter} ms (API alone ${apiMs} ms), next chunk ${nextChunk} ms` });
-  console.log(`[rules perf ${test.info().project.name}] first entry visible ${firstPaint} ms (FCP ${fcp} ms), filter applied ${filter} ms (API alone ${apiMs} ms), next chunk ${nextChunk} ms`);
+  test.info().annotations.push({
+    type: "perf",
+    description: `5,000 entries: first entry visible ${firstPaint} ms (FCP ${fcp} ms), filter ${filter} ms (API alone ${apiMs} ms), next chunk ${nextChunk} ms`,
+  });
+  console.log(
+    `[rules perf ${test.info().project.name}] first entry visible ${firstPaint} ms (FCP ${fcp} ms), filter applied ${filter} ms (API alone ${apiMs} ms), next chunk ${nextChunk} ms`,
+  );
   expect(firstPaint).toBeLessThan(8000);
   expect(filter).toBeLessThan(4000);
 });

@@ -21,10 +21,14 @@ test.describe("Settings", () => {
     await expect(created).toContainText(`npx cockpit connect claude-code --workspace ${dir}`);
     await expect(created.getByRole("button", { name: "Copy token" })).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-    await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS ?? "test-results"}/settings-token-${test.info().project.name}.png`, fullPage: true });
+    await page.screenshot({
+      path: `${process.env.E2E_SCREENSHOTS ?? "test-results"}/settings-token-${test.info().project.name}.png`,
+      fullPage: true,
+    });
 
     // The token authenticates an agent: an unknown card is "not found" rather than "unauthorized".
-    const probe = () => fetch(`${baseURL}/api/agent/v1/cards/${crypto.randomUUID()}`, { headers: { authorization: `Bearer ${token}` } });
+    const probe = () =>
+      fetch(`${baseURL}/api/agent/v1/cards/${crypto.randomUUID()}`, { headers: { authorization: `Bearer ${token}` } });
     expect((await probe()).status).toBe(404);
 
     await created.getByRole("button", { name: "Done" }).click();
@@ -62,7 +66,10 @@ test.describe("Settings", () => {
   test("signs out from the settings page (the phone nav has no sign-out)", async ({ page }) => {
     await signIn(page);
     await page.goto("/settings");
-    await expect(page.getByRole("link", { name: "Notification settings →" })).toHaveAttribute("href", "/settings/notifications");
+    await expect(page.getByRole("link", { name: "Notification settings →" })).toHaveAttribute(
+      "href",
+      "/settings/notifications",
+    );
     await page.getByRole("main").getByRole("button", { name: "Sign out" }).click();
     await expect(page).toHaveURL(/\/login/);
     await page.goto("/settings");

@@ -3,6 +3,7 @@
 import { spawnSync } from "node:child_process";
 
 const suites = [
+  ["format", "npx", ["prettier", "--check", "."]],
   ["type-check", "npx", ["tsc", "--noEmit"]],
   ["unit", "npx", ["vitest", "run"]],
   ["postgres", "npx", ["vitest", "run", "--config", "vitest.pg.config.ts"]],

@@ -13,9 +13,12 @@ export default function LoginPage() {
       <div className="card">
         <h2 style={{ marginTop: 0 }}>How to sign in</h2>
         <p>
-          The cockpit has no passwords. When it starts it prints a one-time login link in the terminal. To get a new one while it runs, open a terminal in the cockpit&apos;s folder and run:
+          The cockpit has no passwords. When it starts it prints a one-time login link in the terminal. To get a new one
+          while it runs, open a terminal in the cockpit&apos;s folder and run:
         </p>
-        <pre className="card" style={{ background: "var(--surface-2)" }}>npx cockpit login-link</pre>
+        <pre className="card" style={{ background: "var(--surface-2)" }}>
+          npx cockpit login-link
+        </pre>
         <p className="muted">A link works once and expires after 15 minutes.</p>
       </div>
     </main>

@@ -24,10 +24,20 @@ const pct = (xs: number[], p: number) => {
 const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
 
 async function main() {
-  const server = spawn(process.execPath, ["bin/cockpit.mjs", "start", "--port", String(PORT), ...(process.env.BENCH_NO_BUILD ? ["--no-build"] : [])], {
-    env: { ...process.env, COCKPIT_DATA: data, HOME: path.join(root, "home"), COCKPIT_DIST_DIR: process.env.COCKPIT_DIST_DIR ?? ".next-bench", DATABASE_URL: process.env.DATABASE_URL ?? "" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const server = spawn(
+    process.execPath,
+    ["bin/cockpit.mjs", "start", "--port", String(PORT), ...(process.env.BENCH_NO_BUILD ? ["--no-build"] : [])],
+    {
+      env: {
+        ...process.env,
+        COCKPIT_DATA: data,
+        HOME: path.join(root, "home"),
+        COCKPIT_DIST_DIR: process.env.COCKPIT_DIST_DIR ?? ".next-bench",
+        DATABASE_URL: process.env.DATABASE_URL ?? "",
+      },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   try {
     await new Promise<void>((resolve, reject) => {
       let out = "";
@@ -37,9 +47,14 @@ async function main() {
       });
       server.on("exit", (code) => reject(new Error(`cockpit exited with ${code}:\n${out}`)));
     });
-    const owner = (JSON.parse(fs.readFileSync(path.join(data, "local-credential.json"), "utf8")) as { token: string }).token;
+    const owner = (JSON.parse(fs.readFileSync(path.join(data, "local-credential.json"), "utf8")) as { token: string })
+      .token;
     const api = async (method: string, url: string, token: string, body?: unknown) => {
-      const res = await fetch(base + url, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) }, body: body ? JSON.stringify(body) : undefined });
+      const res = await fetch(base + url, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
       const json = (await res.json()) as Record<string, unknown>;
       if (res.status >= 400) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
       return json;
@@ -74,13 +89,23 @@ async function main() {
       }
     })();
     const visible = (id: string) => (early.delete(id) ? Promise.resolve() : new Promise<void>((r) => seen.set(id, r)));
-    const admit = (i: number, session: string) => api("POST", "/api/agent/v1/cards", agent, { agent: "claude-code", sessionId: session, tool: "Bash", input: { command: `npm run task-${i}` } });
+    const admit = (i: number, session: string) =>
+      api("POST", "/api/agent/v1/cards", agent, {
+        agent: "claude-code",
+        sessionId: session,
+        tool: "Bash",
+        input: { command: `npm run task-${i}` },
+      });
 
     // Background load: 200 pending cards, each with a waiting long-poll like a real hook.
     const background: Promise<unknown>[] = [];
     for (let i = 0; i < BACKGROUND; i++) {
       const card = await admit(i, `background-${i}`);
-      background.push(fetch(`${base}/api/agent/v1/cards/${card.id}?wait=300`, { headers: { authorization: `Bearer ${agent}` } }).catch(() => undefined));
+      background.push(
+        fetch(`${base}/api/agent/v1/cards/${card.id}?wait=300`, {
+          headers: { authorization: `Bearer ${agent}` },
+        }).catch(() => undefined),
+      );
     }
     const health = async () => {
       const t = performance.now();
@@ -92,10 +117,17 @@ async function main() {
       const t = performance.now();
       const card = (await admit(10_000 + i, `bench-${i}`)) as { id: string; hash: string };
       const t1 = performance.now();
-      const released = fetch(`${base}/api/agent/v1/cards/${card.id}?wait=60`, { headers: { authorization: `Bearer ${agent}` } }).then((r) => r.json());
+      const released = fetch(`${base}/api/agent/v1/cards/${card.id}?wait=60`, {
+        headers: { authorization: `Bearer ${agent}` },
+      }).then((r) => r.json());
       await visible(card.id);
       const t2 = performance.now();
-      await api("POST", `/api/v1/cards/${card.id}/answer`, owner, { outcome: "allow", remember: "once", hash: card.hash, client: "cli" });
+      await api("POST", `/api/v1/cards/${card.id}/answer`, owner, {
+        outcome: "allow",
+        remember: "once",
+        hash: card.hash,
+        client: "cli",
+      });
       const t3 = performance.now();
       const outcome = (await released) as { status: string };
       if (outcome.status !== "allowed") throw new Error(`round trip ${i} ended ${outcome.status}`);
@@ -125,12 +157,22 @@ async function main() {
       ["/api/health (one request)", pct(echoes, 50), pct(echoes, 99)],
       ["/api/health × 4 (same number of requests as a round trip)", 4 * pct(echoes, 50), 4 * pct(echoes, 99)],
     ] as const;
-    console.log(`\n${N} round trips, ${pending} other cards pending with open long-polls, database ${process.env.DATABASE_URL ? "postgres" : "embedded (PGlite)"}\n`);
+    console.log(
+      `\n${N} round trips, ${pending} other cards pending with open long-polls, database ${process.env.DATABASE_URL ? "postgres" : "embedded (PGlite)"}\n`,
+    );
     console.log("| measure | p50 | p99 |\n|---|---|---|");
     for (const [name, p50, p99] of rows) console.log(`| ${name} | ${fmt(p50)} | ${fmt(p99)} |`);
-    console.log(`\nratio round trip / one health request: p50 ${(pct(trips, 50) / pct(echoes, 50)).toFixed(1)}×, p99 ${(pct(trips, 99) / pct(echoes, 99)).toFixed(1)}×`);
-    console.log(`overhead over 4 health requests: p50 ${fmt(pct(trips, 50) - 4 * pct(echoes, 50))}, p99 ${fmt(pct(trips, 99) - 4 * pct(echoes, 99))} (target p99 ≤ 25 ms)`);
-    console.log(`phases p50/p99: ${Object.entries(phases).map(([k, v]) => `${k} ${fmt(pct(v, 50))}/${fmt(pct(v, 99))}`).join(", ")}`);
+    console.log(
+      `\nratio round trip / one health request: p50 ${(pct(trips, 50) / pct(echoes, 50)).toFixed(1)}×, p99 ${(pct(trips, 99) / pct(echoes, 99)).toFixed(1)}×`,
+    );
+    console.log(
+      `overhead over 4 health requests: p50 ${fmt(pct(trips, 50) - 4 * pct(echoes, 50))}, p99 ${fmt(pct(trips, 99) - 4 * pct(echoes, 99))} (target p99 ≤ 25 ms)`,
+    );
+    console.log(
+      `phases p50/p99: ${Object.entries(phases)
+        .map(([k, v]) => `${k} ${fmt(pct(v, 50))}/${fmt(pct(v, 99))}`)
+        .join(", ")}`,
+    );
     await reader.cancel().catch(() => undefined);
     void background;
   } finally {

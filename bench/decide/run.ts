@@ -6,8 +6,14 @@ import { clearShellCache } from "../../lib/policy/shell/analyze";
 
 const SOURCE = { scope: "workspace" as const, store: "/w/.commandcode/settings.json" };
 const TEMPLATES: [string, "allow" | "ask" | "deny"][] = [
-  ["Shell(npm run task{i}:*)", "allow"], ["Shell(tool{i} *)", "ask"], ["Edit(src/mod{i}/**)", "allow"], ["Read(secrets{i}/**)", "deny"],
-  ["mcp__server{i}__*", "allow"], ["Shell(git push --force{i}*)", "deny"], ["Edit(/gen/{i}/*.ts)", "allow"], ["WebFetch(domain:host{i}.example.com)", "allow"],
+  ["Shell(npm run task{i}:*)", "allow"],
+  ["Shell(tool{i} *)", "ask"],
+  ["Edit(src/mod{i}/**)", "allow"],
+  ["Read(secrets{i}/**)", "deny"],
+  ["mcp__server{i}__*", "allow"],
+  ["Shell(git push --force{i}*)", "deny"],
+  ["Edit(/gen/{i}/*.ts)", "allow"],
+  ["WebFetch(domain:host{i}.example.com)", "allow"],
 ];
 
 function makeRules(n: number): Rule[] {
@@ -47,7 +53,11 @@ function measure(calls: ToolCall[], ctx: PolicyContext, iterations: number, cold
     samples[i] = Number(dt) / 1000;
   }
   samples.sort();
-  return { p50: samples[Math.floor(iterations * 0.5)], p99: samples[Math.floor(iterations * 0.99)], perSec: Math.round(iterations / (Number(total) / 1e9)) };
+  return {
+    p50: samples[Math.floor(iterations * 0.5)],
+    p99: samples[Math.floor(iterations * 0.99)],
+    perSec: Math.round(iterations / (Number(total) / 1e9)),
+  };
 }
 
 async function main() {
@@ -55,11 +65,22 @@ async function main() {
   const rows: string[][] = [];
   const builds: string[] = [];
   for (const n of [10, 100, 1_000, 10_000]) {
-    const ctx: PolicyContext = { agent: "commandcode", mode: "default", workspaceRoot: "/w", home: "/home/u", tmpDirs: ["/tmp"], rules: makeRules(n) };
+    const ctx: PolicyContext = {
+      agent: "commandcode",
+      mode: "default",
+      workspaceRoot: "/w",
+      home: "/home/u",
+      tmpDirs: ["/tmp"],
+      rules: makeRules(n),
+    };
     const t0 = process.hrtime.bigint();
     decide(FILE_CALLS[0], ctx); // first decision builds the per-context rule index
     builds.push(`${n}: ${(Number(process.hrtime.bigint() - t0) / 1e6).toFixed(2)} ms`);
-    for (const [label, calls, cold, iters] of [["file", FILE_CALLS, false, 20_000], ["shell cached", SHELL_CALLS, false, 20_000], ["shell cold", SHELL_CALLS, true, 2_000]] as const) {
+    for (const [label, calls, cold, iters] of [
+      ["file", FILE_CALLS, false, 20_000],
+      ["shell cached", SHELL_CALLS, false, 20_000],
+      ["shell cold", SHELL_CALLS, true, 2_000],
+    ] as const) {
       const m = measure([...calls], ctx, iters, cold);
       rows.push([String(n), label, m.p50.toFixed(2), m.p99.toFixed(2), m.perSec.toLocaleString("en-US")]);
     }
@@ -73,4 +94,7 @@ async function main() {
   console.log(`\nfirst decision (builds the rule index, once per rules array): ${builds.join(", ")}`);
 }
 
-main().catch((e) => { console.error(e); process.exit(1); });
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

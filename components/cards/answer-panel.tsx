@@ -35,7 +35,8 @@ export function AnswerPanel({ card, me, onNotice, actionsRef }: Props) {
   const canAlways = !card.safetyCheck && card.remember.workspace.length > 0 && card.remember.workspaceStore !== null;
 
   const allowOnce = () => !busy && answer.mutate({ outcome: "allow", remember: "once" });
-  const deny = () => !busy && answer.mutate({ outcome: "deny", remember: "once", message: message.trim() || undefined });
+  const deny = () =>
+    !busy && answer.mutate({ outcome: "deny", remember: "once", message: message.trim() || undefined });
   const session = () => canSession && !busy && answer.mutate({ outcome: "allow", remember: "session" });
   const always = () => canAlways && setConfirmAlways(true);
 
@@ -57,7 +58,11 @@ export function AnswerPanel({ card, me, onNotice, actionsRef }: Props) {
       <div ref={confirmRef} className={styles.confirm} role="group" aria-label="Confirm always allow">
         <strong>Always allow in {card.workspace.name}?</strong>
         <p style={{ margin: "0.4rem 0" }}>
-          This writes {card.remember.workspace.length === 1 ? "this rule" : "these rules"} to <code style={{ overflowWrap: "anywhere" }} data-testid="store-file">{storeFilePath(card)}</code>, and the agent stops asking for matching requests:
+          This writes {card.remember.workspace.length === 1 ? "this rule" : "these rules"} to{" "}
+          <code style={{ overflowWrap: "anywhere" }} data-testid="store-file">
+            {storeFilePath(card)}
+          </code>
+          , and the agent stops asking for matching requests:
         </p>
         <ul aria-label="Rules to write">
           {card.remember.workspace.map((rule) => (
@@ -66,12 +71,19 @@ export function AnswerPanel({ card, me, onNotice, actionsRef }: Props) {
             </li>
           ))}
         </ul>
-        <p className="muted" style={{ margin: "0.4rem 0", fontSize: "0.9rem" }}>You can revoke it later on the Rules page.</p>
+        <p className="muted" style={{ margin: "0.4rem 0", fontSize: "0.9rem" }}>
+          You can revoke it later on the Rules page.
+        </p>
         <div className={styles.answerRow}>
           <button type="button" onClick={() => setConfirmAlways(false)} disabled={busy}>
             Cancel
           </button>
-          <button type="button" className={styles.allow} disabled={busy} onClick={() => answer.mutate({ outcome: "allow", remember: "workspace" })}>
+          <button
+            type="button"
+            className={styles.allow}
+            disabled={busy}
+            onClick={() => answer.mutate({ outcome: "allow", remember: "workspace" })}
+          >
             Confirm always allow
           </button>
         </div>
@@ -87,7 +99,8 @@ export function AnswerPanel({ card, me, onNotice, actionsRef }: Props) {
             <button type="button" className={styles.secondary} onClick={session} disabled={busy}>
               <span>Allow for this session</span>
               <small>
-                remembers <code>{card.remember.session.join(", ")}</code> for session {shortSessionId(card.rootSessionId)}
+                remembers <code>{card.remember.session.join(", ")}</code> for session{" "}
+                {shortSessionId(card.rootSessionId)}
               </small>
             </button>
           ) : null}
@@ -95,7 +108,8 @@ export function AnswerPanel({ card, me, onNotice, actionsRef }: Props) {
             <button type="button" className={styles.secondary} onClick={always} disabled={busy}>
               <span>Always allow…</span>
               <small>
-                saves <code>{card.remember.workspace.join(", ")}</code> to <code>{card.remember.workspaceStore}</code> after you confirm
+                saves <code>{card.remember.workspace.join(", ")}</code> to <code>{card.remember.workspaceStore}</code>{" "}
+                after you confirm
               </small>
             </button>
           ) : null}
@@ -106,7 +120,13 @@ export function AnswerPanel({ card, me, onNotice, actionsRef }: Props) {
         <label htmlFor={`feedback-${card.id}`} className="sr-only">
           Message to the model
         </label>
-        <textarea id={`feedback-${card.id}`} value={message} onChange={(e) => setMessage(e.target.value)} placeholder="e.g. Use pnpm instead, and don't touch the lockfile." maxLength={5000} />
+        <textarea
+          id={`feedback-${card.id}`}
+          value={message}
+          onChange={(e) => setMessage(e.target.value)}
+          placeholder="e.g. Use pnpm instead, and don't touch the lockfile."
+          maxLength={5000}
+        />
       </details>
       <div className={styles.answerRow}>
         <button type="button" className={styles.deny} onClick={deny} disabled={busy}>

@@ -17,7 +17,9 @@ export function CardDetail({ id, me }: { id: string; me: string }) {
       <p style={{ margin: "0 0 0.5rem" }}>
         <Link href="/cards">← All cards</Link>
       </p>
-      <h1>{data ? `${data.card.tool} request${data.card.status === "pending" ? " · waiting for you" : ""}` : "Card"}</h1>
+      <h1>
+        {data ? `${data.card.tool} request${data.card.status === "pending" ? " · waiting for you" : ""}` : "Card"}
+      </h1>
       <Notices items={notices.items} onDismiss={notices.dismiss} linkCards={false} />
       {error && !data ? (
         <p className="error" role="alert">

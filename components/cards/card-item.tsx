@@ -45,7 +45,14 @@ export function CardItem({ card, me, onNotice, head, actionsRef, permalink }: Pr
   }, [card.id, pending]);
 
   return (
-    <article ref={ref} className={styles.card} data-head={head ? "true" : undefined} data-testid="card" data-card-id={card.id} aria-label={`${card.tool}: ${subject.text.slice(0, 80)}`}>
+    <article
+      ref={ref}
+      className={styles.card}
+      data-head={head ? "true" : undefined}
+      data-testid="card"
+      data-card-id={card.id}
+      aria-label={`${card.tool}: ${subject.text.slice(0, 80)}`}
+    >
       <div className={styles.cardTop}>
         <span className={styles.tool}>{card.tool}</span>
         <span className="tag">{card.agent}</span>
@@ -61,7 +68,11 @@ export function CardItem({ card, me, onNotice, head, actionsRef, permalink }: Pr
       {card.warnings.map((w) => {
         const b = warningBanner(w);
         return (
-          <p key={w} className={`${styles.banner} ${b.tone === "danger" ? styles.bannerDanger : styles.bannerWarn}`} data-testid="warning">
+          <p
+            key={w}
+            className={`${styles.banner} ${b.tone === "danger" ? styles.bannerDanger : styles.bannerWarn}`}
+            data-testid="warning"
+          >
             <span aria-hidden="true">⚠</span>
             <span>
               {b.title}. <span style={{ fontWeight: 400 }}>{b.detail}</span>
@@ -73,7 +84,11 @@ export function CardItem({ card, me, onNotice, head, actionsRef, permalink }: Pr
         <p className={`${styles.banner} ${styles.bannerWarn}`}>
           <span aria-hidden="true">⛨</span>
           <span>
-            Safety check: only Allow once or Deny. <span style={{ fontWeight: 400 }}>Approvals of destructive, sensitive or out-of-workspace requests are never remembered, so the agent will ask again next time.</span>
+            Safety check: only Allow once or Deny.{" "}
+            <span style={{ fontWeight: 400 }}>
+              Approvals of destructive, sensitive or out-of-workspace requests are never remembered, so the agent will
+              ask again next time.
+            </span>
           </span>
         </p>
       ) : null}
@@ -143,7 +158,12 @@ export function CardItem({ card, me, onNotice, head, actionsRef, permalink }: Pr
 }
 
 function SettlementBanner({ card, me }: { card: CardView; me: string }) {
-  const tone = card.status === "allowed" || (card.status === "coalesced" && card.settlement?.outcome === "allow") ? styles.bannerOk : card.status === "denied" || card.status === "expired" ? styles.bannerDanger : styles.bannerMuted;
+  const tone =
+    card.status === "allowed" || (card.status === "coalesced" && card.settlement?.outcome === "allow")
+      ? styles.bannerOk
+      : card.status === "denied" || card.status === "expired"
+        ? styles.bannerDanger
+        : styles.bannerMuted;
   const s = card.settlement;
   return (
     <div className={`${styles.banner} ${tone}`} role="status" style={{ flexDirection: "column", gap: "0.2rem" }}>
@@ -152,8 +172,14 @@ function SettlementBanner({ card, me }: { card: CardView; me: string }) {
       </span>
       {s?.message ? <span style={{ fontWeight: 400 }}>Message to the model: “{s.message}”</span> : null}
       {s?.ruleNotSaved ? <span style={{ fontWeight: 400 }}>The rule was not saved: {s.ruleNotSaved}</span> : null}
-      {card.status === "expired" ? <span style={{ fontWeight: 400 }}>Nothing was granted; the agent was told the user may be away.</span> : null}
-      {card.status === "aborted" ? <span style={{ fontWeight: 400 }}>The agent stopped waiting (answered in its terminal or gave up); nothing was granted here.</span> : null}
+      {card.status === "expired" ? (
+        <span style={{ fontWeight: 400 }}>Nothing was granted; the agent was told the user may be away.</span>
+      ) : null}
+      {card.status === "aborted" ? (
+        <span style={{ fontWeight: 400 }}>
+          The agent stopped waiting (answered in its terminal or gave up); nothing was granted here.
+        </span>
+      ) : null}
     </div>
   );
 }

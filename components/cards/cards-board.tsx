@@ -23,7 +23,10 @@ export function CardsBoard({ me }: { me: string }) {
   const flat = groups.flatMap((g) => g.cards);
   const [headId, setHeadId] = useState<string | null>(null);
   // When the head card leaves the queue, the oldest remaining card becomes the head.
-  const headIndex = Math.max(0, flat.findIndex((c) => c.id === headId));
+  const headIndex = Math.max(
+    0,
+    flat.findIndex((c) => c.id === headId),
+  );
   const head = flat[headIndex];
   const actions = useRef<CardActions | null>(null);
 
@@ -36,7 +39,9 @@ export function CardsBoard({ me }: { me: string }) {
         const target = flat[Math.min(flat.length - 1, Math.max(0, headIndex + (action === "next" ? 1 : -1)))];
         if (!target) return;
         setHeadId(target.id);
-        document.querySelector(`[data-card-id="${target.id}"]`)?.scrollIntoView({ block: "nearest", behavior: "smooth" });
+        document
+          .querySelector(`[data-card-id="${target.id}"]`)
+          ?.scrollIntoView({ block: "nearest", behavior: "smooth" });
         return;
       }
       actions.current?.[action]();
@@ -57,18 +62,25 @@ export function CardsBoard({ me }: { me: string }) {
       </h1>
       {flat.length > 0 ? (
         <p className={styles.help}>
-          Keys for the highlighted card: <kbd>a</kbd> allow once · <kbd>d</kbd> deny · <kbd>s</kbd> allow for session · <kbd>Shift</kbd>+<kbd>A</kbd> always allow · <kbd>j</kbd>/<kbd>k</kbd> next/previous
+          Keys for the highlighted card: <kbd>a</kbd> allow once · <kbd>d</kbd> deny · <kbd>s</kbd> allow for session ·{" "}
+          <kbd>Shift</kbd>+<kbd>A</kbd> always allow · <kbd>j</kbd>/<kbd>k</kbd> next/previous
         </p>
       ) : null}
       <Notices items={notices.items} onDismiss={notices.dismiss} />
       {pending.error ? (
         <p className="error" role="alert">
-          Could not load the pending cards: {pending.error.message}. <button onClick={() => pending.refetch()}>Retry</button>
+          Could not load the pending cards: {pending.error.message}.{" "}
+          <button onClick={() => pending.refetch()}>Retry</button>
         </p>
       ) : null}
       {pending.data && groups.length === 0 ? <EmptyState /> : null}
       {groups.map((group) => (
-        <section key={group.key} className={styles.group} aria-label={`Session ${shortSessionId(group.rootSessionId)} in ${group.workspace.name}`} data-testid="session-group">
+        <section
+          key={group.key}
+          className={styles.group}
+          aria-label={`Session ${shortSessionId(group.rootSessionId)} in ${group.workspace.name}`}
+          data-testid="session-group"
+        >
           <h2 className={styles.groupHeader}>
             <strong>{group.workspace.name}</strong>
             <span className="muted">{group.agent}</span>
@@ -80,7 +92,15 @@ export function CardsBoard({ me }: { me: string }) {
             </span>
           </h2>
           {group.cards.map((card) => (
-            <CardItem key={card.id} card={card} me={me} onNotice={notices.push} head={card.id === head?.id} actionsRef={card.id === head?.id ? actions : undefined} permalink />
+            <CardItem
+              key={card.id}
+              card={card}
+              me={me}
+              onNotice={notices.push}
+              head={card.id === head?.id}
+              actionsRef={card.id === head?.id ? actions : undefined}
+              permalink
+            />
           ))}
         </section>
       ))}

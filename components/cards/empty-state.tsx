@@ -10,7 +10,8 @@ export function EmptyState() {
       </p>
       <ol>
         <li>
-          Create a token for the workspace: <code>npx cockpit agent-token create --workspace DIR</code> (or in Settings).
+          Create a token for the workspace: <code>npx cockpit agent-token create --workspace DIR</code> (or in
+          Settings).
         </li>
         <li>
           Hook Claude Code up to the cockpit: <code>npx cockpit connect claude-code --workspace DIR</code>.

@@ -27,7 +27,8 @@ export function FoldedText({ text, label }: { text: string; label: string }) {
         {fold.head}
       </pre>
       <button type="button" className={styles.foldMarker} onClick={() => setOpen(true)} aria-expanded={false}>
-        ⋯ {describeHidden(fold)} · Show all {fold.totalLines > 1 ? `${fold.totalLines} lines` : `${text.length.toLocaleString("en-US")} characters`}
+        ⋯ {describeHidden(fold)} · Show all{" "}
+        {fold.totalLines > 1 ? `${fold.totalLines} lines` : `${text.length.toLocaleString("en-US")} characters`}
       </button>
       <pre className={styles.code} aria-label={`${label} (end)`}>
         {fold.tail}

@@ -6,12 +6,25 @@ import styles from "./cards.module.css";
 export type ShownNotice = AnswerNotice & { key: number };
 
 /** Confirmations and refusals after answering, newest first, so a tap always gets feedback. */
-export function Notices({ items, onDismiss, linkCards = true }: { items: ShownNotice[]; onDismiss: (key: number) => void; linkCards?: boolean }) {
+export function Notices({
+  items,
+  onDismiss,
+  linkCards = true,
+}: {
+  items: ShownNotice[];
+  onDismiss: (key: number) => void;
+  linkCards?: boolean;
+}) {
   if (items.length === 0) return null;
   return (
     <div className={styles.notices}>
       {items.map((n) => (
-        <div key={n.key} className={`${n.tone === "ok" ? "notice" : n.tone === "warn" ? "warning" : "error"} ${styles.notice}`} role={n.tone === "ok" ? "status" : "alert"} data-testid="answer-notice">
+        <div
+          key={n.key}
+          className={`${n.tone === "ok" ? "notice" : n.tone === "warn" ? "warning" : "error"} ${styles.notice}`}
+          role={n.tone === "ok" ? "status" : "alert"}
+          data-testid="answer-notice"
+        >
           <span suppressHydrationWarning>
             {n.tone === "ok" ? "✓ " : ""}
             {n.text}

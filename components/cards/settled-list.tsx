@@ -17,7 +17,8 @@ export function SettledList({ cards, me }: { cards: CardView[]; me: string }) {
           return (
             <li key={card.id} data-testid="settled-card">
               <Link href={`/cards/${card.id}`}>
-                <span className={`tag ${tone === "muted" ? "" : tone}`}>{card.status}</span> <strong>{card.tool}</strong>{" "}
+                <span className={`tag ${tone === "muted" ? "" : tone}`}>{card.status}</span>{" "}
+                <strong>{card.tool}</strong>{" "}
                 <span className="muted" style={{ fontSize: "0.85rem" }} suppressHydrationWarning>
                   {describeSettlement(card, { me })}
                 </span>

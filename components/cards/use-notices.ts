@@ -8,7 +8,10 @@ let next = 1;
 /** The last few answer notices, newest first. */
 export function useNotices(max = 3) {
   const [items, setItems] = useState<ShownNotice[]>([]);
-  const push = useCallback((n: AnswerNotice) => setItems((list) => [{ ...n, key: next++ }, ...list].slice(0, max)), [max]);
+  const push = useCallback(
+    (n: AnswerNotice) => setItems((list) => [{ ...n, key: next++ }, ...list].slice(0, max)),
+    [max],
+  );
   const dismiss = useCallback((key: number) => setItems((list) => list.filter((n) => n.key !== key)), []);
   return { items, push, dismiss };
 }

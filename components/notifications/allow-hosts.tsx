@@ -29,7 +29,14 @@ export function AllowHosts({ initial, envHosts }: { initial: string[]; envHosts:
       >
         <div className="field">
           <label htmlFor="allow-host">Host</label>
-          <input id="allow-host" placeholder="ntfy.lan or 192.168.1.20" value={draft} onChange={(e) => setDraft(e.target.value)} autoComplete="off" spellCheck={false} />
+          <input
+            id="allow-host"
+            placeholder="ntfy.lan or 192.168.1.20"
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+            autoComplete="off"
+            spellCheck={false}
+          />
         </div>
         <button type="submit" disabled={!draft.trim()}>
           Allow host
@@ -56,7 +63,9 @@ export function AllowHosts({ initial, envHosts }: { initial: string[]; envHosts:
             </span>
           </li>
         ))}
-        {hosts.length + envHosts.length === 0 ? <li className="muted">None: private, loopback and link-local addresses are refused.</li> : null}
+        {hosts.length + envHosts.length === 0 ? (
+          <li className="muted">None: private, loopback and link-local addresses are refused.</li>
+        ) : null}
       </ul>
     </div>
   );

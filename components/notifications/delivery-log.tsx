@@ -47,7 +47,12 @@ export function DeliveryLog({ endpointId, refreshKey }: { endpointId: string; re
     setTimeout(() => void load(), 1200);
   }
 
-  if (error) return <p className="error" role="alert">{error}</p>;
+  if (error)
+    return (
+      <p className="error" role="alert">
+        {error}
+      </p>
+    );
   if (!items) return <p className="muted">Loading the delivery log…</p>;
   if (items.length === 0) return <p className="muted">Nothing sent yet.</p>;
   return (
@@ -59,17 +64,24 @@ export function DeliveryLog({ endpointId, refreshKey }: { endpointId: string; re
       </div>
       <ul className="stack" style={{ listStyle: "none", padding: 0, margin: 0 }}>
         {items.map((d) => (
-          <li key={d.id} className="card" style={{ marginBottom: 0, background: "var(--surface-2)" }} data-testid="delivery">
+          <li
+            key={d.id}
+            className="card"
+            style={{ marginBottom: 0, background: "var(--surface-2)" }}
+            data-testid="delivery"
+          >
             <div className="row" style={{ justifyContent: "space-between" }}>
               <div className="row">
                 <span className={statusTag(d.status)}>{d.status}</span>
                 <strong>{d.eventType}</strong>
-                {d.cardId ? (
-                  <a href={`/cards/${d.cardId}`}>open card</a>
-                ) : null}
+                {d.cardId ? <a href={`/cards/${d.cardId}`}>open card</a> : null}
               </div>
               {d.cardId && d.status !== "skipped" ? (
-                <button type="button" onClick={() => void redeliver(d.id)} aria-label={`Redeliver ${d.eventType} ${d.msgId}`}>
+                <button
+                  type="button"
+                  onClick={() => void redeliver(d.id)}
+                  aria-label={`Redeliver ${d.eventType} ${d.msgId}`}
+                >
                   Redeliver
                 </button>
               ) : null}
@@ -80,7 +92,11 @@ export function DeliveryLog({ endpointId, refreshKey }: { endpointId: string; re
             </div>
             {d.status === "skipped" && d.lastError ? <div className="muted">{d.lastError}</div> : null}
             {d.log.length > 0 ? (
-              <ol className="stack" style={{ margin: "0.5rem 0 0", paddingLeft: "1.25rem", gap: "0.25rem" }} aria-label="Attempts">
+              <ol
+                className="stack"
+                style={{ margin: "0.5rem 0 0", paddingLeft: "1.25rem", gap: "0.25rem" }}
+                aria-label="Attempts"
+              >
                 {d.log.map((a, i) => (
                   <li key={i} data-testid="attempt">
                     <span className="mono">{a.statusCode ?? "no answer"}</span> · {a.latencyMs} ms · {time(a.at)}

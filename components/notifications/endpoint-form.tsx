@@ -1,10 +1,23 @@
 "use client";
 import { useState } from "react";
 import { send } from "@/lib/client/fetch-json";
-import { EVENT_LABELS, FORMAT_LABELS, type EndpointItem, type EventType, type Format, type WorkspaceOption } from "./types";
+import {
+  EVENT_LABELS,
+  FORMAT_LABELS,
+  type EndpointItem,
+  type EventType,
+  type Format,
+  type WorkspaceOption,
+} from "./types";
 
 /** Adds a webhook endpoint; the signing secret is shown once, right after. */
-export function EndpointForm({ workspaces, onCreated }: { workspaces: WorkspaceOption[]; onCreated: (endpoint: EndpointItem, secret: string) => void }) {
+export function EndpointForm({
+  workspaces,
+  onCreated,
+}: {
+  workspaces: WorkspaceOption[];
+  onCreated: (endpoint: EndpointItem, secret: string) => void;
+}) {
   const [url, setUrl] = useState("");
   const [format, setFormat] = useState<Format>("json");
   const [workspace, setWorkspace] = useState("");
@@ -26,7 +39,9 @@ export function EndpointForm({ workspaces, onCreated }: { workspaces: WorkspaceO
       workspace: workspace || null,
       events,
       delaySeconds: Number(delay) || 0,
-      ...(format === "ntfy" ? { ntfyTopic: topic.trim() || null, ntfyPriority: Number(priority), ntfyToken: ntfyToken.trim() || null } : {}),
+      ...(format === "ntfy"
+        ? { ntfyTopic: topic.trim() || null, ntfyPriority: Number(priority), ntfyToken: ntfyToken.trim() || null }
+        : {}),
     };
     const res = await send<{ id: string; secret: string; endpoint: EndpointItem }>("/api/v1/webhooks", "POST", body);
     setBusy(false);
@@ -44,7 +59,17 @@ export function EndpointForm({ workspaces, onCreated }: { workspaces: WorkspaceO
       <div className="row" style={{ alignItems: "flex-end" }}>
         <div className="field" style={{ flex: 3 }}>
           <label htmlFor="ep-url">Receiver URL</label>
-          <input id="ep-url" type="url" inputMode="url" placeholder={format === "ntfy" ? "https://ntfy.sh/your-topic" : "https://hooks.example.com/cockpit"} value={url} onChange={(e) => setUrl(e.target.value)} required autoComplete="off" spellCheck={false} />
+          <input
+            id="ep-url"
+            type="url"
+            inputMode="url"
+            placeholder={format === "ntfy" ? "https://ntfy.sh/your-topic" : "https://hooks.example.com/cockpit"}
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            required
+            autoComplete="off"
+            spellCheck={false}
+          />
         </div>
         <div className="field">
           <label htmlFor="ep-format">Format</label>
@@ -61,7 +86,14 @@ export function EndpointForm({ workspaces, onCreated }: { workspaces: WorkspaceO
         <div className="row">
           <div className="field">
             <label htmlFor="ep-topic">ntfy topic</label>
-            <input id="ep-topic" placeholder="from the URL if empty" value={topic} onChange={(e) => setTopic(e.target.value)} autoComplete="off" spellCheck={false} />
+            <input
+              id="ep-topic"
+              placeholder="from the URL if empty"
+              value={topic}
+              onChange={(e) => setTopic(e.target.value)}
+              autoComplete="off"
+              spellCheck={false}
+            />
           </div>
           <div className="field">
             <label htmlFor="ep-priority">Priority</label>
@@ -73,7 +105,15 @@ export function EndpointForm({ workspaces, onCreated }: { workspaces: WorkspaceO
           </div>
           <div className="field">
             <label htmlFor="ep-ntfy-token">Access token (optional)</label>
-            <input id="ep-ntfy-token" type="password" placeholder="tk_… for a server with access control" value={ntfyToken} onChange={(e) => setNtfyToken(e.target.value)} autoComplete="off" spellCheck={false} />
+            <input
+              id="ep-ntfy-token"
+              type="password"
+              placeholder="tk_… for a server with access control"
+              value={ntfyToken}
+              onChange={(e) => setNtfyToken(e.target.value)}
+              autoComplete="off"
+              spellCheck={false}
+            />
           </div>
         </div>
       ) : null}
@@ -91,7 +131,15 @@ export function EndpointForm({ workspaces, onCreated }: { workspaces: WorkspaceO
         </div>
         <div className="field">
           <label htmlFor="ep-delay">Only if still pending after (seconds)</label>
-          <input id="ep-delay" type="number" min={0} max={86400} inputMode="numeric" value={delay} onChange={(e) => setDelay(e.target.value)} />
+          <input
+            id="ep-delay"
+            type="number"
+            min={0}
+            max={86400}
+            inputMode="numeric"
+            value={delay}
+            onChange={(e) => setDelay(e.target.value)}
+          />
         </div>
       </div>
       <fieldset className="row" style={{ border: 0, padding: 0, margin: 0 }}>
@@ -100,7 +148,12 @@ export function EndpointForm({ workspaces, onCreated }: { workspaces: WorkspaceO
         </legend>
         {(Object.keys(EVENT_LABELS) as EventType[]).map((e) => (
           <label key={e} className="row" style={{ fontWeight: 400, minHeight: 44, gap: "0.4rem" }}>
-            <input type="checkbox" checked={events.includes(e)} onChange={() => toggle(e)} style={{ minHeight: 0, width: 20, height: 20 }} />
+            <input
+              type="checkbox"
+              checked={events.includes(e)}
+              onChange={() => toggle(e)}
+              style={{ minHeight: 0, width: 20, height: 20 }}
+            />
             {EVENT_LABELS[e]}
           </label>
         ))}

@@ -13,7 +13,15 @@ interface TestResult {
 }
 
 /** One endpoint: what it sends where, Send test with the receiver's answer, enable/disable, log, delete. */
-export function EndpointItem({ endpoint, onChange, onDelete }: { endpoint: Endpoint; onChange: (e: Endpoint) => void; onDelete: (id: string) => void }) {
+export function EndpointItem({
+  endpoint,
+  onChange,
+  onDelete,
+}: {
+  endpoint: Endpoint;
+  onChange: (e: Endpoint) => void;
+  onDelete: (id: string) => void;
+}) {
   const [test, setTest] = useState<TestResult | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -33,7 +41,9 @@ export function EndpointItem({ endpoint, onChange, onDelete }: { endpoint: Endpo
 
   async function toggle() {
     setError(null);
-    const res = await send<{ endpoint: Endpoint }>(`/api/v1/webhooks/${endpoint.id}`, "PATCH", { enabled: !endpoint.enabled });
+    const res = await send<{ endpoint: Endpoint }>(`/api/v1/webhooks/${endpoint.id}`, "PATCH", {
+      enabled: !endpoint.enabled,
+    });
     if (!res.ok) return setError(res.error);
     onChange(res.data.endpoint);
   }
@@ -60,7 +70,11 @@ export function EndpointItem({ endpoint, onChange, onDelete }: { endpoint: Endpo
           {endpoint.ntfyTopic ? ` → topic ${endpoint.ntfyTopic}` : ""}
         </div>
         <div className="muted">{endpoint.events.map((e) => EVENT_LABELS[e]).join(" · ")}</div>
-        {endpoint.disabledReason ? <p className="warning" style={{ margin: 0 }}>{endpoint.disabledReason}</p> : null}
+        {endpoint.disabledReason ? (
+          <p className="warning" style={{ margin: 0 }}>
+            {endpoint.disabledReason}
+          </p>
+        ) : null}
       </div>
       <div className="row" style={{ marginTop: "0.75rem" }}>
         <button type="button" className="primary" onClick={() => void sendTest()} disabled={busy}>
@@ -82,7 +96,12 @@ export function EndpointItem({ endpoint, onChange, onDelete }: { endpoint: Endpo
         </p>
       ) : null}
       {test ? (
-        <div className={test.ok ? "notice" : "error"} role="status" style={{ marginTop: "0.75rem" }} data-testid="test-result">
+        <div
+          className={test.ok ? "notice" : "error"}
+          role="status"
+          style={{ marginTop: "0.75rem" }}
+          data-testid="test-result"
+        >
           <div>
             {test.statusCode !== null ? (
               <>

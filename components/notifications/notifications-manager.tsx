@@ -21,7 +21,8 @@ export function NotificationsManager({ initial, workspaces }: { initial: Endpoin
       {secret ? (
         <div className="notice" role="status" data-testid="new-secret">
           <div>
-            Added <span className="mono">{secret.url}</span>. Its signing secret is shown only now; the receiver uses it to verify the <code>webhook-signature</code> header:
+            Added <span className="mono">{secret.url}</span>. Its signing secret is shown only now; the receiver uses it
+            to verify the <code>webhook-signature</code> header:
           </div>
           <pre className="mono" style={{ margin: "0.4rem 0", userSelect: "all" }}>
             {secret.secret}
@@ -36,7 +37,12 @@ export function NotificationsManager({ initial, workspaces }: { initial: Endpoin
       ) : (
         <ul className="stack" style={{ listStyle: "none", padding: 0, margin: 0 }} aria-label="Endpoints">
           {items.map((e) => (
-            <EndpointItem key={e.id} endpoint={e} onChange={(next) => setItems((list) => list.map((x) => (x.id === next.id ? next : x)))} onDelete={(id) => setItems((list) => list.filter((x) => x.id !== id))} />
+            <EndpointItem
+              key={e.id}
+              endpoint={e}
+              onChange={(next) => setItems((list) => list.map((x) => (x.id === next.id ? next : x)))}
+              onDelete={(id) => setItems((list) => list.filter((x) => x.id !== id))}
+            />
           ))}
         </ul>
       )}

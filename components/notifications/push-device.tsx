@@ -21,7 +21,8 @@ export function PushDevice() {
   useEffect(() => {
     (async () => {
       if (!window.isSecureContext) return setState("insecure");
-      if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) return setState("unsupported");
+      if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window))
+        return setState("unsupported");
       if (Notification.permission === "denied") return setState("denied");
       const reg = await navigator.serviceWorker.register("/sw.js");
       const sub = await reg.pushManager.getSubscription();
@@ -45,7 +46,10 @@ export function PushDevice() {
       if (!keyRes.ok) throw new Error(keyRes.error);
       const reg = await navigator.serviceWorker.register("/sw.js");
       await navigator.serviceWorker.ready;
-      const sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(keyRes.data.publicKey) });
+      const sub = await reg.pushManager.subscribe({
+        userVisibleOnly: true,
+        applicationServerKey: keyBytes(keyRes.data.publicKey),
+      });
       const json = sub.toJSON();
       const res = await send("/api/v1/notify/push", "POST", { endpoint: json.endpoint, keys: json.keys });
       if (!res.ok) {
@@ -75,10 +79,23 @@ export function PushDevice() {
 
   return (
     <div className="stack">
-      {state === "insecure" ? <p className="warning">Push needs HTTPS (or http://localhost). Open the cockpit over HTTPS to enable it.</p> : null}
-      {state === "unsupported" ? <p className="warning">This browser does not support web push. On iPhone and iPad, add the cockpit to the Home Screen first (Share → Add to Home Screen) and open it from there.</p> : null}
-      {state === "denied" ? <p className="warning">Notifications are blocked for this site. Allow them in the browser&apos;s site settings, then reload.</p> : null}
-      {state === "on" ? <p className="notice">Push is on for this device. A new card opens its page when you tap the notification.</p> : null}
+      {state === "insecure" ? (
+        <p className="warning">Push needs HTTPS (or http://localhost). Open the cockpit over HTTPS to enable it.</p>
+      ) : null}
+      {state === "unsupported" ? (
+        <p className="warning">
+          This browser does not support web push. On iPhone and iPad, add the cockpit to the Home Screen first (Share →
+          Add to Home Screen) and open it from there.
+        </p>
+      ) : null}
+      {state === "denied" ? (
+        <p className="warning">
+          Notifications are blocked for this site. Allow them in the browser&apos;s site settings, then reload.
+        </p>
+      ) : null}
+      {state === "on" ? (
+        <p className="notice">Push is on for this device. A new card opens its page when you tap the notification.</p>
+      ) : null}
       {error ? (
         <p className="error" role="alert">
           {error}
@@ -86,7 +103,12 @@ export function PushDevice() {
       ) : null}
       <div className="row">
         {state === "off" || state === "checking" ? (
-          <button type="button" className="primary" onClick={() => void enable()} disabled={busy || state === "checking"}>
+          <button
+            type="button"
+            className="primary"
+            onClick={() => void enable()}
+            disabled={busy || state === "checking"}
+          >
             Enable on this device
           </button>
         ) : null}

@@ -28,4 +28,9 @@ export const EVENT_LABELS: Record<EventType, string> = {
   "card.expired": "A card expired",
 };
 
-export const FORMAT_LABELS: Record<Format, string> = { json: "Generic JSON", ntfy: "ntfy", slack: "Slack", discord: "Discord" };
+export const FORMAT_LABELS: Record<Format, string> = {
+  json: "Generic JSON",
+  ntfy: "ntfy",
+  slack: "Slack",
+  discord: "Discord",
+};

@@ -14,7 +14,17 @@ const AGENTS = [
 type AgentId = (typeof AGENTS)[number]["id"];
 
 /** Author one rule explicitly: agent, scope (global warns), file for JSON agents, action, text. */
-export function AddRuleDialog({ workspace, workspacePath, onClose, onDone }: { workspace: string; workspacePath: string; onClose: () => void; onDone: (o: WriteOutcome) => void }) {
+export function AddRuleDialog({
+  workspace,
+  workspacePath,
+  onClose,
+  onDone,
+}: {
+  workspace: string;
+  workspacePath: string;
+  onClose: () => void;
+  onDone: (o: WriteOutcome) => void;
+}) {
   const [agent, setAgent] = useState<AgentId>("claude-code");
   const [scope, setScope] = useState<"workspace" | "global">("workspace");
   const [file, setFile] = useState<"settings.local.json" | "settings.json">("settings.local.json");
@@ -30,13 +40,20 @@ export function AddRuleDialog({ workspace, workspacePath, onClose, onDone }: { w
     setBusy(true);
     setError(null);
     const body = { workspace, agent, scope, action, rule, ...(showFile ? { file } : {}) };
-    const res = await callApi<{ result: { store: string; unchanged: boolean; after: { line: number }; scopeWarning?: string } }>("/api/v1/entries/add", { body });
+    const res = await callApi<{
+      result: { store: string; unchanged: boolean; after: { line: number }; scopeWarning?: string };
+    }>("/api/v1/entries/add", { body });
     setBusy(false);
     if (!res.ok) return setError(res.error);
     const r = res.data.result;
     onDone({
-      message: r.unchanged ? `${r.store} already has this rule: nothing written.` : `Added to ${r.store}, line ${r.after.line}.`,
-      warning: r.scopeWarning && !r.unchanged ? "This is a global rule: it affects every project that uses this file." : undefined,
+      message: r.unchanged
+        ? `${r.store} already has this rule: nothing written.`
+        : `Added to ${r.store}, line ${r.after.line}.`,
+      warning:
+        r.scopeWarning && !r.unchanged
+          ? "This is a global rule: it affects every project that uses this file."
+          : undefined,
     });
   }
 
@@ -70,15 +87,30 @@ export function AddRuleDialog({ workspace, workspacePath, onClose, onDone }: { w
           <legend style={{ fontWeight: 600 }}>Scope</legend>
           <div className={styles.radioRow}>
             <label>
-              <input type="radio" name="scope" value="workspace" checked={scope === "workspace"} onChange={() => setScope("workspace")} /> This workspace
+              <input
+                type="radio"
+                name="scope"
+                value="workspace"
+                checked={scope === "workspace"}
+                onChange={() => setScope("workspace")}
+              />{" "}
+              This workspace
             </label>
             <label>
-              <input type="radio" name="scope" value="global" checked={scope === "global"} onChange={() => setScope("global")} /> Global
+              <input
+                type="radio"
+                name="scope"
+                value="global"
+                checked={scope === "global"}
+                onChange={() => setScope("global")}
+              />{" "}
+              Global
             </label>
           </div>
           {scope === "global" ? (
             <p className="warning" role="note" style={{ margin: 0 }}>
-              A global rule goes into your home folder&apos;s settings and affects <strong>every project</strong>, not only {workspacePath}.
+              A global rule goes into your home folder&apos;s settings and affects <strong>every project</strong>, not
+              only {workspacePath}.
             </p>
           ) : null}
         </fieldset>
@@ -101,7 +133,18 @@ export function AddRuleDialog({ workspace, workspacePath, onClose, onDone }: { w
         </div>
         <div className="field" style={{ minWidth: 0 }}>
           <label htmlFor="add-rule">Rule</label>
-          <input id="add-rule" className="mono" value={rule} onChange={(e) => setRule(e.target.value)} spellCheck={false} autoComplete="off" autoCapitalize="off" placeholder={json ? "Shell(git status:*)" : '("Bash" :pattern "git log *") or (:path "~/notes" :access read)'} />
+          <input
+            id="add-rule"
+            className="mono"
+            value={rule}
+            onChange={(e) => setRule(e.target.value)}
+            spellCheck={false}
+            autoComplete="off"
+            autoCapitalize="off"
+            placeholder={
+              json ? "Shell(git status:*)" : '("Bash" :pattern "git log *") or (:path "~/notes" :access read)'
+            }
+          />
         </div>
         {error ? (
           <p className="error" role="alert" style={{ margin: 0 }}>

@@ -3,7 +3,17 @@ import { useEffect, useRef } from "react";
 import styles from "./rules.module.css";
 
 /** A native modal dialog (focus trap, Escape, backdrop for free) sized for small screens. */
-export function Modal({ title, onClose, children, footer }: { title: string; onClose: () => void; children: React.ReactNode; footer: React.ReactNode }) {
+export function Modal({
+  title,
+  onClose,
+  children,
+  footer,
+}: {
+  title: string;
+  onClose: () => void;
+  children: React.ReactNode;
+  footer: React.ReactNode;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;

@@ -5,7 +5,8 @@ import { Modal } from "./modal";
 import styles from "./rules.module.css";
 import type { WriteOutcome } from "./write-outcome";
 
-type Check = { state: "idle" } | { state: "checking"; to: string } | { state: "proved" | "refused"; to: string; reason: string };
+type Check =
+  { state: "idle" } | { state: "checking"; to: string } | { state: "proved" | "refused"; to: string; reason: string };
 
 const isPlist = (e: EntryView) => e.store.format === "mevedel-plist";
 
@@ -22,7 +23,10 @@ function useNarrowCheck(workspace: string, entry: EntryView, to: string): Check 
     const abort = new AbortController();
     const timer = setTimeout(async () => {
       try {
-        const res = await callApi<{ proved: boolean; reason: string }>("/api/v1/entries/narrow/check", { body: { workspace, id: entry.id, to: spec }, signal: abort.signal });
+        const res = await callApi<{ proved: boolean; reason: string }>("/api/v1/entries/narrow/check", {
+          body: { workspace, id: entry.id, to: spec },
+          signal: abort.signal,
+        });
         if (res.ok) setCheck({ state: res.data.proved ? "proved" : "refused", to: spec, reason: res.data.reason });
         else setCheck({ state: "refused", to: spec, reason: res.error });
       } catch {
@@ -38,7 +42,19 @@ function useNarrowCheck(workspace: string, entry: EntryView, to: string): Check 
 }
 
 /** Replace an entry with a narrower one: suggestions as chips, live proof, Save only when proved. */
-export function NarrowDialog({ workspace, entry, onClose, onDone, onRefresh }: { workspace: string; entry: EntryView; onClose: () => void; onDone: (o: WriteOutcome) => void; onRefresh: () => void }) {
+export function NarrowDialog({
+  workspace,
+  entry,
+  onClose,
+  onDone,
+  onRefresh,
+}: {
+  workspace: string;
+  entry: EntryView;
+  onClose: () => void;
+  onDone: (o: WriteOutcome) => void;
+  onRefresh: () => void;
+}) {
   const [to, setTo] = useState(isPlist(entry) ? "" : entry.rule);
   const [suggestions, setSuggestions] = useState<string[] | null>(null);
   const [busy, setBusy] = useState(false);
@@ -54,11 +70,22 @@ export function NarrowDialog({ workspace, entry, onClose, onDone, onRefresh }: {
   async function save() {
     setBusy(true);
     setError(null);
-    const res = await callApi<{ result: { store: string; after: { line: number; text: string }; scopeWarning?: string } }>("/api/v1/entries/narrow", { body: { workspace, id: entry.id, version: entry.store.version, to: to.trim() } });
+    const res = await callApi<{
+      result: { store: string; after: { line: number; text: string }; scopeWarning?: string };
+    }>("/api/v1/entries/narrow", { body: { workspace, id: entry.id, version: entry.store.version, to: to.trim() } });
     setBusy(false);
-    if (!res.ok) return setError({ message: res.kind === "changed-on-disk" ? "The file changed on disk — refresh" : res.error, stale: res.kind === "changed-on-disk" || res.status === 404 });
+    if (!res.ok)
+      return setError({
+        message: res.kind === "changed-on-disk" ? "The file changed on disk — refresh" : res.error,
+        stale: res.kind === "changed-on-disk" || res.status === 404,
+      });
     const r = res.data.result;
-    onDone({ message: `Narrowed in ${r.store}, line ${r.after.line}: ${r.after.text.trim()}`, warning: r.scopeWarning ? "This was a global entry: the change affects every project that uses this file." : undefined });
+    onDone({
+      message: `Narrowed in ${r.store}, line ${r.after.line}: ${r.after.text.trim()}`,
+      warning: r.scopeWarning
+        ? "This was a global entry: the change affects every project that uses this file."
+        : undefined,
+    });
   }
 
   return (
@@ -94,7 +121,9 @@ export function NarrowDialog({ workspace, entry, onClose, onDone, onRefresh }: {
         <pre className={styles.lineBox}>{entry.rule}</pre>
       </div>
       <div>
-        <div className="muted" style={{ fontSize: "0.85rem", marginBottom: "0.3rem" }}>Suggestions</div>
+        <div className="muted" style={{ fontSize: "0.85rem", marginBottom: "0.3rem" }}>
+          Suggestions
+        </div>
         {suggestions === null ? (
           <span className="muted">Looking for narrower entries…</span>
         ) : suggestions.length === 0 ? (
@@ -102,7 +131,14 @@ export function NarrowDialog({ workspace, entry, onClose, onDone, onRefresh }: {
         ) : (
           <div className={styles.chips} role="list" aria-label="Suggestions">
             {suggestions.map((s) => (
-              <button key={s} type="button" role="listitem" className={styles.chip} onClick={() => setTo(s)} aria-pressed={to === s}>
+              <button
+                key={s}
+                type="button"
+                role="listitem"
+                className={styles.chip}
+                onClick={() => setTo(s)}
+                aria-pressed={to === s}
+              >
                 {s}
               </button>
             ))}
@@ -111,9 +147,22 @@ export function NarrowDialog({ workspace, entry, onClose, onDone, onRefresh }: {
       </div>
       <div className="field" style={{ minWidth: 0 }}>
         <label htmlFor="narrow-to">Narrower entry</label>
-        <input id="narrow-to" value={to} onChange={(e) => setTo(e.target.value)} spellCheck={false} autoComplete="off" autoCapitalize="off" className="mono" placeholder={isPlist(entry) ? 'ask · exact · read · pattern:"git log *" · network:off' : "Shell(git status:*) or ask"} />
+        <input
+          id="narrow-to"
+          value={to}
+          onChange={(e) => setTo(e.target.value)}
+          spellCheck={false}
+          autoComplete="off"
+          autoCapitalize="off"
+          className="mono"
+          placeholder={
+            isPlist(entry) ? 'ask · exact · read · pattern:"git log *" · network:off' : "Shell(git status:*) or ask"
+          }
+        />
         <span className="muted" style={{ fontSize: "0.85rem" }}>
-          {isPlist(entry) ? "A new action, a modifier (exact, read, pattern:…, path:…, network:off, drop-fs:P) or a whole (…) form." : "The new rule text, or a stricter action: ask or deny."}
+          {isPlist(entry)
+            ? "A new action, a modifier (exact, read, pattern:…, path:…, network:off, drop-fs:P) or a whole (…) form."
+            : "The new rule text, or a stricter action: ask or deny."}
         </span>
       </div>
       <p aria-live="polite" data-testid="narrow-check" style={{ margin: 0 }}>

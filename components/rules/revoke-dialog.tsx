@@ -10,7 +10,19 @@ interface RevokeResult {
 }
 
 /** Confirms a revoke naming the file and the exact line that goes; a stale listing is refused, not retried. */
-export function RevokeDialog({ workspace, entry, onClose, onDone, onRefresh }: { workspace: string; entry: EntryView; onClose: () => void; onDone: (o: WriteOutcome) => void; onRefresh: () => void }) {
+export function RevokeDialog({
+  workspace,
+  entry,
+  onClose,
+  onDone,
+  onRefresh,
+}: {
+  workspace: string;
+  entry: EntryView;
+  onClose: () => void;
+  onDone: (o: WriteOutcome) => void;
+  onRefresh: () => void;
+}) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ message: string; stale: boolean } | null>(null);
   const session = entry.scope === "session";
@@ -19,13 +31,21 @@ export function RevokeDialog({ workspace, entry, onClose, onDone, onRefresh }: {
   async function revoke() {
     setBusy(true);
     setError(null);
-    const res = await callApi<RevokeResult>("/api/v1/entries/revoke", { body: { workspace, id: entry.id, version: entry.store.version } });
+    const res = await callApi<RevokeResult>("/api/v1/entries/revoke", {
+      body: { workspace, id: entry.id, version: entry.store.version },
+    });
     setBusy(false);
-    if (!res.ok) return setError({ message: res.kind === "changed-on-disk" ? "The file changed on disk — refresh" : res.error, stale: res.kind === "changed-on-disk" || res.status === 404 });
+    if (!res.ok)
+      return setError({
+        message: res.kind === "changed-on-disk" ? "The file changed on disk — refresh" : res.error,
+        stale: res.kind === "changed-on-disk" || res.status === 404,
+      });
     const r = res.data.result;
     onDone({
       message: session ? `Revoked the session entry ${entry.rule}.` : `Revoked line ${r.before.line} of ${r.store}.`,
-      warning: r.scopeWarning ? "This was a global entry: the change affects every project that uses this file." : undefined,
+      warning: r.scopeWarning
+        ? "This was a global entry: the change affects every project that uses this file."
+        : undefined,
     });
   }
 
@@ -52,7 +72,8 @@ export function RevokeDialog({ workspace, entry, onClose, onDone, onRefresh }: {
     >
       {entry.scope === "global" ? (
         <p className="warning" role="note">
-          <strong>Global entry:</strong> this file is read by every project on this machine. Revoking it affects every project, not only this workspace.
+          <strong>Global entry:</strong> this file is read by every project on this machine. Revoking it affects every
+          project, not only this workspace.
         </p>
       ) : null}
       <p style={{ margin: 0 }}>
@@ -60,7 +81,9 @@ export function RevokeDialog({ workspace, entry, onClose, onDone, onRefresh }: {
         {entry.line > 0 ? `, line ${entry.line}` : ""}. Nothing else in the file changes.
       </p>
       <div>
-        <div className="muted" style={{ fontSize: "0.85rem" }}>{entry.lineText !== undefined ? "Line that will be removed" : "Entry that will be removed"}</div>
+        <div className="muted" style={{ fontSize: "0.85rem" }}>
+          {entry.lineText !== undefined ? "Line that will be removed" : "Entry that will be removed"}
+        </div>
         <pre className={styles.lineBox} data-testid="revoke-line">
           {entry.lineText ?? entry.rule}
         </pre>

@@ -38,10 +38,19 @@ export function RulesFilters({
   const active = Boolean(filters.scope || filters.action || filters.tool || filters.q);
 
   return (
-    <form className={`card ${styles.toolbar}`} role="search" aria-label="Filter entries" onSubmit={(e) => e.preventDefault()}>
+    <form
+      className={`card ${styles.toolbar}`}
+      role="search"
+      aria-label="Filter entries"
+      onSubmit={(e) => e.preventDefault()}
+    >
       <div className={styles.filterField}>
         <label htmlFor="filter-scope">Scope</label>
-        <select id="filter-scope" value={filters.scope ?? ""} onChange={(e) => onChange({ scope: (e.target.value || undefined) as EntryFilters["scope"] })}>
+        <select
+          id="filter-scope"
+          value={filters.scope ?? ""}
+          onChange={(e) => onChange({ scope: (e.target.value || undefined) as EntryFilters["scope"] })}
+        >
           <option value="">All scopes</option>
           {(Object.keys(SCOPE_LABEL) as (keyof typeof SCOPE_LABEL)[]).map((s) => (
             <option key={s} value={s}>
@@ -53,7 +62,11 @@ export function RulesFilters({
       </div>
       <div className={styles.filterField}>
         <label htmlFor="filter-action">Action</label>
-        <select id="filter-action" value={filters.action ?? ""} onChange={(e) => onChange({ action: (e.target.value || undefined) as EntryFilters["action"] })}>
+        <select
+          id="filter-action"
+          value={filters.action ?? ""}
+          onChange={(e) => onChange({ action: (e.target.value || undefined) as EntryFilters["action"] })}
+        >
           <option value="">Any action</option>
           <option value="allow">allow</option>
           <option value="ask">ask</option>
@@ -62,7 +75,11 @@ export function RulesFilters({
       </div>
       <div className={styles.filterField}>
         <label htmlFor="filter-tool">Tool</label>
-        <select id="filter-tool" value={filters.tool ?? ""} onChange={(e) => onChange({ tool: e.target.value || undefined })}>
+        <select
+          id="filter-tool"
+          value={filters.tool ?? ""}
+          onChange={(e) => onChange({ tool: e.target.value || undefined })}
+        >
           <option value="">Any tool</option>
           {[...new Set([...tools, ...(filters.tool ? [filters.tool] : [])])].map((t) => (
             <option key={t} value={t}>

@@ -20,7 +20,12 @@ export interface WorkspaceOption {
   path: string;
 }
 
-const SCOPE_TITLE = { session: "Session", workspace: "Workspace", global: "Global — every project", managed: "Managed (read-only)" } as const;
+const SCOPE_TITLE = {
+  session: "Session",
+  workspace: "Workspace",
+  global: "Global — every project",
+  managed: "Managed (read-only)",
+} as const;
 
 type Dialog = { kind: "revoke" | "narrow"; entry: EntryView } | { kind: "add" } | null;
 
@@ -48,7 +53,15 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 const timeOf = (iso: string) => `${iso.slice(11, 19)} UTC`;
 
 /** The Rules page body: workspace picker, filters, entries grouped by scope then store, write dialogs. */
-export function RulesView({ workspaces, initialWorkspace, canWrite }: { workspaces: WorkspaceOption[]; initialWorkspace: string; canWrite: boolean }) {
+export function RulesView({
+  workspaces,
+  initialWorkspace,
+  canWrite,
+}: {
+  workspaces: WorkspaceOption[];
+  initialWorkspace: string;
+  canWrite: boolean;
+}) {
   const { workspace, filters, setFilters, clearFilters, setWorkspace } = useRulesUrl(initialWorkspace);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [outcome, setOutcome] = useState<WriteOutcome | null>(null);
@@ -64,7 +77,9 @@ export function RulesView({ workspaces, initialWorkspace, canWrite }: { workspac
   const first = data?.pages[0];
   const entries = useMemo(() => {
     const seen = new Set<string>();
-    return (data?.pages ?? []).flatMap((p) => p.entries).filter((e) => (seen.has(e.id) ? false : (seen.add(e.id), true)));
+    return (data?.pages ?? [])
+      .flatMap((p) => p.entries)
+      .filter((e) => (seen.has(e.id) ? false : (seen.add(e.id), true)));
   }, [data]);
   const byStore = useMemo(() => {
     const map = new Map<string, EntryView[]>();
@@ -86,9 +101,12 @@ export function RulesView({ workspaces, initialWorkspace, canWrite }: { workspac
   useEffect(() => {
     const el = sentinel.current;
     if (!el || !hasNextPage) return;
-    const observer = new IntersectionObserver((items) => {
-      if (items.some((i) => i.isIntersecting)) loadMore.current();
-    }, { rootMargin: "600px" });
+    const observer = new IntersectionObserver(
+      (items) => {
+        if (items.some((i) => i.isIntersecting)) loadMore.current();
+      },
+      { rootMargin: "600px" },
+    );
     observer.observe(el);
     return () => observer.disconnect();
   }, [hasNextPage]);
@@ -106,7 +124,13 @@ export function RulesView({ workspaces, initialWorkspace, canWrite }: { workspac
     [refetch],
   );
   const actions = useMemo(
-    () => (canWrite ? { onRevoke: (entry: EntryView) => setDialog({ kind: "revoke", entry }), onNarrow: (entry: EntryView) => setDialog({ kind: "narrow", entry }) } : {}),
+    () =>
+      canWrite
+        ? {
+            onRevoke: (entry: EntryView) => setDialog({ kind: "revoke", entry }),
+            onNarrow: (entry: EntryView) => setDialog({ kind: "narrow", entry }),
+          }
+        : {},
     [canWrite],
   );
   const current = workspaces.find((w) => w.id === workspace);
@@ -124,13 +148,27 @@ export function RulesView({ workspaces, initialWorkspace, canWrite }: { workspac
           </button>
         ) : null}
       </div>
-      <RulesFilters filters={filters} tools={first?.tools ?? []} counts={first?.counts} onChange={setFilters} onClear={clearFilters} />
+      <RulesFilters
+        filters={filters}
+        tools={first?.tools ?? []}
+        counts={first?.counts}
+        onChange={setFilters}
+        onClear={clearFilters}
+      />
       <div className={styles.status}>
         <span role="status" aria-live="polite" data-testid="list-status">
-          {error ? null : first ? `${first.matched} of ${first.total} entries${isPlaceholderData ? " — updating…" : ""}` : "Reading stores…"}
+          {error
+            ? null
+            : first
+              ? `${first.matched} of ${first.total} entries${isPlaceholderData ? " — updating…" : ""}`
+              : "Reading stores…"}
         </span>
         <span className="row">
-          {first ? <span className="muted" data-testid="read-at">Read from disk at {timeOf(first.readAt)}</span> : null}
+          {first ? (
+            <span className="muted" data-testid="read-at">
+              Read from disk at {timeOf(first.readAt)}
+            </span>
+          ) : null}
           <button type="button" onClick={() => void refetch()} disabled={isFetching && !isFetchingNextPage}>
             {isFetching && !isFetchingNextPage ? "Reading…" : "Refresh"}
           </button>
@@ -139,22 +177,39 @@ export function RulesView({ workspaces, initialWorkspace, canWrite }: { workspac
       {outcome ? (
         <div className="notice" role="status" style={{ marginBottom: "0.75rem" }}>
           {outcome.message}
-          {outcome.warning ? <div className="warning" style={{ marginTop: "0.4rem" }}>{outcome.warning}</div> : null}
+          {outcome.warning ? (
+            <div className="warning" style={{ marginTop: "0.4rem" }}>
+              {outcome.warning}
+            </div>
+          ) : null}
         </div>
       ) : null}
-      {error ? <p className="error" role="alert">{(error as Error).message}</p> : null}
+      {error ? (
+        <p className="error" role="alert">
+          {(error as Error).message}
+        </p>
+      ) : null}
       {SCOPES.map((scope) => {
         const scoped = stores.filter((s) => s.scope === scope);
         if (scoped.length === 0) return null;
         return (
           <section key={scope} aria-label={`${SCOPE_TITLE[scope]} entries`} data-testid={`scope-${scope}`}>
             <h2 className={styles.scopeHeading}>
-              {SCOPE_TITLE[scope]} <span className="muted" style={{ fontSize: "0.9rem", fontWeight: 400 }}>{plural(first?.counts[scope] ?? 0, "entry", "entries")}</span>
+              {SCOPE_TITLE[scope]}{" "}
+              <span className="muted" style={{ fontSize: "0.9rem", fontWeight: 400 }}>
+                {plural(first?.counts[scope] ?? 0, "entry", "entries")}
+              </span>
             </h2>
             {scoped
               .filter((store) => !isAbsent(store))
               .map((store) => (
-                <StoreGroup key={store.path} store={store} entries={byStore.get(store.path) ?? []} matched={first?.matchedByStore[store.path] ?? 0} actions={actions} />
+                <StoreGroup
+                  key={store.path}
+                  store={store}
+                  entries={byStore.get(store.path) ?? []}
+                  matched={first?.matchedByStore[store.path] ?? 0}
+                  actions={actions}
+                />
               ))}
             <AbsentStores stores={scoped.filter(isAbsent)} />
           </section>
@@ -167,9 +222,32 @@ export function RulesView({ workspaces, initialWorkspace, canWrite }: { workspac
           </button>
         ) : null}
       </div>
-      {dialog?.kind === "revoke" ? <RevokeDialog workspace={workspace} entry={dialog.entry} onClose={() => setDialog(null)} onDone={done} onRefresh={refresh} /> : null}
-      {dialog?.kind === "narrow" ? <NarrowDialog workspace={workspace} entry={dialog.entry} onClose={() => setDialog(null)} onDone={done} onRefresh={refresh} /> : null}
-      {dialog?.kind === "add" ? <AddRuleDialog workspace={workspace} workspacePath={current?.path ?? ""} onClose={() => setDialog(null)} onDone={done} /> : null}
+      {dialog?.kind === "revoke" ? (
+        <RevokeDialog
+          workspace={workspace}
+          entry={dialog.entry}
+          onClose={() => setDialog(null)}
+          onDone={done}
+          onRefresh={refresh}
+        />
+      ) : null}
+      {dialog?.kind === "narrow" ? (
+        <NarrowDialog
+          workspace={workspace}
+          entry={dialog.entry}
+          onClose={() => setDialog(null)}
+          onDone={done}
+          onRefresh={refresh}
+        />
+      ) : null}
+      {dialog?.kind === "add" ? (
+        <AddRuleDialog
+          workspace={workspace}
+          workspacePath={current?.path ?? ""}
+          onClose={() => setDialog(null)}
+          onDone={done}
+        />
+      ) : null}
     </div>
   );
 }

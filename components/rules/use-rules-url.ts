@@ -10,7 +10,12 @@ import { EntryFilters, filtersToSearch } from "@/lib/entries/filters";
 export function useRulesUrl(fallbackWorkspace: string) {
   const params = useSearchParams();
   const workspace = params.get("workspace") || fallbackWorkspace;
-  const raw = { scope: params.get("scope") ?? undefined, action: params.get("action") ?? undefined, tool: params.get("tool") ?? undefined, q: params.get("q") ?? undefined };
+  const raw = {
+    scope: params.get("scope") ?? undefined,
+    action: params.get("action") ?? undefined,
+    tool: params.get("tool") ?? undefined,
+    q: params.get("q") ?? undefined,
+  };
   const parsed = EntryFilters.safeParse(raw);
   const key = JSON.stringify(raw);
   // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -29,7 +34,8 @@ export function useRulesUrl(fallbackWorkspace: string) {
   return {
     workspace,
     filters,
-    setFilters: (patch: Partial<EntryFilters>, mode: "push" | "replace" = "push") => navigate({ filters: { ...filters, ...patch } }, mode),
+    setFilters: (patch: Partial<EntryFilters>, mode: "push" | "replace" = "push") =>
+      navigate({ filters: { ...filters, ...patch } }, mode),
     clearFilters: () => navigate({ filters: {} }),
     setWorkspace: (id: string) => navigate({ workspace: id, filters: {} }),
   };

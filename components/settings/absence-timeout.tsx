@@ -15,12 +15,20 @@ export function AbsenceTimeout({ initial }: { initial: number | null }) {
     setBusy(true);
     setError(null);
     setNotice(null);
-    const res = await fetch("/api/v1/settings/absence", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ timeoutSeconds }) });
+    const res = await fetch("/api/v1/settings/absence", {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ timeoutSeconds }),
+    });
     setBusy(false);
     if (!res.ok) return setError(await readError(res));
     const body = (await res.json()) as { timeoutSeconds: number | null };
     setCurrent(body.timeoutSeconds);
-    setNotice(body.timeoutSeconds === null ? "Absence timeout turned off" : `Absence timeout set to ${describeSeconds(body.timeoutSeconds)}`);
+    setNotice(
+      body.timeoutSeconds === null
+        ? "Absence timeout turned off"
+        : `Absence timeout set to ${describeSeconds(body.timeoutSeconds)}`,
+    );
   }
 
   const value = Number(seconds);
@@ -31,7 +39,11 @@ export function AbsenceTimeout({ initial }: { initial: number | null }) {
         Currently: <strong>{current === null ? "off" : `${describeSeconds(current)} (${current} seconds)`}</strong>
       </p>
       <p className="muted" style={{ margin: 0 }}>
-        When a session&apos;s oldest unanswered request has waited this long with no answer from a person, the whole unanswered queue of that session is denied together, with a message telling the model the user may be away, that nothing was authorized and not to retry just to get an answer. After that, new requests of that session are denied at once until you write to the agent again. Off means requests wait until someone answers or the agent gives up.
+        When a session&apos;s oldest unanswered request has waited this long with no answer from a person, the whole
+        unanswered queue of that session is denied together, with a message telling the model the user may be away, that
+        nothing was authorized and not to retry just to get an answer. After that, new requests of that session are
+        denied at once until you write to the agent again. Off means requests wait until someone answers or the agent
+        gives up.
       </p>
       <form
         className="row"
@@ -43,7 +55,16 @@ export function AbsenceTimeout({ initial }: { initial: number | null }) {
       >
         <div className="field" style={{ maxWidth: "14rem" }}>
           <label htmlFor="absence-seconds">Timeout in seconds</label>
-          <input id="absence-seconds" type="number" inputMode="numeric" min={10} max={30 * 86_400} step={1} value={seconds} onChange={(e) => setSeconds(e.target.value)} />
+          <input
+            id="absence-seconds"
+            type="number"
+            inputMode="numeric"
+            min={10}
+            max={30 * 86_400}
+            step={1}
+            value={seconds}
+            onChange={(e) => setSeconds(e.target.value)}
+          />
         </div>
         <button className="primary" type="submit" disabled={busy || !valid}>
           Save timeout
@@ -52,9 +73,21 @@ export function AbsenceTimeout({ initial }: { initial: number | null }) {
           Turn off
         </button>
       </form>
-      {!valid ? <p className="muted" style={{ margin: 0 }}>Between 10 seconds and 30 days.</p> : null}
-      {error ? <p className="error" role="alert">{error}</p> : null}
-      {notice ? <p className="notice" role="status">{notice}</p> : null}
+      {!valid ? (
+        <p className="muted" style={{ margin: 0 }}>
+          Between 10 seconds and 30 days.
+        </p>
+      ) : null}
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {notice ? (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      ) : null}
     </div>
   );
 }

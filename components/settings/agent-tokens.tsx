@@ -18,7 +18,8 @@ export interface WorkspaceOption {
   path: string;
 }
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" }) : "never");
+const when = (iso: string | null) =>
+  iso ? new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" }) : "never";
 
 /** Create (shown once), list and revoke the tokens agents use to reach the cockpit, one workspace each. */
 export function AgentTokens({ initial, workspaces }: { initial: TokenRow[]; workspaces: WorkspaceOption[] }) {
@@ -36,17 +37,36 @@ export function AgentTokens({ initial, workspaces }: { initial: TokenRow[]; work
     setBusy(true);
     setError(null);
     setNotice(null);
-    const res = await fetch("/api/v1/agent-tokens", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ workspace: workspaceId, name: name.trim() || undefined }) });
+    const res = await fetch("/api/v1/agent-tokens", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ workspace: workspaceId, name: name.trim() || undefined }),
+    });
     setBusy(false);
     if (!res.ok) return setError(await readError(res));
     const body = (await res.json()) as { id: string; token: string; name: string };
-    setTokens((list) => [...list, { id: body.id, name: body.name, workspaceId, createdAt: new Date().toISOString(), lastUsedAt: null, revokedAt: null }]);
+    setTokens((list) => [
+      ...list,
+      {
+        id: body.id,
+        name: body.name,
+        workspaceId,
+        createdAt: new Date().toISOString(),
+        lastUsedAt: null,
+        revokedAt: null,
+      },
+    ]);
     setCreated({ token: body.token, name: body.name, path: byId.get(workspaceId)?.path ?? "DIR" });
     setName("");
   }
 
   async function revoke(token: TokenRow) {
-    if (!window.confirm(`Revoke "${token.name}"? Agents using it can no longer reach the cockpit; their prompts fall back to the terminal.`)) return;
+    if (
+      !window.confirm(
+        `Revoke "${token.name}"? Agents using it can no longer reach the cockpit; their prompts fall back to the terminal.`,
+      )
+    )
+      return;
     setError(null);
     setNotice(null);
     const res = await fetch(`/api/v1/agent-tokens/${encodeURIComponent(token.id)}`, { method: "DELETE" });
@@ -55,7 +75,9 @@ export function AgentTokens({ initial, workspaces }: { initial: TokenRow[]; work
     setNotice(`Revoked ${token.name}`);
   }
 
-  const lines = created ? `export COCKPIT_TOKEN=${created.token}\nnpx cockpit connect claude-code --workspace ${created.path}` : "";
+  const lines = created
+    ? `export COCKPIT_TOKEN=${created.token}\nnpx cockpit connect claude-code --workspace ${created.path}`
+    : "";
   return (
     <div className="stack">
       {workspaces.length === 0 ? (
@@ -65,11 +87,23 @@ export function AgentTokens({ initial, workspaces }: { initial: TokenRow[]; work
       ) : (
         <form className="row" onSubmit={create} aria-label="Create an agent token" style={{ alignItems: "flex-end" }}>
           <div className="field">
-            <WorkspaceSelect id="token-workspace" workspaces={workspaces} value={workspaceId} onChange={setWorkspaceId} />
+            <WorkspaceSelect
+              id="token-workspace"
+              workspaces={workspaces}
+              value={workspaceId}
+              onChange={setWorkspaceId}
+            />
           </div>
           <div className="field">
             <label htmlFor="token-name">Name (optional)</label>
-            <input id="token-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="laptop claude" maxLength={100} autoComplete="off" />
+            <input
+              id="token-name"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              placeholder="laptop claude"
+              maxLength={100}
+              autoComplete="off"
+            />
           </div>
           <button className="primary" type="submit" disabled={busy || !workspaceId}>
             Create token
@@ -95,8 +129,16 @@ export function AgentTokens({ initial, workspaces }: { initial: TokenRow[]; work
           </div>
         </div>
       ) : null}
-      {error ? <p className="error" role="alert">{error}</p> : null}
-      {notice ? <p className="notice" role="status">{notice}</p> : null}
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {notice ? (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      ) : null}
       {tokens.length === 0 ? (
         <p className="muted">No agent tokens yet.</p>
       ) : (
@@ -104,9 +146,19 @@ export function AgentTokens({ initial, workspaces }: { initial: TokenRow[]; work
           {[...tokens].reverse().map((t) => {
             const ws = byId.get(t.workspaceId);
             return (
-              <li key={t.id} className="row" data-testid="agent-token" style={{ justifyContent: "space-between", borderBottom: "1px solid var(--border)", paddingBottom: "0.5rem" }}>
+              <li
+                key={t.id}
+                className="row"
+                data-testid="agent-token"
+                style={{
+                  justifyContent: "space-between",
+                  borderBottom: "1px solid var(--border)",
+                  paddingBottom: "0.5rem",
+                }}
+              >
                 <div style={{ minWidth: 0, flex: "1 1 14rem" }}>
-                  <strong style={{ overflowWrap: "anywhere" }}>{t.name}</strong> {t.revokedAt ? <span className="tag bad">revoked</span> : <span className="tag ok">active</span>}
+                  <strong style={{ overflowWrap: "anywhere" }}>{t.name}</strong>{" "}
+                  {t.revokedAt ? <span className="tag bad">revoked</span> : <span className="tag ok">active</span>}
                   <div className="mono muted" style={{ overflowWrap: "anywhere", fontSize: "0.85rem" }}>
                     {ws ? ws.path : t.workspaceId}
                   </div>

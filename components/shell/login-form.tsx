@@ -16,7 +16,11 @@ export function LoginForm() {
     // Drop the token from the address bar and history before using it.
     window.history.replaceState(null, "", "/login");
     setState("working");
-    fetch("/api/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token }) })
+    fetch("/api/auth/login", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token }),
+    })
       .then(async (res) => {
         if (res.ok) return window.location.replace("/");
         const body = (await res.json().catch(() => ({}))) as { error?: string };
@@ -30,7 +34,17 @@ export function LoginForm() {
   }, [token]);
 
   if (state === "working") return <p role="status">Signing you in…</p>;
-  if (state === "failed") return <p className="error" role="alert">{message}</p>;
-  if (params.get("signedOut")) return <p className="notice" role="status">You are signed out.</p>;
+  if (state === "failed")
+    return (
+      <p className="error" role="alert">
+        {message}
+      </p>
+    );
+  if (params.get("signedOut"))
+    return (
+      <p className="notice" role="status">
+        You are signed out.
+      </p>
+    );
   return <p className="muted">You need a login link to continue.</p>;
 }

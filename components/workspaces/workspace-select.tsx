@@ -7,7 +7,17 @@ interface WorkspaceOption {
 }
 
 /** A labelled picker of registered workspaces, each shown with its folder. */
-export function WorkspaceSelect({ id, workspaces, value, onChange }: { id: string; workspaces: WorkspaceOption[]; value: string; onChange: (id: string) => void }) {
+export function WorkspaceSelect({
+  id,
+  workspaces,
+  value,
+  onChange,
+}: {
+  id: string;
+  workspaces: WorkspaceOption[];
+  value: string;
+  onChange: (id: string) => void;
+}) {
   return (
     <>
       <label htmlFor={id}>Workspace</label>

@@ -28,7 +28,11 @@ export function WorkspacesManager({ initial }: { initial: WorkspaceView[] }) {
     setBusy(true);
     setError(null);
     setNotice(null);
-    const res = await fetch("/api/v1/workspaces", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ path }) });
+    const res = await fetch("/api/v1/workspaces", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ path }),
+    });
     setBusy(false);
     if (!res.ok) return setError(await readError(res));
     const { workspace } = (await res.json()) as { workspace: WorkspaceView };
@@ -52,16 +56,35 @@ export function WorkspacesManager({ initial }: { initial: WorkspaceView[] }) {
       <form className="card row" onSubmit={add} aria-label="Add a workspace">
         <div className="field">
           <label htmlFor="ws-path">Folder path</label>
-          <input id="ws-path" name="path" placeholder="/home/you/projects/app" value={path} onChange={(e) => setPath(e.target.value)} required autoComplete="off" spellCheck={false} />
+          <input
+            id="ws-path"
+            name="path"
+            placeholder="/home/you/projects/app"
+            value={path}
+            onChange={(e) => setPath(e.target.value)}
+            required
+            autoComplete="off"
+            spellCheck={false}
+          />
         </div>
         <button className="primary" type="submit" disabled={busy || !path.trim()} style={{ alignSelf: "flex-end" }}>
           Add workspace
         </button>
       </form>
-      {error ? <p className="error" role="alert">{error}</p> : null}
-      {notice ? <p className="notice" role="status">{notice}</p> : null}
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {notice ? (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      ) : null}
       {items.length === 0 ? (
-        <p className="muted">No workspaces yet. Add a folder above, or run <code>npx cockpit workspace add DIR</code>.</p>
+        <p className="muted">
+          No workspaces yet. Add a folder above, or run <code>npx cockpit workspace add DIR</code>.
+        </p>
       ) : (
         <ul className="stack" style={{ listStyle: "none", padding: 0, margin: 0 }} aria-label="Workspaces">
           {items.map((ws) => (
@@ -69,7 +92,9 @@ export function WorkspacesManager({ initial }: { initial: WorkspaceView[] }) {
               <div className="row" style={{ justifyContent: "space-between" }}>
                 <div style={{ minWidth: 0 }}>
                   <strong>{ws.name}</strong>
-                  <div className="mono muted" style={{ overflowWrap: "anywhere" }}>{ws.path}</div>
+                  <div className="mono muted" style={{ overflowWrap: "anywhere" }}>
+                    {ws.path}
+                  </div>
                 </div>
                 <button onClick={() => remove(ws)} aria-label={`Remove ${ws.path}`}>
                   Remove

@@ -13,5 +13,9 @@ export const auditEvents = pgTable(
     workspaceId: text("workspace_id").references(() => workspaces.id, { onDelete: "set null" }),
     detail: jsonb("detail").$type<Record<string, unknown>>().notNull().default({}),
   },
-  (t) => [index("audit_events_at_idx").on(t.at), index("audit_events_action_idx").on(t.action), index("audit_events_workspace_id_idx").on(t.workspaceId)],
+  (t) => [
+    index("audit_events_at_idx").on(t.at),
+    index("audit_events_action_idx").on(t.action),
+    index("audit_events_workspace_id_idx").on(t.workspaceId),
+  ],
 );

@@ -20,7 +20,9 @@ export const cards = pgTable(
   "cards",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     agent: text("agent").notNull(),
     agentSessionId: text("agent_session_id").notNull(),
     rootSessionId: text("root_session_id").notNull(),
@@ -61,22 +63,32 @@ export const cardEvents = pgTable(
   "card_events",
   {
     seq: bigserial("seq", { mode: "number" }).primaryKey(),
-    cardId: text("card_id").notNull().references(() => cards.id, { onDelete: "cascade" }),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    cardId: text("card_id")
+      .notNull()
+      .references(() => cards.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     type: text("type").$type<CardEventType>().notNull(),
     at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
     actor: text("actor").notNull(),
     client: text("client"),
     detail: jsonb("detail").$type<Record<string, unknown>>().notNull().default({}),
   },
-  (t) => [index("card_events_card_id_idx").on(t.cardId), index("card_events_workspace_id_idx").on(t.workspaceId), index("card_events_type_idx").on(t.type)],
+  (t) => [
+    index("card_events_card_id_idx").on(t.cardId),
+    index("card_events_workspace_id_idx").on(t.workspaceId),
+    index("card_events_type_idx").on(t.type),
+  ],
 );
 
 /** Absence state of one root session: the queue's expiry deadline and the hold that follows an expiry. */
 export const sessionHolds = pgTable(
   "session_holds",
   {
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     rootSessionId: text("root_session_id").notNull(),
     /** When the unanswered queue expires; null when the queue is empty or the timeout is off. */
     deadlineAt: timestamp("deadline_at", { withTimezone: true }),
@@ -84,5 +96,8 @@ export const sessionHolds = pgTable(
     heldAt: timestamp("held_at", { withTimezone: true }),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.workspaceId, t.rootSessionId] }), index("session_holds_deadline_at_idx").on(t.deadlineAt)],
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.rootSessionId] }),
+    index("session_holds_deadline_at_idx").on(t.deadlineAt),
+  ],
 );

@@ -1,4 +1,15 @@
-import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { cards } from "./cards";
 import { users } from "./users";
 import { workspaces } from "./workspaces";
@@ -36,7 +47,9 @@ export const pushSubscriptions = pgTable(
   "push_subscriptions",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     endpoint: text("endpoint").notNull().unique(),
     p256dh: text("p256dh").notNull(),
     auth: text("auth").notNull(),
@@ -119,5 +132,8 @@ export const notifyActionTokens = pgTable(
     usedAt: timestamp("used_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("notify_action_tokens_card_id_idx").on(t.cardId), index("notify_action_tokens_endpoint_id_idx").on(t.endpointId)],
+  (t) => [
+    index("notify_action_tokens_card_id_idx").on(t.cardId),
+    index("notify_action_tokens_endpoint_id_idx").on(t.endpointId),
+  ],
 );

@@ -17,14 +17,23 @@ export async function createAgentToken(
   const label = name?.trim() || `agent token ${new Date().toISOString().slice(0, 16).replace("T", " ")}`;
   await db.transaction(async (tx) => {
     await tx.insert(agentTokens).values({ id, workspaceId, name: label, tokenHash: hashToken(token) });
-    await tx.insert(auditEvents).values({ actor: actorName, action: "agent_token.created", target: id, workspaceId, detail: { name: label } });
+    await tx
+      .insert(auditEvents)
+      .values({ actor: actorName, action: "agent_token.created", target: id, workspaceId, detail: { name: label } });
   });
   return { id, token, name: label };
 }
 
 export async function listAgentTokens(db: Db, workspaceId?: string) {
   const rows = await db
-    .select({ id: agentTokens.id, name: agentTokens.name, workspaceId: agentTokens.workspaceId, createdAt: agentTokens.createdAt, lastUsedAt: agentTokens.lastUsedAt, revokedAt: agentTokens.revokedAt })
+    .select({
+      id: agentTokens.id,
+      name: agentTokens.name,
+      workspaceId: agentTokens.workspaceId,
+      createdAt: agentTokens.createdAt,
+      lastUsedAt: agentTokens.lastUsedAt,
+      revokedAt: agentTokens.revokedAt,
+    })
     .from(agentTokens)
     .where(workspaceId ? eq(agentTokens.workspaceId, workspaceId) : undefined)
     .orderBy(agentTokens.createdAt);
@@ -33,9 +42,15 @@ export async function listAgentTokens(db: Db, workspaceId?: string) {
 
 export async function revokeAgentToken(db: Db, { actorName, id }: { actorName: string; id: string }): Promise<void> {
   await db.transaction(async (tx) => {
-    const [row] = await tx.update(agentTokens).set({ revokedAt: new Date() }).where(and(eq(agentTokens.id, id), isNull(agentTokens.revokedAt))).returning();
+    const [row] = await tx
+      .update(agentTokens)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(agentTokens.id, id), isNull(agentTokens.revokedAt)))
+      .returning();
     if (!row) throw new NotFoundError(`no active agent token with id ${id}`);
-    await tx.insert(auditEvents).values({ actor: actorName, action: "agent_token.revoked", target: id, workspaceId: row.workspaceId });
+    await tx
+      .insert(auditEvents)
+      .values({ actor: actorName, action: "agent_token.revoked", target: id, workspaceId: row.workspaceId });
   });
 }
 
@@ -43,7 +58,11 @@ export async function revokeAgentToken(db: Db, { actorName, id }: { actorName: s
 export async function actorFromAgentToken(db: Db, token: string | null | undefined): Promise<Actor | null> {
   if (!token || !token.startsWith("cpa_") || token.length > 200) return null;
   const digest = hashToken(token);
-  const [row] = await db.select().from(agentTokens).where(and(eq(agentTokens.tokenHash, digest), isNull(agentTokens.revokedAt))).limit(1);
+  const [row] = await db
+    .select()
+    .from(agentTokens)
+    .where(and(eq(agentTokens.tokenHash, digest), isNull(agentTokens.revokedAt)))
+    .limit(1);
   if (!row || !digestsEqual(row.tokenHash, digest)) return null;
   await db.update(agentTokens).set({ lastUsedAt: new Date() }).where(eq(agentTokens.id, row.id));
   return { kind: "agent", tokenId: row.id, workspaceId: row.workspaceId, name: row.name };

@@ -30,7 +30,10 @@ export function readLocalCredential(dataDir: string): LocalCredential | null {
 }
 
 /** True when `token` is the credential the server was started with. */
-export function isLocalCredential(token: string | null | undefined, expectedHash = process.env[LOCAL_CREDENTIAL_ENV]): boolean {
+export function isLocalCredential(
+  token: string | null | undefined,
+  expectedHash = process.env[LOCAL_CREDENTIAL_ENV],
+): boolean {
   if (!token || !expectedHash || !token.startsWith("cpc_")) return false;
   return digestsEqual(hashToken(token), expectedHash);
 }

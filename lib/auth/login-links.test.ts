@@ -22,7 +22,9 @@ describe("owner login links", () => {
     expect(await actorFromSessionToken(opened.db, session.sessionToken)).toMatchObject({ kind: "user", role: "owner" });
   });
   it("refuses unknown and expired tokens and ends sessions server-side", async () => {
-    await expect(redeemLoginLink(opened.db, { token: "cpl_doesnotexist", sessionTtlHours: 1 })).rejects.toThrow(/invalid/);
+    await expect(redeemLoginLink(opened.db, { token: "cpl_doesnotexist", sessionTtlHours: 1 })).rejects.toThrow(
+      /invalid/,
+    );
     const expired = await createOwnerLoginLink(opened.db, { ttlSeconds: -5 });
     await expect(redeemLoginLink(opened.db, { token: expired.token, sessionTtlHours: 1 })).rejects.toThrow(/expired/);
     const link = await createOwnerLoginLink(opened.db, { ttlSeconds: 60 });

@@ -16,8 +16,15 @@ export async function createOwnerLoginLink(db: Db, { ttlSeconds }: { ttlSeconds:
   const token = randomToken("cpl_");
   const expiresAt = new Date(Date.now() + ttlSeconds * 1000);
   await db.transaction(async (tx) => {
-    await tx.insert(loginTokens).values({ id: crypto.randomUUID(), tokenHash: hashToken(token), userId: owner.id, expiresAt });
-    await tx.insert(auditEvents).values({ actor: "local-cli", action: "auth.login_link_created", target: owner.id, detail: { expiresAt: expiresAt.toISOString() } });
+    await tx
+      .insert(loginTokens)
+      .values({ id: crypto.randomUUID(), tokenHash: hashToken(token), userId: owner.id, expiresAt });
+    await tx.insert(auditEvents).values({
+      actor: "local-cli",
+      action: "auth.login_link_created",
+      target: owner.id,
+      detail: { expiresAt: expiresAt.toISOString() },
+    });
   });
   return { token, expiresAt };
 }
@@ -45,13 +52,26 @@ export async function redeemLoginLink(
       .where(and(eq(loginTokens.tokenHash, digest), isNull(loginTokens.usedAt), gt(loginTokens.expiresAt, new Date())))
       .returning();
     if (!claimed || !digestsEqual(claimed.tokenHash, digest)) {
-      throw new GoneError("This login link is invalid, expired or already used. Run `npx cockpit login-link` for a new one.");
+      throw new GoneError(
+        "This login link is invalid, expired or already used. Run `npx cockpit login-link` for a new one.",
+      );
     }
     const sessionToken = randomToken("cps_");
     const sessionId = crypto.randomUUID();
     const expiresAt = new Date(Date.now() + sessionTtlHours * 3600 * 1000);
-    await tx.insert(sessions).values({ id: sessionId, tokenHash: hashToken(sessionToken), userId: claimed.userId, expiresAt, userAgent: userAgent?.slice(0, 300) ?? null });
-    await tx.insert(auditEvents).values({ actor: claimed.userId, action: "auth.login", target: sessionId, detail: { userAgent: userAgent?.slice(0, 300) ?? null } });
+    await tx.insert(sessions).values({
+      id: sessionId,
+      tokenHash: hashToken(sessionToken),
+      userId: claimed.userId,
+      expiresAt,
+      userAgent: userAgent?.slice(0, 300) ?? null,
+    });
+    await tx.insert(auditEvents).values({
+      actor: claimed.userId,
+      action: "auth.login",
+      target: sessionId,
+      detail: { userAgent: userAgent?.slice(0, 300) ?? null },
+    });
     return { sessionToken, sessionId, userId: claimed.userId, expiresAt };
   });
 }

@@ -9,14 +9,26 @@ export async function actorFromSessionToken(db: Db, token: string | undefined | 
   if (!token || token.length > 200) return null;
   const digest = hashToken(token);
   const [row] = await db
-    .select({ sessionId: sessions.id, tokenHash: sessions.tokenHash, userId: users.id, name: users.name, isOwner: users.isOwner })
+    .select({
+      sessionId: sessions.id,
+      tokenHash: sessions.tokenHash,
+      userId: users.id,
+      name: users.name,
+      isOwner: users.isOwner,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.tokenHash, digest), isNull(sessions.endedAt), gt(sessions.expiresAt, new Date())))
     .limit(1);
   if (!row || !digestsEqual(row.tokenHash, digest)) return null;
   // Roles beyond the owner arrive with collaborators; until then every user is the owner.
-  return { kind: "user", userId: row.userId, name: row.name, role: row.isOwner ? "owner" : "viewer", sessionId: row.sessionId };
+  return {
+    kind: "user",
+    userId: row.userId,
+    name: row.name,
+    role: row.isOwner ? "owner" : "viewer",
+    sessionId: row.sessionId,
+  };
 }
 
 /** Ends a session server-side: the cookie stops working even if a copy survives. */

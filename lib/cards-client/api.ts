@@ -49,7 +49,13 @@ export interface AnswerResult {
 /** Every answer carries the card's hash: the server refuses it if the card changed since it was shown. */
 export async function answerCard(id: string, input: AnswerInput): Promise<AnswerResult> {
   const body = JSON.stringify({ ...input, message: input.message?.trim() || undefined });
-  return readJson(await fetch(`/api/v1/cards/${encodeURIComponent(id)}/answer`, { method: "POST", headers: { "content-type": "application/json" }, body }));
+  return readJson(
+    await fetch(`/api/v1/cards/${encodeURIComponent(id)}/answer`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    }),
+  );
 }
 
 const displayed = new Set<string>();

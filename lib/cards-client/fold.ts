@@ -27,13 +27,27 @@ export function foldText(text: string, { headLines = 5, tailLines = 3, maxChars 
     const head = clipChars(lines.slice(0, headLines).join("\n"), maxChars / 2, "head");
     const tail = clipChars(lines.slice(totalLines - tailLines).join("\n"), maxChars / 2, "tail");
     const hiddenLines = totalLines - headLines - tailLines;
-    return { folded: true, head, tail, hiddenLines, hiddenChars: text.length - head.length - tail.length - 2, totalLines };
+    return {
+      folded: true,
+      head,
+      tail,
+      hiddenLines,
+      hiddenChars: text.length - head.length - tail.length - 2,
+      totalLines,
+    };
   }
   if (text.length > maxChars) {
     const half = Math.floor(maxChars / 2);
     const head = text.slice(0, half);
     const tail = text.slice(text.length - half);
-    return { folded: true, head, tail, hiddenLines: 0, hiddenChars: text.length - head.length - tail.length, totalLines };
+    return {
+      folded: true,
+      head,
+      tail,
+      hiddenLines: 0,
+      hiddenChars: text.length - head.length - tail.length,
+      totalLines,
+    };
   }
   return { folded: false, head: text, tail: "", hiddenLines: 0, hiddenChars: 0, totalLines };
 }

@@ -1,12 +1,32 @@
 import { describe, expect, it } from "vitest";
 import type { CardView } from "@/lib/cards/view";
-import { describeCause, describeSettlement, formatTime, settlementTitle, storeFilePath, timeLeft, conflictText } from "./format";
+import {
+  describeCause,
+  describeSettlement,
+  formatTime,
+  settlementTitle,
+  storeFilePath,
+  timeLeft,
+  conflictText,
+} from "./format";
 import { testCard } from "./test-card";
 
 const at = "2026-12-02T14:02:00.000Z";
 const now = new Date(at);
 const settled = (status: CardView["status"], s: Partial<NonNullable<CardView["settlement"]>> = {}) =>
-  testCard({ status, settlement: { outcome: "allow", remember: "once", message: null, by: "owner", via: "web", at, source: "user", ...s } });
+  testCard({
+    status,
+    settlement: {
+      outcome: "allow",
+      remember: "once",
+      message: null,
+      by: "owner",
+      via: "web",
+      at,
+      source: "user",
+      ...s,
+    },
+  });
 
 describe("describeSettlement", () => {
   const time = formatTime(at, now);
@@ -15,16 +35,27 @@ describe("describeSettlement", () => {
     [settled("allowed", { remember: "session" }), `Allowed for this session · by owner at ${time} via web`],
     [settled("allowed", { remember: "workspace", via: "ntfy" }), `Always allowed · by owner at ${time} via ntfy`],
     [settled("denied", { outcome: "deny", message: "use pnpm" }), `Denied with feedback · by owner at ${time} via web`],
-    [settled("denied", { outcome: "deny", source: "recheck", by: "alice" }), `Denied by a rule added meanwhile · by alice at ${time} via web`],
-    [settled("expired", { outcome: "deny", source: "expired", by: "system", via: "system" }), `Expired: nobody answered · at ${time}`],
-    [settled("aborted", { outcome: "deny", source: "abort", by: "agent", via: "agent" }), `Answered elsewhere (in the terminal) · at ${time}`],
+    [
+      settled("denied", { outcome: "deny", source: "recheck", by: "alice" }),
+      `Denied by a rule added meanwhile · by alice at ${time} via web`,
+    ],
+    [
+      settled("expired", { outcome: "deny", source: "expired", by: "system", via: "system" }),
+      `Expired: nobody answered · at ${time}`,
+    ],
+    [
+      settled("aborted", { outcome: "deny", source: "abort", by: "agent", via: "agent" }),
+      `Answered elsewhere (in the terminal) · at ${time}`,
+    ],
     [settled("coalesced", { source: "policy", by: "system" }), `Allowed by a rule · at ${time}`],
   ])("%#", (card, text) => {
     expect(describeSettlement(card, { now })).toBe(text);
   });
 
   it("says 'you' for the viewer's own answer", () => {
-    expect(describeSettlement(settled("allowed"), { me: "owner", now })).toBe(`Allowed once · by you at ${time} via web`);
+    expect(describeSettlement(settled("allowed"), { me: "owner", now })).toBe(
+      `Allowed once · by you at ${time} via web`,
+    );
   });
 
   it("a pending card is waiting", () => {
@@ -59,18 +90,32 @@ describe("storeFilePath", () => {
     ["~/.claude/settings.json", "~/.claude/settings.json"],
     [null, null],
   ])("%s", (store, full) => {
-    expect(storeFilePath(testCard({ remember: { session: [], workspace: ["Bash(x)"], workspaceStore: store } }))).toBe(full);
+    expect(storeFilePath(testCard({ remember: { session: [], workspace: ["Bash(x)"], workspaceStore: store } }))).toBe(
+      full,
+    );
   });
 });
 
 describe("conflictText", () => {
   const time = formatTime(at, now);
   it("names the winner and what they answered", () => {
-    expect(conflictText("already settled by alice at " + at, settled("allowed"), { me: "bob", now })).toBe(`Not answered: already settled by owner at ${time} — Allowed once`);
-    expect(conflictText("x", settled("denied", { outcome: "deny" }), { me: "owner", now })).toBe(`Not answered: already settled by you (another tab or device) at ${time} — Denied`);
+    expect(conflictText("already settled by alice at " + at, settled("allowed"), { me: "bob", now })).toBe(
+      `Not answered: already settled by owner at ${time} — Allowed once`,
+    );
+    expect(conflictText("x", settled("denied", { outcome: "deny" }), { me: "owner", now })).toBe(
+      `Not answered: already settled by you (another tab or device) at ${time} — Denied`,
+    );
   });
   it("keeps the server's reason for expiry, aborts and changed cards", () => {
-    expect(conflictText(`the request expired at ${at} (the user may have been away); nothing was granted`, settled("expired", { source: "expired" }), { now })).toBe(`Not answered: the request expired at ${time} (the user may have been away); nothing was granted`);
-    expect(conflictText("the card changed; reload", testCard(), { now })).toBe("Not answered: the card changed; reload");
+    expect(
+      conflictText(
+        `the request expired at ${at} (the user may have been away); nothing was granted`,
+        settled("expired", { source: "expired" }),
+        { now },
+      ),
+    ).toBe(`Not answered: the request expired at ${time} (the user may have been away); nothing was granted`);
+    expect(conflictText("the card changed; reload", testCard(), { now })).toBe(
+      "Not answered: the card changed; reload",
+    );
   });
 });

@@ -91,7 +91,11 @@ export function storeFilePath(card: Pick<CardView, "remember" | "workspace">): s
  * The notice for a refused answer. When someone else's answer won, say who (the viewer's own name
  * means another tab or device) and what they answered; otherwise the server's reason, in local time.
  */
-export function conflictText(serverMessage: string, card: Settled | null, { me, now }: { me?: string; now?: Date } = {}): string {
+export function conflictText(
+  serverMessage: string,
+  card: Settled | null,
+  { me, now }: { me?: string; now?: Date } = {},
+): string {
   const s = card?.settlement;
   if (card && s && (card.status === "allowed" || card.status === "denied") && s.source === "user") {
     const who = me && s.by === me ? "you (another tab or device)" : s.by;

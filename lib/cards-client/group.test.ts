@@ -7,9 +7,20 @@ describe("groupByRootSession", () => {
     const cards = [
       testCard({ id: "b2", rootSessionId: "B", createdAt: "2026-12-02T14:05:00Z" }),
       testCard({ id: "a1", rootSessionId: "A", sessionId: "A", createdAt: "2026-12-02T14:01:00Z" }),
-      testCard({ id: "b1", rootSessionId: "B", sessionId: "sub", originPath: "/root/worker", createdAt: "2026-12-02T14:00:00Z" }),
+      testCard({
+        id: "b1",
+        rootSessionId: "B",
+        sessionId: "sub",
+        originPath: "/root/worker",
+        createdAt: "2026-12-02T14:00:00Z",
+      }),
       testCard({ id: "a2", rootSessionId: "A", createdAt: "2026-12-02T14:03:00Z" }),
-      testCard({ id: "x1", rootSessionId: "A", workspace: { id: "w2", name: "other", path: "/o" }, createdAt: "2026-12-02T14:02:00Z" }),
+      testCard({
+        id: "x1",
+        rootSessionId: "A",
+        workspace: { id: "w2", name: "other", path: "/o" },
+        createdAt: "2026-12-02T14:02:00Z",
+      }),
     ];
     const groups = groupByRootSession(cards);
     expect(groups.map((g) => [g.rootSessionId, g.workspace.id, g.cards.map((c) => c.id)])).toEqual([

@@ -9,12 +9,14 @@ export const cardKeys = {
 };
 
 /** The pending queue, oldest first (the Cards page). */
-export const pendingCardsQuery = () => queryOptions({ queryKey: cardKeys.list("pending"), queryFn: () => fetchCards("pending", 500) });
+export const pendingCardsQuery = () =>
+  queryOptions({ queryKey: cardKeys.list("pending"), queryFn: () => fetchCards("pending", 500) });
 
 /** Only the number of pending cards: the nav badge and the tab title on every page. */
 export const pendingCountQuery = () => queryOptions({ queryKey: cardKeys.count(), queryFn: fetchPendingCount });
 
 export const SETTLED_LIMIT = 15;
-export const settledCardsQuery = () => queryOptions({ queryKey: cardKeys.list("settled"), queryFn: () => fetchCards("settled", SETTLED_LIMIT) });
+export const settledCardsQuery = () =>
+  queryOptions({ queryKey: cardKeys.list("settled"), queryFn: () => fetchCards("settled", SETTLED_LIMIT) });
 
 export const cardQuery = (id: string) => queryOptions({ queryKey: cardKeys.one(id), queryFn: () => fetchCard(id) });

@@ -3,7 +3,15 @@ import { isTypingTarget, shortcutFor, type KeyLike } from "./shortcuts";
 import { cardSubject } from "./subject";
 import { titleWithCount } from "./use-pending-count";
 
-const key = (k: string, over: Partial<KeyLike> = {}): KeyLike => ({ key: k, shiftKey: false, ctrlKey: false, metaKey: false, altKey: false, target: { tagName: "BODY" }, ...over });
+const key = (k: string, over: Partial<KeyLike> = {}): KeyLike => ({
+  key: k,
+  shiftKey: false,
+  ctrlKey: false,
+  metaKey: false,
+  altKey: false,
+  target: { tagName: "BODY" },
+  ...over,
+});
 
 describe("shortcutFor", () => {
   it.each([
@@ -41,7 +49,11 @@ describe("cardSubject", () => {
     expect([s.label, s.text, s.extras.map((e) => e.label)]).toEqual([label, text, extras]);
   });
   it("falls back to the whole input as JSON", () => {
-    expect(cardSubject({ tool: "mcp__x__y", input: { a: 1 } })).toEqual({ label: "Input", text: '{\n  "a": 1\n}', extras: [] });
+    expect(cardSubject({ tool: "mcp__x__y", input: { a: 1 } })).toEqual({
+      label: "Input",
+      text: '{\n  "a": 1\n}',
+      extras: [],
+    });
   });
 });
 

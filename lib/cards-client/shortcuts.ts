@@ -17,7 +17,8 @@ export function isTypingTarget(target: unknown): boolean {
   if (el.isContentEditable) return true;
   const tag = el.tagName?.toUpperCase();
   if (tag === "TEXTAREA" || tag === "SELECT") return true;
-  if (tag === "INPUT") return !["button", "submit", "checkbox", "radio", "reset"].includes((el.type ?? "text").toLowerCase());
+  if (tag === "INPUT")
+    return !["button", "submit", "checkbox", "radio", "reset"].includes((el.type ?? "text").toLowerCase());
   return false;
 }
 

@@ -20,7 +20,11 @@ export function testCard(over: Partial<CardView> = {}): CardView {
     cause: "mode",
     warnings: [],
     safetyCheck: false,
-    remember: { session: ["Bash(npm test:*)"], workspace: ["Bash(npm test:*)"], workspaceStore: "/home/me/app/.claude/settings.local.json" },
+    remember: {
+      session: ["Bash(npm test:*)"],
+      workspace: ["Bash(npm test:*)"],
+      workspaceStore: "/home/me/app/.claude/settings.local.json",
+    },
     decision: { step: "fallback", reason: "no rule matched", rule: null },
     createdAt: "2026-12-02T14:00:00.000Z",
     displayedAt: null,

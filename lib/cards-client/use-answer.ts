@@ -23,18 +23,26 @@ export function useAnswerCard(card: CardView, { me, onNotice }: { me: string; on
   const client = useQueryClient();
   const store = (next: CardView) => {
     client.setQueryData(cardKeys.one(next.id), { card: next });
-    if (next.status !== "pending") client.setQueryData(cardKeys.list("pending"), (old: { cards: CardView[] } | undefined) => old && { cards: old.cards.filter((c) => c.id !== next.id) });
+    if (next.status !== "pending")
+      client.setQueryData(
+        cardKeys.list("pending"),
+        (old: { cards: CardView[] } | undefined) => old && { cards: old.cards.filter((c) => c.id !== next.id) },
+      );
   };
   return useMutation({
     mutationFn: (v: AnswerVariables) => answerCard(card.id, { ...v, hash: card.hash }),
     onSuccess: (result) => {
       store(result.card);
       onNotice({ tone: "ok", text: describeSettlement(result.card, { me }), cardId: card.id });
-      if (result.ruleNotSaved) onNotice({ tone: "warn", text: `The rule was not saved: ${result.ruleNotSaved}`, cardId: card.id });
+      if (result.ruleNotSaved)
+        onNotice({ tone: "warn", text: `The rule was not saved: ${result.ruleNotSaved}`, cardId: card.id });
     },
     onError: (error) => {
       if (error instanceof AnswerError && error.card) store(error.card);
-      const text = error instanceof AnswerError && error.status === 409 ? conflictText(error.message, error.card, { me }) : `Answer failed: ${humanizeTimes(error.message, (iso) => formatTime(iso))}`;
+      const text =
+        error instanceof AnswerError && error.status === 409
+          ? conflictText(error.message, error.card, { me })
+          : `Answer failed: ${humanizeTimes(error.message, (iso) => formatTime(iso))}`;
       onNotice({ tone: "error", text, cardId: card.id });
     },
     onSettled: () => client.invalidateQueries({ queryKey: cardKeys.all }),

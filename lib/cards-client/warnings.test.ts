@@ -14,7 +14,9 @@ describe("warningBanner", () => {
 
 describe("humanizeTimes", () => {
   it("formats every timestamp in a message", () => {
-    expect(humanizeTimes("already settled by owner at 2026-12-02T14:02:00.000Z", () => "14:02")).toBe("already settled by owner at 14:02");
+    expect(humanizeTimes("already settled by owner at 2026-12-02T14:02:00.000Z", () => "14:02")).toBe(
+      "already settled by owner at 14:02",
+    );
     expect(humanizeTimes("the card changed; reload", () => "x")).toBe("the card changed; reload");
   });
 });

@@ -6,17 +6,51 @@ export interface WarningBanner {
 }
 
 const KNOWN: Record<string, WarningBanner> = {
-  "dangerous command": { tone: "danger", title: "Dangerous command", detail: "It can destroy data or run arbitrary code. Read all of it before allowing." },
-  "protected path": { tone: "danger", title: "Protected path", detail: "It touches agent settings, version-control internals or other protected files." },
-  "root/home delete": { tone: "danger", title: "Deletes the root or home folder", detail: "Allowing this can erase everything the agent's user owns." },
-  "secret material": { tone: "danger", title: "Secret material", detail: "It reads or writes keys, tokens or credentials." },
-  "recursive delete": { tone: "danger", title: "Recursive delete", detail: "It deletes a folder and everything in it. Check the path." },
-  "engine error": { tone: "warn", title: "Policy engine error", detail: "The cockpit could not evaluate this request fully; decide from what you see." },
-  "unsupported shell syntax": { tone: "warn", title: "Unsupported shell syntax", detail: "The cockpit could not fully analyse this command, so no rule covers it. Read it yourself." },
+  "dangerous command": {
+    tone: "danger",
+    title: "Dangerous command",
+    detail: "It can destroy data or run arbitrary code. Read all of it before allowing.",
+  },
+  "protected path": {
+    tone: "danger",
+    title: "Protected path",
+    detail: "It touches agent settings, version-control internals or other protected files.",
+  },
+  "root/home delete": {
+    tone: "danger",
+    title: "Deletes the root or home folder",
+    detail: "Allowing this can erase everything the agent's user owns.",
+  },
+  "secret material": {
+    tone: "danger",
+    title: "Secret material",
+    detail: "It reads or writes keys, tokens or credentials.",
+  },
+  "recursive delete": {
+    tone: "danger",
+    title: "Recursive delete",
+    detail: "It deletes a folder and everything in it. Check the path.",
+  },
+  "engine error": {
+    tone: "warn",
+    title: "Policy engine error",
+    detail: "The cockpit could not evaluate this request fully; decide from what you see.",
+  },
+  "unsupported shell syntax": {
+    tone: "warn",
+    title: "Unsupported shell syntax",
+    detail: "The cockpit could not fully analyse this command, so no rule covers it. Read it yourself.",
+  },
 };
 
 export function warningBanner(warning: string): WarningBanner {
-  return KNOWN[warning] ?? { tone: "warn", title: warning.charAt(0).toUpperCase() + warning.slice(1), detail: "The policy engine flagged this request." };
+  return (
+    KNOWN[warning] ?? {
+      tone: "warn",
+      title: warning.charAt(0).toUpperCase() + warning.slice(1),
+      detail: "The policy engine flagged this request.",
+    }
+  );
 }
 
 /** Rewrites ISO timestamps in server messages ("already settled by X at 2026-…Z") as local clock times. */

@@ -11,11 +11,32 @@ export const ABORT_MESSAGE = "answered elsewhere";
  * terminal answered first: the card settles `aborted`, grants nothing and leaves pending lists.
  * Returns false when the card was already settled.
  */
-export async function abortCard({ db, actor, cardId, why = ABORT_MESSAGE, now = new Date() }: { db: Db; actor: Actor; cardId: string; why?: string; now?: Date }): Promise<boolean> {
+export async function abortCard({
+  db,
+  actor,
+  cardId,
+  why = ABORT_MESSAGE,
+  now = new Date(),
+}: {
+  db: Db;
+  actor: Actor;
+  cardId: string;
+  why?: string;
+  now?: Date;
+}): Promise<boolean> {
   const card = await getCardRow(db, { actor, cardId });
   if (card.status !== "pending") return false;
   const row = await db.transaction((tx) =>
-    settleOnce(tx, { card, status: "aborted", by: actorLabel(actor), via: "abort", settlement: { outcome: "deny", remember: "once", message: why, source: "abort" }, event: "aborted", now, human: false }),
+    settleOnce(tx, {
+      card,
+      status: "aborted",
+      by: actorLabel(actor),
+      via: "abort",
+      settlement: { outcome: "deny", remember: "once", message: why, source: "abort" },
+      event: "aborted",
+      now,
+      human: false,
+    }),
   );
   if (row) publishCardChange({ type: "aborted", cardId, workspaceId: card.workspaceId, status: "aborted" });
   return Boolean(row);

@@ -15,7 +15,8 @@ beforeAll(async () => {
 });
 afterAll(async () => f.cleanup());
 
-const admit = (input: AdmitCardInput) => admitCard({ db: f.opened.db, actor: f.agent, workspaceId: f.workspaceId, input, env: f.env });
+const admit = (input: AdmitCardInput) =>
+  admitCard({ db: f.opened.db, actor: f.agent, workspaceId: f.workspaceId, input, env: f.env });
 async function card(input: AdmitCardInput) {
   const r = await admit(input);
   if (r.status !== "pending") throw new Error(`expected a card, got ${r.status}`);
@@ -48,23 +49,40 @@ describe("absence timeout", () => {
     expect(swept.cards.sort()).toEqual([a.id, b.id].sort());
     for (const id of [a.id, b.id]) {
       const v = await getCard(f.opened.db, { cardId: id });
-      expect(v).toMatchObject({ status: "expired", settlement: { outcome: "deny", message: ABSENCE_REASON, source: "expired", by: "expiry" } });
+      expect(v).toMatchObject({
+        status: "expired",
+        settlement: { outcome: "deny", message: ABSENCE_REASON, source: "expired", by: "expiry" },
+      });
     }
     expect((await getCard(f.opened.db, { cardId: other.id })).status).toBe("pending");
-    await expect(settleCard({ db: f.opened.db, actor: OWNER, cardId: a.id, input: { outcome: "allow", remember: "once", hash: a.hash }, client: "web", env: f.env })).rejects.toThrow(/expired/);
+    await expect(
+      settleCard({
+        db: f.opened.db,
+        actor: OWNER,
+        cardId: a.id,
+        input: { outcome: "allow", remember: "once", hash: a.hash },
+        client: "web",
+        env: f.env,
+      }),
+    ).rejects.toThrow(/expired/);
     const events = await f.opened.db.select().from(cardEvents).where(eq(cardEvents.cardId, a.id));
     expect(events.map((e) => e.type)).toEqual(["enqueued", "expired"]);
 
     // Held: a new ask of that root session is denied at once, with no card.
     const held = await admit(bash("npm run deploy", "away"));
-    expect(held).toEqual({ status: "denied", decision: { decision: "deny", step: "absence-held", reason: ABSENCE_REASON, rule: null } });
+    expect(held).toEqual({
+      status: "denied",
+      decision: { decision: "deny", step: "absence-held", reason: ABSENCE_REASON, rule: null },
+    });
     const heldAudit = await f.opened.db.select().from(auditEvents).where(eq(auditEvents.action, "card.expired"));
     expect(heldAudit.some((r) => (r.detail as { source?: string }).source === "absence-held")).toBe(true);
     // Policy still decides covered calls during the hold.
     expect((await admit(bash("git status", "away"))).status).toBe("coalesced");
 
     // A user message ends the hold.
-    expect(await userMessage({ db: f.opened.db, actor: f.agent, workspaceId: f.workspaceId, rootSessionId: "away" })).toEqual({ holdEnded: true });
+    expect(
+      await userMessage({ db: f.opened.db, actor: f.agent, workspaceId: f.workspaceId, rootSessionId: "away" }),
+    ).toEqual({ holdEnded: true });
     expect((await admit(bash("npm run deploy", "away"))).status).toBe("pending");
   });
 
@@ -72,7 +90,14 @@ describe("absence timeout", () => {
     const first = await card(bash("npm run a", "restart"));
     const second = await card(bash("npm run b", "restart"));
     advance(50);
-    await settleCard({ db: f.opened.db, actor: OWNER, cardId: first.id, input: { outcome: "deny", remember: "once", hash: first.hash }, client: "web", env: f.env });
+    await settleCard({
+      db: f.opened.db,
+      actor: OWNER,
+      cardId: first.id,
+      input: { outcome: "deny", remember: "once", hash: first.hash },
+      client: "web",
+      env: f.env,
+    });
     advance(50);
     await sweep();
     expect((await getCard(f.opened.db, { cardId: second.id })).status).toBe("pending");

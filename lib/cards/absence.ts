@@ -7,7 +7,14 @@ export const ABSENCE_SETTING = "absence_timeout_seconds";
 export const ABSENCE_REASON =
   "The user may be away: nothing was authorized. Do not retry just to get an answer; continue with other work or wait for the user.";
 
-export const AbsenceSetting = z.object({ timeoutSeconds: z.number().int().min(1).max(30 * 86_400).nullable() });
+export const AbsenceSetting = z.object({
+  timeoutSeconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(30 * 86_400)
+    .nullable(),
+});
 export type AbsenceSetting = z.infer<typeof AbsenceSetting>;
 
 /** Seconds without a human answer before a root session's queue expires; null = off (the default). */
@@ -18,7 +25,10 @@ export async function absenceTimeout(db: DbOrTx): Promise<number | null> {
 }
 
 /** Turning the timeout off cancels every deadline and clears every hold; a new duration applies from the next admission or answer. */
-export async function setAbsenceTimeout(db: Db, { actorName, timeoutSeconds }: { actorName: string; timeoutSeconds: number | null }): Promise<AbsenceSetting> {
+export async function setAbsenceTimeout(
+  db: Db,
+  { actorName, timeoutSeconds }: { actorName: string; timeoutSeconds: number | null },
+): Promise<AbsenceSetting> {
   await db.transaction(async (tx) => {
     if (timeoutSeconds === null) {
       // Off is the absence of the setting (the value column cannot hold SQL NULL).
@@ -38,7 +48,10 @@ export async function setAbsenceTimeout(db: Db, { actorName, timeoutSeconds }: {
 type RootKey = { workspaceId: string; rootSessionId: string };
 
 export async function holdOf(db: DbOrTx, key: RootKey) {
-  const [row] = await db.select().from(sessionHolds).where(and(eq(sessionHolds.workspaceId, key.workspaceId), eq(sessionHolds.rootSessionId, key.rootSessionId)));
+  const [row] = await db
+    .select()
+    .from(sessionHolds)
+    .where(and(eq(sessionHolds.workspaceId, key.workspaceId), eq(sessionHolds.rootSessionId, key.rootSessionId)));
   return row ?? null;
 }
 
@@ -46,7 +59,13 @@ async function pendingCount(tx: DbOrTx, key: RootKey): Promise<number> {
   const [row] = await tx
     .select({ n: sql<number>`count(*)::int` })
     .from(cards)
-    .where(and(eq(cards.workspaceId, key.workspaceId), eq(cards.rootSessionId, key.rootSessionId), eq(cards.status, "pending")));
+    .where(
+      and(
+        eq(cards.workspaceId, key.workspaceId),
+        eq(cards.rootSessionId, key.rootSessionId),
+        eq(cards.status, "pending"),
+      ),
+    );
   return Number(row?.n ?? 0);
 }
 
@@ -54,7 +73,10 @@ async function setDeadline(tx: DbOrTx, key: RootKey, deadlineAt: Date | null, no
   await tx
     .insert(sessionHolds)
     .values({ ...key, deadlineAt, updatedAt: now })
-    .onConflictDoUpdate({ target: [sessionHolds.workspaceId, sessionHolds.rootSessionId], set: { deadlineAt, updatedAt: now } });
+    .onConflictDoUpdate({
+      target: [sessionHolds.workspaceId, sessionHolds.rootSessionId],
+      set: { deadlineAt, updatedAt: now },
+    });
 }
 
 /** After an admission: the first card in an empty queue starts the period; siblings join it. */
@@ -69,7 +91,16 @@ export async function startDeadlineIfFirst(tx: DbOrTx, key: RootKey, now: Date):
 export async function afterSettlement(tx: DbOrTx, key: RootKey, now: Date, humanAnswer: boolean): Promise<void> {
   const remaining = await pendingCount(tx, key);
   if (remaining === 0) {
-    await tx.update(sessionHolds).set({ deadlineAt: null, updatedAt: now }).where(and(eq(sessionHolds.workspaceId, key.workspaceId), eq(sessionHolds.rootSessionId, key.rootSessionId), isNotNull(sessionHolds.deadlineAt)));
+    await tx
+      .update(sessionHolds)
+      .set({ deadlineAt: null, updatedAt: now })
+      .where(
+        and(
+          eq(sessionHolds.workspaceId, key.workspaceId),
+          eq(sessionHolds.rootSessionId, key.rootSessionId),
+          isNotNull(sessionHolds.deadlineAt),
+        ),
+      );
     return;
   }
   if (!humanAnswer) return;

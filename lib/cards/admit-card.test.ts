@@ -10,11 +10,15 @@ import { bash, cardFixture, OWNER, type CardFixture } from "./test-support";
 let f: CardFixture;
 beforeAll(async () => {
   f = await cardFixture();
-  f.write(".claude/settings.json", JSON.stringify({ permissions: { allow: ["Bash(npm test)"], deny: ["Bash(curl:*)"] } }));
+  f.write(
+    ".claude/settings.json",
+    JSON.stringify({ permissions: { allow: ["Bash(npm test)"], deny: ["Bash(curl:*)"] } }),
+  );
 });
 afterAll(async () => f.cleanup());
 
-const admit = (input: Parameters<typeof admitCard>[0]["input"]) => admitCard({ db: f.opened.db, actor: f.agent, workspaceId: f.workspaceId, input, env: f.env });
+const admit = (input: Parameters<typeof admitCard>[0]["input"]) =>
+  admitCard({ db: f.opened.db, actor: f.agent, workspaceId: f.workspaceId, input, env: f.env });
 
 describe("admission", () => {
   it("coalesces calls the current allow and deny rules decide: no card, no enqueued event, an audit row", async () => {
@@ -30,32 +34,62 @@ describe("admission", () => {
 
   it("admits an ask as a pending card with the full request, warnings, cause and remember rules", async () => {
     const big = "echo " + "x".repeat(50 * 1024);
-    const long = await admit(bash(big, "sess-big", { reason: "need it", originPath: "/root/worker/verifier", mode: "acceptEdits" }));
+    const long = await admit(
+      bash(big, "sess-big", { reason: "need it", originPath: "/root/worker/verifier", mode: "acceptEdits" }),
+    );
     expect(long.status).toBe("pending");
     if (long.status !== "pending") return;
     const view = await getCard(f.opened.db, { cardId: long.id });
     expect((view.input as { command: string }).command).toBe(big);
-    expect(view).toMatchObject({ status: "pending", originPath: "/root/worker/verifier", reason: "need it", modeBase: "accept-edits", rootSessionId: "sess-big", sessionId: "sess-big" });
+    expect(view).toMatchObject({
+      status: "pending",
+      originPath: "/root/worker/verifier",
+      reason: "need it",
+      modeBase: "accept-edits",
+      rootSessionId: "sess-big",
+      sessionId: "sess-big",
+    });
     expect(view.hash).toMatch(/^[0-9a-f]{64}$/);
 
     const rm = await admit(bash("rm -rf dist"));
     if (rm.status !== "pending") throw new Error("expected a card");
     const rmView = await getCard(f.opened.db, { cardId: rm.id });
     expect(rmView.warnings).toContain("dangerous command");
-    expect(rmView.remember).toEqual({ session: ["Bash(rm -rf dist)"], workspace: ["Bash(rm -rf dist)"], workspaceStore: ".claude/settings.local.json" });
+    expect(rmView.remember).toEqual({
+      session: ["Bash(rm -rf dist)"],
+      workspace: ["Bash(rm -rf dist)"],
+      workspaceStore: ".claude/settings.local.json",
+    });
 
     const compound = await admit(bash("git push && npm publish"));
     if (compound.status !== "pending") throw new Error("expected a card");
-    expect((await getCard(f.opened.db, { cardId: compound.id })).remember.session).toEqual(["Bash(git *)", "Bash(npm publish *)"]);
+    expect((await getCard(f.opened.db, { cardId: compound.id })).remember.session).toEqual([
+      "Bash(git *)",
+      "Bash(npm publish *)",
+    ]);
 
-    const mcp = await admit({ agent: "claude-code", sessionId: "sess-1", tool: "mcp__github__create_issue", input: { title: "t" } });
+    const mcp = await admit({
+      agent: "claude-code",
+      sessionId: "sess-1",
+      tool: "mcp__github__create_issue",
+      input: { title: "t" },
+    });
     if (mcp.status !== "pending") throw new Error("expected a card");
     expect((await getCard(f.opened.db, { cardId: mcp.id })).remember.workspace).toEqual(["mcp__github__create_issue"]);
 
-    const env = await admit({ agent: "claude-code", sessionId: "sess-1", tool: "Edit", input: { file_path: `${f.workspace}/.env`, old_string: "a", new_string: "b" } });
+    const env = await admit({
+      agent: "claude-code",
+      sessionId: "sess-1",
+      tool: "Edit",
+      input: { file_path: `${f.workspace}/.env`, old_string: "a", new_string: "b" },
+    });
     if (env.status !== "pending") throw new Error("expected a card");
     const envView = await getCard(f.opened.db, { cardId: env.id });
-    expect(envView).toMatchObject({ safetyCheck: true, cause: "protected-resource", remember: { session: [], workspace: [], workspaceStore: null } });
+    expect(envView).toMatchObject({
+      safetyCheck: true,
+      cause: "protected-resource",
+      remember: { session: [], workspace: [], workspaceStore: null },
+    });
     expect(envView.warnings).toContain("protected path");
 
     const events = await f.opened.db.select().from(cardEvents).where(eq(cardEvents.cardId, rm.id));
@@ -67,8 +101,18 @@ describe("admission", () => {
   it("coalesces a later call covered by a session rule an earlier answer added", async () => {
     const first = await admit(bash("make build", "sess-rule"));
     if (first.status !== "pending") throw new Error("expected a card");
-    await settleCard({ db: f.opened.db, actor: OWNER, cardId: first.id, input: { outcome: "allow", remember: "session", hash: first.hash }, client: "web", env: f.env });
-    expect(await admit(bash("make build -j4", "sess-rule"))).toMatchObject({ status: "coalesced", decision: { decision: "allow", rule: "Bash(make build *)" } });
+    await settleCard({
+      db: f.opened.db,
+      actor: OWNER,
+      cardId: first.id,
+      input: { outcome: "allow", remember: "session", hash: first.hash },
+      client: "web",
+      env: f.env,
+    });
+    expect(await admit(bash("make build -j4", "sess-rule"))).toMatchObject({
+      status: "coalesced",
+      decision: { decision: "allow", rule: "Bash(make build *)" },
+    });
     // The remembered rule keeps the build tool's target: another target still asks.
     expect((await admit(bash("make deploy", "sess-rule"))).status).toBe("pending");
     // Another session does not inherit it.
@@ -77,6 +121,8 @@ describe("admission", () => {
 
   it("refuses a token of another workspace", async () => {
     const stranger = { kind: "agent" as const, tokenId: "t2", workspaceId: "elsewhere", name: "x" };
-    await expect(admitCard({ db: f.opened.db, actor: stranger, workspaceId: f.workspaceId, input: bash("ls -la /"), env: f.env })).rejects.toThrow(/another workspace/);
+    await expect(
+      admitCard({ db: f.opened.db, actor: stranger, workspaceId: f.workspaceId, input: bash("ls -la /"), env: f.env }),
+    ).rejects.toThrow(/another workspace/);
   });
 });

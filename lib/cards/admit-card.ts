@@ -14,7 +14,12 @@ export const AdmitCardInput = z.object({
   agent: z.enum(CARD_AGENTS),
   sessionId: z.string().trim().min(1).max(300),
   rootSessionId: z.string().trim().min(1).max(300).optional(),
-  originPath: z.string().trim().regex(/^\/[\w./-]*$/, "an origin path looks like /root/worker").max(500).optional(),
+  originPath: z
+    .string()
+    .trim()
+    .regex(/^\/[\w./-]*$/, "an origin path looks like /root/worker")
+    .max(500)
+    .optional(),
   cwd: z.string().max(4096).optional(),
   mode: z.string().max(50).optional(),
   tool: z.string().trim().min(1).max(300),
@@ -33,21 +38,52 @@ export type AdmitResult =
  * without a card); an absence hold denies a remaining ask at once; otherwise the card and its
  * `enqueued` event are written in one transaction.
  */
-export async function admitCard({ db, actor, workspaceId, input, env = {} }: { db: Db; actor: Actor; workspaceId: string; input: AdmitCardInput; env?: CardEnv }): Promise<AdmitResult> {
-  if (actor.kind === "agent" && actor.workspaceId !== workspaceId) throw new ForbiddenError("this agent token belongs to another workspace");
-  if (actor.kind !== "agent" && actor.role !== "owner" && actor.role !== "admin") throw new ForbiddenError("only agents admit cards");
+export async function admitCard({
+  db,
+  actor,
+  workspaceId,
+  input,
+  env = {},
+}: {
+  db: Db;
+  actor: Actor;
+  workspaceId: string;
+  input: AdmitCardInput;
+  env?: CardEnv;
+}): Promise<AdmitResult> {
+  if (actor.kind === "agent" && actor.workspaceId !== workspaceId)
+    throw new ForbiddenError("this agent token belongs to another workspace");
+  if (actor.kind !== "agent" && actor.role !== "owner" && actor.role !== "admin")
+    throw new ForbiddenError("only agents admit cards");
   const [workspace] = await db.select().from(workspaces).where(eq(workspaces.id, workspaceId));
   if (!workspace) throw new NotFoundError(`no workspace with id ${workspaceId}`);
   const rootSessionId = input.rootSessionId ?? input.sessionId;
   const originPath = input.originPath ?? "/root";
   const who = actorLabel(actor);
-  const evaluation = await evaluateCall(db, workspaceId, { agent: input.agent, workspacePath: workspace.path, rootSessionId, mode: input.mode, cwd: input.cwd, call: { tool: input.tool, input: input.input } }, env);
+  const evaluation = await evaluateCall(
+    db,
+    workspaceId,
+    {
+      agent: input.agent,
+      workspacePath: workspace.path,
+      rootSessionId,
+      mode: input.mode,
+      cwd: input.cwd,
+      call: { tool: input.tool, input: input.input },
+    },
+    env,
+  );
   const d = evaluation.decision;
   const summary = { agent: input.agent, sessionId: input.sessionId, rootSessionId, originPath, tool: input.tool };
 
   if (d.decision !== "ask") {
     const decision: ImmediateDecision = { decision: d.decision, step: d.step, reason: d.reason, rule: d.rule };
-    await db.insert(auditEvents).values({ actor: who, action: "card.coalesced", workspaceId, detail: { ...summary, at: "admission", ...decision } });
+    await db.insert(auditEvents).values({
+      actor: who,
+      action: "card.coalesced",
+      workspaceId,
+      detail: { ...summary, at: "admission", ...decision },
+    });
     return { status: "coalesced", decision };
   }
 
@@ -55,7 +91,12 @@ export async function admitCard({ db, actor, workspaceId, input, env = {} }: { d
   const hold = await holdOf(db, { workspaceId, rootSessionId });
   if (hold?.heldAt) {
     const decision: ImmediateDecision = { decision: "deny", step: "absence-held", reason: ABSENCE_REASON, rule: null };
-    await db.insert(auditEvents).values({ actor: who, action: "card.expired", workspaceId, detail: { ...summary, source: "absence-held", heldSince: hold.heldAt.toISOString() } });
+    await db.insert(auditEvents).values({
+      actor: who,
+      action: "card.expired",
+      workspaceId,
+      detail: { ...summary, source: "absence-held", heldSince: hold.heldAt.toISOString() },
+    });
     return { status: "denied", decision };
   }
 
@@ -102,7 +143,14 @@ export async function admitCard({ db, actor, workspaceId, input, env = {} }: { d
         createdAt: now,
       })
       .returning();
-    await recordCardEvent(tx, { cardId: id, workspaceId, type: "enqueued", actor: who, client: "agent", detail: summary });
+    await recordCardEvent(tx, {
+      cardId: id,
+      workspaceId,
+      type: "enqueued",
+      actor: who,
+      client: "agent",
+      detail: summary,
+    });
     await startDeadlineIfFirst(tx, { workspaceId, rootSessionId }, now);
     return row!;
   });

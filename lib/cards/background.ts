@@ -16,7 +16,9 @@ registerBackgroundWork("cards", async () => {
   const opened = await getOpenedDb();
   if (opened.pgPool) {
     const { connectPgBus } = await import("./bus");
-    await connectPgBus(opened.pgPool).catch((error) => console.error("card bus: LISTEN failed, changes stay in this process:", error));
+    await connectPgBus(opened.pgPool).catch((error) =>
+      console.error("card bus: LISTEN failed, changes stay in this process:", error),
+    );
   }
   let running = false;
   const timer = setInterval(() => {

@@ -19,7 +19,10 @@ describe.skipIf(!pg)("card bus over LISTEN/NOTIFY", () => {
     const unsubscribe = subscribeCardChanges((c) => seen.push(c));
     const change = { type: "resolved", cardId: "c1", workspaceId: "w1", status: "allowed" };
     // Another server process: a different origin on the same channel.
-    await pg!.pgPool!.query("select pg_notify($1, $2)", [PG_CHANNEL, JSON.stringify({ ...change, origin: "other-process" })]);
+    await pg!.pgPool!.query("select pg_notify($1, $2)", [
+      PG_CHANNEL,
+      JSON.stringify({ ...change, origin: "other-process" }),
+    ]);
     await new Promise((r) => setTimeout(r, 300));
     expect(seen).toEqual([change]);
     unsubscribe();
@@ -33,10 +36,25 @@ describe.skipIf(!pg)("exactly-once settlement on Postgres", () => {
     const { cardFixture, bash, OWNER } = await import("./test-support");
     const f = await cardFixture({ opened: pg! });
     try {
-      const c = await admitCard({ db: f.opened.db, actor: f.agent, workspaceId: f.workspaceId, input: bash("npm install", "pg-race"), env: f.env });
+      const c = await admitCard({
+        db: f.opened.db,
+        actor: f.agent,
+        workspaceId: f.workspaceId,
+        input: bash("npm install", "pg-race"),
+        env: f.env,
+      });
       if (c.status !== "pending") throw new Error("expected a card");
       const results = await Promise.allSettled(
-        Array.from({ length: 50 }, () => settleCard({ db: f.opened.db, actor: OWNER, cardId: c.id, input: { outcome: "allow", remember: "once", hash: c.hash }, client: "web", env: f.env })),
+        Array.from({ length: 50 }, () =>
+          settleCard({
+            db: f.opened.db,
+            actor: OWNER,
+            cardId: c.id,
+            input: { outcome: "allow", remember: "once", hash: c.hash },
+            client: "web",
+            env: f.env,
+          }),
+        ),
       );
       expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
       const rejected = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");

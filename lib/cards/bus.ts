@@ -28,7 +28,10 @@ function bus(): Bus {
 export function publishCardChange(change: CardChange): void {
   const b = bus();
   b.emitter.emit("change", change);
-  if (b.notify) b.notify(JSON.stringify({ ...change, origin: b.origin })).catch((error) => console.error("card bus NOTIFY failed:", error));
+  if (b.notify)
+    b.notify(JSON.stringify({ ...change, origin: b.origin })).catch((error) =>
+      console.error("card bus NOTIFY failed:", error),
+    );
 }
 
 export function subscribeCardChanges(listener: (change: CardChange) => void): () => void {

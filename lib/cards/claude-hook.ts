@@ -21,16 +21,30 @@ export function originPathOf(payload: ClaudeHookPayload): string {
   return `/root/${name}`;
 }
 
-export type ClaudeHookOutput = Record<string, never> | { hookSpecificOutput: { hookEventName: "PermissionRequest"; decision: { behavior: "allow" } | { behavior: "deny"; message: string } } };
+export type ClaudeHookOutput =
+  | Record<string, never>
+  | {
+      hookSpecificOutput: {
+        hookEventName: "PermissionRequest";
+        decision: { behavior: "allow" } | { behavior: "deny"; message: string };
+      };
+    };
 
-export const allowOutput = (): ClaudeHookOutput => ({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow" } } });
-export const denyOutput = (message: string): ClaudeHookOutput => ({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "deny", message } } });
+export const allowOutput = (): ClaudeHookOutput => ({
+  hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow" } },
+});
+export const denyOutput = (message: string): ClaudeHookOutput => ({
+  hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "deny", message } },
+});
 
 /**
  * Claude Code's hook JSON for a card outcome. Pending (timeout) and aborted give `{}`: no decision,
  * so the terminal prompt decides. Never an allow by default.
  */
-export function hookOutputFor(outcome: { status: CardStatus; settlement: (CardSettlement & { by?: string | null }) | null }): ClaudeHookOutput {
+export function hookOutputFor(outcome: {
+  status: CardStatus;
+  settlement: (CardSettlement & { by?: string | null }) | null;
+}): ClaudeHookOutput {
   const s = outcome.settlement;
   if (outcome.status === "pending" || outcome.status === "aborted" || !s) return {};
   if (s.outcome === "allow" && (outcome.status === "allowed" || outcome.status === "coalesced")) return allowOutput();

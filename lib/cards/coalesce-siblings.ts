@@ -6,17 +6,44 @@ import { evaluateCall, type CardEnv } from "./policy";
 import { settleOnce } from "./settle-common";
 
 /** After a rule-creating answer, re-runs policy over the root session's other queued cards and settles those it now decides. */
-export async function coalesceSiblings(db: Db, { workspaceId, rootSessionId, exceptId, env = {} }: { workspaceId: string; rootSessionId: string; exceptId?: string; env?: CardEnv }): Promise<string[]> {
+export async function coalesceSiblings(
+  db: Db,
+  {
+    workspaceId,
+    rootSessionId,
+    exceptId,
+    env = {},
+  }: { workspaceId: string; rootSessionId: string; exceptId?: string; env?: CardEnv },
+): Promise<string[]> {
   const [workspace] = await db.select().from(workspaces).where(eq(workspaces.id, workspaceId));
   if (!workspace) return [];
   const siblings = await db
     .select()
     .from(cards)
-    .where(and(eq(cards.workspaceId, workspaceId), eq(cards.rootSessionId, rootSessionId), eq(cards.status, "pending"), exceptId ? ne(cards.id, exceptId) : undefined))
+    .where(
+      and(
+        eq(cards.workspaceId, workspaceId),
+        eq(cards.rootSessionId, rootSessionId),
+        eq(cards.status, "pending"),
+        exceptId ? ne(cards.id, exceptId) : undefined,
+      ),
+    )
     .orderBy(asc(cards.createdAt));
   const settled: string[] = [];
   for (const card of siblings) {
-    const { decision: d } = await evaluateCall(db, workspaceId, { agent: card.agent, workspacePath: workspace.path, rootSessionId, mode: card.modeBase, cwd: card.cwd, call: { tool: card.tool, input: card.input } }, env);
+    const { decision: d } = await evaluateCall(
+      db,
+      workspaceId,
+      {
+        agent: card.agent,
+        workspacePath: workspace.path,
+        rootSessionId,
+        mode: card.modeBase,
+        cwd: card.cwd,
+        call: { tool: card.tool, input: card.input },
+      },
+      env,
+    );
     if (d.decision === "ask") continue;
     const now = env.now?.() ?? new Date();
     const row = await db.transaction((tx) =>
@@ -25,7 +52,13 @@ export async function coalesceSiblings(db: Db, { workspaceId, rootSessionId, exc
         status: "coalesced",
         by: "policy",
         via: "policy",
-        settlement: { outcome: d.decision as "allow" | "deny", remember: "once", message: d.decision === "deny" ? d.reason : null, source: "policy", rule: d.rule },
+        settlement: {
+          outcome: d.decision as "allow" | "deny",
+          remember: "once",
+          message: d.decision === "deny" ? d.reason : null,
+          source: "policy",
+          rule: d.rule,
+        },
         event: "coalesced",
         now,
         human: false,

@@ -22,22 +22,38 @@ export interface ConnectOptions {
 /** The handler `connect` writes: a command hook running this cockpit's CLI, or an HTTP hook to the server. */
 export function cockpitHandler(o: Pick<ConnectOptions, "url" | "http" | "cliPath">): Handler {
   if (o.http) {
-    return { type: "http", url: `${o.url.replace(/\/$/, "")}${HOOK_PATH}`, timeout: 600, headers: { Authorization: "Bearer $COCKPIT_TOKEN" }, allowedEnvVars: ["COCKPIT_TOKEN"] };
+    return {
+      type: "http",
+      url: `${o.url.replace(/\/$/, "")}${HOOK_PATH}`,
+      timeout: 600,
+      headers: { Authorization: "Bearer $COCKPIT_TOKEN" },
+      allowedEnvVars: ["COCKPIT_TOKEN"],
+    };
   }
-  return { type: "command", command: `COCKPIT_URL=${o.url.replace(/\/$/, "")} node ${JSON.stringify(o.cliPath)} hook claude-code`, timeout: 600 };
+  return {
+    type: "command",
+    command: `COCKPIT_URL=${o.url.replace(/\/$/, "")} node ${JSON.stringify(o.cliPath)} hook claude-code`,
+    timeout: 600,
+  };
 }
 
 /** Recognises a handler `connect` wrote (either kind, any URL), so `disconnect` removes exactly those. */
 export function isCockpitHandler(h: Handler): boolean {
   if (h.type === "http") return typeof h.url === "string" && h.url.endsWith(HOOK_PATH);
-  return h.type === "command" && typeof h.command === "string" && / hook claude-code$/.test(h.command) && h.command.includes("cockpit");
+  return (
+    h.type === "command" &&
+    typeof h.command === "string" &&
+    / hook claude-code$/.test(h.command) &&
+    h.command.includes("cockpit")
+  );
 }
 
 function parseSettings(text: string, file: string): Record<string, unknown> {
   if (!text.trim()) return {};
   const errors: ParseError[] = [];
   const value = parse(text, errors, { allowTrailingComma: false });
-  if (errors.length || !value || typeof value !== "object" || Array.isArray(value)) throw new Error(`${file} is not a JSON object; fix it first (it is never overwritten)`);
+  if (errors.length || !value || typeof value !== "object" || Array.isArray(value))
+    throw new Error(`${file} is not a JSON object; fix it first (it is never overwritten)`);
   return value as Record<string, unknown>;
 }
 
@@ -126,16 +142,21 @@ export function removeHooks(text: string, file = SETTINGS_FILE): { text: string;
     if (after && Array.isArray(after[event]) && after[event].length === 0) next = removeAt(next, ["hooks", event]);
   }
   const hooks = parseSettings(next, file).hooks;
-  if (changed && hooks && typeof hooks === "object" && Object.keys(hooks).length === 0) next = removeAt(next, ["hooks"]);
+  if (changed && hooks && typeof hooks === "object" && Object.keys(hooks).length === 0)
+    next = removeAt(next, ["hooks"]);
   return { text: next, changed };
 }
 
 /** Reads, edits and atomically rewrites the workspace's `.claude/settings.local.json` (refusing symlinks). */
-export async function editClaudeSettings(workspace: string, edit: (text: string) => { text: string; changed: boolean }): Promise<{ file: string; changed: boolean }> {
+export async function editClaudeSettings(
+  workspace: string,
+  edit: (text: string) => { text: string; changed: boolean },
+): Promise<{ file: string; changed: boolean }> {
   const file = path.join(workspace, SETTINGS_FILE);
   const current = await readNoFollow(file);
   const text = current.exists ? current.text : "";
   const result = edit(text);
-  if (result.changed) await writeAtomically({ file, root: workspace, expectedVersion: current.version, content: result.text });
+  if (result.changed)
+    await writeAtomically({ file, root: workspace, expectedVersion: current.version, content: result.text });
   return { file, changed: result.changed };
 }

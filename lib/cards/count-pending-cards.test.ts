@@ -13,14 +13,28 @@ afterAll(async () => f.cleanup());
 describe("countPendingCards", () => {
   it("counts only cards waiting for a person, per workspace or in all", async () => {
     expect(await countPendingCards(f.opened.db)).toBe(0);
-    const admit = (command: string) => admitCard({ db: f.opened.db, actor: f.agent, workspaceId: f.workspaceId, input: bash(command, "count"), env: f.env });
+    const admit = (command: string) =>
+      admitCard({
+        db: f.opened.db,
+        actor: f.agent,
+        workspaceId: f.workspaceId,
+        input: bash(command, "count"),
+        env: f.env,
+      });
     const a = await admit("make one");
     await admit("make two");
     expect(await countPendingCards(f.opened.db)).toBe(2);
     expect(await countPendingCards(f.opened.db, { workspaceId: f.workspaceId })).toBe(2);
     expect(await countPendingCards(f.opened.db, { workspaceId: "another" })).toBe(0);
     if (a.status !== "pending") throw new Error("expected a card");
-    await settleCard({ db: f.opened.db, actor: OWNER, cardId: a.id, input: { outcome: "deny", remember: "once", hash: a.hash }, client: "web", env: f.env });
+    await settleCard({
+      db: f.opened.db,
+      actor: OWNER,
+      cardId: a.id,
+      input: { outcome: "deny", remember: "once", hash: a.hash },
+      client: "web",
+      env: f.env,
+    });
     expect(await countPendingCards(f.opened.db)).toBe(1);
   });
 });

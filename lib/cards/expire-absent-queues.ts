@@ -10,8 +10,17 @@ import { settleOnce } from "./settle-common";
  * denied with the absence reason, and a hold is set (before the cards settle, in the same
  * transaction) so new asks are denied at once until the user writes again. No rule is stored.
  */
-export async function expireAbsentQueues({ db, now = new Date() }: { db: Db; now?: Date }): Promise<{ sessions: number; cards: string[] }> {
-  const due = await db.select().from(sessionHolds).where(and(isNotNull(sessionHolds.deadlineAt), lte(sessionHolds.deadlineAt, now)));
+export async function expireAbsentQueues({
+  db,
+  now = new Date(),
+}: {
+  db: Db;
+  now?: Date;
+}): Promise<{ sessions: number; cards: string[] }> {
+  const due = await db
+    .select()
+    .from(sessionHolds)
+    .where(and(isNotNull(sessionHolds.deadlineAt), lte(sessionHolds.deadlineAt, now)));
   const expired: { id: string; workspaceId: string }[] = [];
   for (const session of due) {
     const ids = await db.transaction(async (tx) => {
@@ -19,23 +28,45 @@ export async function expireAbsentQueues({ db, now = new Date() }: { db: Db; now
       const [current] = await tx
         .update(sessionHolds)
         .set({ heldAt: now, deadlineAt: null, updatedAt: now })
-        .where(and(eq(sessionHolds.workspaceId, session.workspaceId), eq(sessionHolds.rootSessionId, session.rootSessionId), lte(sessionHolds.deadlineAt, now)))
+        .where(
+          and(
+            eq(sessionHolds.workspaceId, session.workspaceId),
+            eq(sessionHolds.rootSessionId, session.rootSessionId),
+            lte(sessionHolds.deadlineAt, now),
+          ),
+        )
         .returning();
       if (!current) return [];
       const queue = await tx
         .select()
         .from(cards)
-        .where(and(eq(cards.workspaceId, session.workspaceId), eq(cards.rootSessionId, session.rootSessionId), eq(cards.status, "pending")))
+        .where(
+          and(
+            eq(cards.workspaceId, session.workspaceId),
+            eq(cards.rootSessionId, session.rootSessionId),
+            eq(cards.status, "pending"),
+          ),
+        )
         .orderBy(asc(cards.createdAt));
       const done: string[] = [];
       for (const card of queue) {
-        const row = await settleOnce(tx, { card, status: "expired", by: "expiry", via: "expiry", settlement: { outcome: "deny", remember: "once", message: ABSENCE_REASON, source: "expired" }, event: "expired", now, human: false });
+        const row = await settleOnce(tx, {
+          card,
+          status: "expired",
+          by: "expiry",
+          via: "expiry",
+          settlement: { outcome: "deny", remember: "once", message: ABSENCE_REASON, source: "expired" },
+          event: "expired",
+          now,
+          human: false,
+        });
         if (row) done.push(row.id);
       }
       return done;
     });
     for (const id of ids) expired.push({ id, workspaceId: session.workspaceId });
   }
-  for (const c of expired) publishCardChange({ type: "expired", cardId: c.id, workspaceId: c.workspaceId, status: "expired" });
+  for (const c of expired)
+    publishCardChange({ type: "expired", cardId: c.id, workspaceId: c.workspaceId, status: "expired" });
   return { sessions: due.length, cards: expired.map((c) => c.id) };
 }

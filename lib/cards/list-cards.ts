@@ -14,14 +14,25 @@ export type ListCardsInput = z.infer<typeof ListCardsInput>;
 /** Pending cards oldest first (queue order); settled and all newest first. */
 export async function listCards(db: DbOrTx, input: ListCardsInput): Promise<CardView[]> {
   const filters = [
-    input.status === "pending" ? eq(cards.status, "pending") : input.status === "settled" ? ne(cards.status, "pending") : undefined,
+    input.status === "pending"
+      ? eq(cards.status, "pending")
+      : input.status === "settled"
+        ? ne(cards.status, "pending")
+        : undefined,
     input.workspace ? eq(cards.workspaceId, input.workspace) : undefined,
   ];
   const rows = await db
-    .select({ card: cards, workspace: { id: workspaces.id, name: workspaces.name, path: workspaces.path }, hold: { deadlineAt: sessionHolds.deadlineAt } })
+    .select({
+      card: cards,
+      workspace: { id: workspaces.id, name: workspaces.name, path: workspaces.path },
+      hold: { deadlineAt: sessionHolds.deadlineAt },
+    })
     .from(cards)
     .innerJoin(workspaces, eq(workspaces.id, cards.workspaceId))
-    .leftJoin(sessionHolds, and(eq(sessionHolds.workspaceId, cards.workspaceId), eq(sessionHolds.rootSessionId, cards.rootSessionId)))
+    .leftJoin(
+      sessionHolds,
+      and(eq(sessionHolds.workspaceId, cards.workspaceId), eq(sessionHolds.rootSessionId, cards.rootSessionId)),
+    )
     .where(and(...filters))
     .orderBy(input.status === "pending" ? asc(cards.createdAt) : desc(cards.createdAt), asc(cards.id))
     .limit(input.limit);

@@ -18,11 +18,23 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 describe("persistence and long-polls", () => {
   it("keeps a pending card across a restart; a new long-poll still receives the answer", async () => {
     const f = await cardFixture({ dataDir });
-    const admitted = await admitCard({ db: f.opened.db, actor: f.agent, workspaceId: f.workspaceId, input: bash("npm install", "restart"), env: f.env });
+    const admitted = await admitCard({
+      db: f.opened.db,
+      actor: f.agent,
+      workspaceId: f.workspaceId,
+      input: bash("npm install", "restart"),
+      env: f.env,
+    });
     if (admitted.status !== "pending") throw new Error("expected a card");
     // The first long-poll is cut off by the "crash".
     const controller = new AbortController();
-    const firstPoll = waitForSettlement({ db: f.opened.db, actor: f.agent, cardId: admitted.id, waitSeconds: 30, signal: controller.signal });
+    const firstPoll = waitForSettlement({
+      db: f.opened.db,
+      actor: f.agent,
+      cardId: admitted.id,
+      waitSeconds: 30,
+      signal: controller.signal,
+    });
     controller.abort();
     expect((await firstPoll).status).toBe("pending");
     await f.opened.close();
@@ -31,9 +43,20 @@ describe("persistence and long-polls", () => {
     try {
       const poll = waitForSettlement({ db: reopened.db, actor: f.agent, cardId: admitted.id, waitSeconds: 30 });
       await new Promise((r) => setTimeout(r, 50));
-      await settleCard({ db: reopened.db, actor: OWNER, cardId: admitted.id, input: { outcome: "allow", remember: "once", hash: admitted.hash }, client: "cli", env: f.env });
+      await settleCard({
+        db: reopened.db,
+        actor: OWNER,
+        cardId: admitted.id,
+        input: { outcome: "allow", remember: "once", hash: admitted.hash },
+        client: "cli",
+        env: f.env,
+      });
       const outcome = await poll;
-      expect(outcome).toMatchObject({ id: admitted.id, status: "allowed", settlement: { outcome: "allow", by: "alice", via: "cli" } });
+      expect(outcome).toMatchObject({
+        id: admitted.id,
+        status: "allowed",
+        settlement: { outcome: "allow", by: "alice", via: "cli" },
+      });
     } finally {
       await reopened.close();
     }
@@ -42,14 +65,24 @@ describe("persistence and long-polls", () => {
   it("a long-poll times out with the card still pending", async () => {
     const f = await cardFixture();
     try {
-      const admitted = await admitCard({ db: f.opened.db, actor: f.agent, workspaceId: f.workspaceId, input: bash("npm install", "timeout"), env: f.env });
+      const admitted = await admitCard({
+        db: f.opened.db,
+        actor: f.agent,
+        workspaceId: f.workspaceId,
+        input: bash("npm install", "timeout"),
+        env: f.env,
+      });
       if (admitted.status !== "pending") throw new Error("expected a card");
       const started = Date.now();
-      expect((await waitForSettlement({ db: f.opened.db, cardId: admitted.id, waitSeconds: 0.3 })).status).toBe("pending");
+      expect((await waitForSettlement({ db: f.opened.db, cardId: admitted.id, waitSeconds: 0.3 })).status).toBe(
+        "pending",
+      );
       expect(Date.now() - started).toBeGreaterThanOrEqual(250);
       // Another workspace's token cannot read it.
       const stranger = { kind: "agent" as const, tokenId: "x", workspaceId: "other", name: "x" };
-      await expect(waitForSettlement({ db: f.opened.db, actor: stranger, cardId: admitted.id, waitSeconds: 0 })).rejects.toMatchObject({ status: 404 });
+      await expect(
+        waitForSettlement({ db: f.opened.db, actor: stranger, cardId: admitted.id, waitSeconds: 0 }),
+      ).rejects.toMatchObject({ status: 404 });
     } finally {
       await f.cleanup();
     }
@@ -60,11 +93,24 @@ describe("persistence and long-polls", () => {
     const seen: CardChange[] = [];
     const stop = subscribeCardChanges((c) => seen.push(c));
     try {
-      const admitted = await admitCard({ db: f.opened.db, actor: f.agent, workspaceId: f.workspaceId, input: bash("npm install", "shown"), env: f.env });
+      const admitted = await admitCard({
+        db: f.opened.db,
+        actor: f.agent,
+        workspaceId: f.workspaceId,
+        input: bash("npm install", "shown"),
+        env: f.env,
+      });
       if (admitted.status !== "pending") throw new Error("expected a card");
       expect(await markDisplayed({ db: f.opened.db, actor: OWNER, cardId: admitted.id })).toBe(true);
       expect(await markDisplayed({ db: f.opened.db, actor: OWNER, cardId: admitted.id })).toBe(false);
-      await settleCard({ db: f.opened.db, actor: OWNER, cardId: admitted.id, input: { outcome: "deny", remember: "once", hash: admitted.hash }, client: "web", env: f.env });
+      await settleCard({
+        db: f.opened.db,
+        actor: OWNER,
+        cardId: admitted.id,
+        input: { outcome: "deny", remember: "once", hash: admitted.hash },
+        client: "web",
+        env: f.env,
+      });
       const events = await f.opened.db.select().from(cardEvents).where(eq(cardEvents.cardId, admitted.id));
       expect(events.map((e) => e.type)).toEqual(["enqueued", "displayed", "resolved"]);
       expect(seen.filter((c) => c.cardId === admitted.id).map((c) => [c.type, c.status])).toEqual([

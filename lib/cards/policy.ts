@@ -23,7 +23,6 @@ export function policyAgent(agent: string): Agent {
   return agent === "commandcode" || agent === "mevedel" ? agent : "claude-code";
 }
 
-
 export interface Evaluation {
   decision: Decision;
   modeBase: Mode;
@@ -44,15 +43,32 @@ export interface EvaluateInput {
  * Current policy for one call: the agent's stores for the workspace and $HOME plus the session rules
  * of the root session (children share the root's authority), decided by the engine.
  */
-export async function evaluateCall(db: DbOrTx, workspaceId: string, input: EvaluateInput, env: CardEnv = {}): Promise<Evaluation> {
+export async function evaluateCall(
+  db: DbOrTx,
+  workspaceId: string,
+  input: EvaluateInput,
+  env: CardEnv = {},
+): Promise<Evaluation> {
   await initShellFromNode();
   const agent = policyAgent(input.agent);
   const home = path.resolve(/*turbopackIgnore: true*/ env.home ?? os.homedir());
   const paths = { workspace: input.workspacePath, home, managedSettingsPath: env.managedSettingsPath };
   const sessionRows = await listSessionEntries(db, { workspaceId, agentSessionId: input.rootSessionId });
-  const inputs = await loadPolicyInputs({ ...paths, agent, sessionId: input.rootSessionId, sessionSource: { list: async () => sessionRows, revoke: async () => undefined } });
+  const inputs = await loadPolicyInputs({
+    ...paths,
+    agent,
+    sessionId: input.rootSessionId,
+    sessionSource: { list: async () => sessionRows, revoke: async () => undefined },
+  });
   const { modeBase, modeEffective } = resolveModes(agent, input.mode, inputs);
-  const ctx = policyContextFor({ agent, mode: modeEffective, workspace: input.workspacePath, cwd: input.cwd, home, inputs });
+  const ctx = policyContextFor({
+    agent,
+    mode: modeEffective,
+    workspace: input.workspacePath,
+    cwd: input.cwd,
+    home,
+    inputs,
+  });
   const decision = decide(input.call, ctx);
   const rules = decision.decision === "ask" ? rememberRules(input.call, ctx) : { session: [], workspace: [] };
   let workspaceStore: string | null = null;

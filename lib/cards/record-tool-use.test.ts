@@ -12,11 +12,30 @@ afterAll(async () => f.cleanup());
 
 describe("recordToolUse", () => {
   it("writes an audit row per hook call, leaving out (not cutting) oversized input", async () => {
-    await recordToolUse(f.opened.db, { actor: f.agent, workspaceId: f.workspaceId, event: "PreToolUse", sessionId: "s1", tool: "Bash", input: { command: "npm test" } });
-    await recordToolUse(f.opened.db, { actor: f.agent, workspaceId: f.workspaceId, event: "PostToolUse", sessionId: "s1", tool: "Write", input: { file_path: "/x", content: "y".repeat(30_000) } });
+    await recordToolUse(f.opened.db, {
+      actor: f.agent,
+      workspaceId: f.workspaceId,
+      event: "PreToolUse",
+      sessionId: "s1",
+      tool: "Bash",
+      input: { command: "npm test" },
+    });
+    await recordToolUse(f.opened.db, {
+      actor: f.agent,
+      workspaceId: f.workspaceId,
+      event: "PostToolUse",
+      sessionId: "s1",
+      tool: "Write",
+      input: { file_path: "/x", content: "y".repeat(30_000) },
+    });
     const rows = await f.opened.db.select().from(auditEvents).where(like(auditEvents.action, "agent.%"));
     expect(rows.map((r) => r.action)).toEqual(["agent.pre_tool_use", "agent.post_tool_use"]);
-    expect(rows[0]!.detail).toMatchObject({ agent: "claude-code", sessionId: "s1", tool: "Bash", input: { command: "npm test" } });
+    expect(rows[0]!.detail).toMatchObject({
+      agent: "claude-code",
+      sessionId: "s1",
+      tool: "Bash",
+      input: { command: "npm test" },
+    });
     expect(rows[1]!.detail).toMatchObject({ tool: "Write", inputTruncated: true });
     expect(rows[1]!.detail).not.toHaveProperty("input");
   });

@@ -21,13 +21,18 @@ async function card(input: AdmitCardInput) {
   if (r.status !== "pending") throw new Error(`expected a card, got ${r.status}`);
   return r;
 }
-const answer = (cardId: string, input: Omit<SettleCardInput, "remember"> & { remember?: SettleCardInput["remember"] }, actor = OWNER) =>
-  settleCard({ db: f.opened.db, actor, cardId, input: { remember: "once", ...input }, client: "web", env: f.env });
+const answer = (
+  cardId: string,
+  input: Omit<SettleCardInput, "remember"> & { remember?: SettleCardInput["remember"] },
+  actor = OWNER,
+) => settleCard({ db: f.opened.db, actor, cardId, input: { remember: "once", ...input }, client: "web", env: f.env });
 
 describe("settlement", () => {
   it("lets exactly one of 50 concurrent answers win; the others learn who settled it and when", async () => {
     const c = await card(bash("npm install left-pad", "race"));
-    const results = await Promise.allSettled(Array.from({ length: 50 }, (_, i) => answer(c.id, { outcome: i % 2 ? "allow" : "deny", hash: c.hash })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 50 }, (_, i) => answer(c.id, { outcome: i % 2 ? "allow" : "deny", hash: c.hash })),
+    );
     const ok = results.filter((r) => r.status === "fulfilled");
     const failed = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
     expect(ok).toHaveLength(1);
@@ -48,11 +53,23 @@ describe("settlement", () => {
   });
 
   it("offers only allow-once or deny on safety-check cards", async () => {
-    const c = await card({ agent: "claude-code", sessionId: "safety", tool: "Edit", input: { file_path: `${f.workspace}/.env`, old_string: "a", new_string: "b" } });
-    await expect(answer(c.id, { outcome: "allow", remember: "session", hash: c.hash })).rejects.toMatchObject({ status: 422 });
-    await expect(answer(c.id, { outcome: "allow", remember: "workspace", hash: c.hash })).rejects.toMatchObject({ status: 422 });
+    const c = await card({
+      agent: "claude-code",
+      sessionId: "safety",
+      tool: "Edit",
+      input: { file_path: `${f.workspace}/.env`, old_string: "a", new_string: "b" },
+    });
+    await expect(answer(c.id, { outcome: "allow", remember: "session", hash: c.hash })).rejects.toMatchObject({
+      status: 422,
+    });
+    await expect(answer(c.id, { outcome: "allow", remember: "workspace", hash: c.hash })).rejects.toMatchObject({
+      status: 422,
+    });
     const done = await answer(c.id, { outcome: "allow", hash: c.hash });
-    expect(done.card).toMatchObject({ status: "allowed", settlement: { outcome: "allow", remember: "once", by: "alice", via: "web", source: "user" } });
+    expect(done.card).toMatchObject({
+      status: "allowed",
+      settlement: { outcome: "allow", remember: "once", by: "alice", via: "web", source: "user" },
+    });
   });
 
   it("re-checks policy before an approval: a deny rule added after admission wins with its reason", async () => {
@@ -67,7 +84,13 @@ describe("settlement", () => {
 
   it("rechecks with the agent's working folder: a ./ rule added meanwhile is relative to it", async () => {
     const sub = path.join(f.workspace, "sub");
-    const c = await card({ agent: "claude-code", sessionId: "cwd", cwd: sub, tool: "Edit", input: { file_path: path.join(sub, "notes.txt"), old_string: "a", new_string: "b" } });
+    const c = await card({
+      agent: "claude-code",
+      sessionId: "cwd",
+      cwd: sub,
+      tool: "Edit",
+      input: { file_path: path.join(sub, "notes.txt"), old_string: "a", new_string: "b" },
+    });
     expect((await getCard(f.opened.db, { cardId: c.id })).cwd).toBe(sub);
     f.write(".claude/settings.json", JSON.stringify({ permissions: { deny: ["Edit(./notes.txt)"] } }));
     const done = await answer(c.id, { outcome: "allow", hash: c.hash });
@@ -78,20 +101,36 @@ describe("settlement", () => {
   it("denies with feedback for the model", async () => {
     const c = await card(bash("git push --force", "feedback"));
     const done = await answer(c.id, { outcome: "deny", message: "push to a branch instead", hash: c.hash });
-    expect(done.card).toMatchObject({ status: "denied", settlement: { outcome: "deny", message: "push to a branch instead" } });
+    expect(done.card).toMatchObject({
+      status: "denied",
+      settlement: { outcome: "deny", message: "push to a branch instead" },
+    });
     const other = await card(bash("git push --force", "feedback"));
-    await expect(answer(other.id, { outcome: "deny", remember: "session", hash: other.hash })).rejects.toMatchObject({ status: 422 });
+    await expect(answer(other.id, { outcome: "deny", remember: "session", hash: other.hash })).rejects.toMatchObject({
+      status: 422,
+    });
   });
 
   it("a session answer stores the rules and coalesces covered siblings of the same root session only", async () => {
     const head = await card(bash("cargo build", "root-a"));
-    const sibling = await card({ ...bash("cargo build --release", "child-1"), rootSessionId: "root-a", originPath: "/root/worker" });
+    const sibling = await card({
+      ...bash("cargo build --release", "child-1"),
+      rootSessionId: "root-a",
+      originPath: "/root/worker",
+    });
     const uncovered = await card(bash("make", "root-a"));
     const otherSession = await card(bash("cargo build --release", "root-b"));
     const done = await answer(head.id, { outcome: "allow", remember: "session", hash: head.hash });
     expect(done.coalesced).toEqual([sibling.id]);
-    expect(await f.opened.db.select().from(sessionEntries).where(eq(sessionEntries.agentSessionId, "root-a"))).toMatchObject([{ rule: "Bash(cargo build *)", action: "allow" }]);
-    expect((await getCard(f.opened.db, { cardId: sibling.id })).settlement).toMatchObject({ outcome: "allow", by: "policy", via: "policy", source: "policy" });
+    expect(
+      await f.opened.db.select().from(sessionEntries).where(eq(sessionEntries.agentSessionId, "root-a")),
+    ).toMatchObject([{ rule: "Bash(cargo build *)", action: "allow" }]);
+    expect((await getCard(f.opened.db, { cardId: sibling.id })).settlement).toMatchObject({
+      outcome: "allow",
+      by: "policy",
+      via: "policy",
+      source: "policy",
+    });
     expect((await getCard(f.opened.db, { cardId: sibling.id })).status).toBe("coalesced");
     expect((await getCard(f.opened.db, { cardId: uncovered.id })).status).toBe("pending");
     expect((await getCard(f.opened.db, { cardId: otherSession.id })).status).toBe("pending");
@@ -125,7 +164,12 @@ describe("settlement", () => {
     expect(await abortCard({ db: f.opened.db, actor: f.agent, cardId: c.id })).toBe(true);
     expect(await abortCard({ db: f.opened.db, actor: f.agent, cardId: c.id })).toBe(false);
     expect((await listCards(f.opened.db, { status: "pending", limit: 500 })).some((x) => x.id === c.id)).toBe(false);
-    expect((await getCard(f.opened.db, { cardId: c.id })).settlement).toMatchObject({ source: "abort", message: "answered elsewhere" });
-    await expect(answer(c.id, { outcome: "allow", hash: c.hash })).rejects.toThrow(/answered elsewhere.*nothing was granted/);
+    expect((await getCard(f.opened.db, { cardId: c.id })).settlement).toMatchObject({
+      source: "abort",
+      message: "answered elsewhere",
+    });
+    await expect(answer(c.id, { outcome: "allow", hash: c.hash })).rejects.toThrow(
+      /answered elsewhere.*nothing was granted/,
+    );
   });
 });

@@ -38,31 +38,84 @@ export interface SettleCardResult {
  * since admission wins. Remembered rules go to the session table (same transaction) or, after the
  * decision is committed, to the agent's workspace store file.
  */
-export async function settleCard({ db, actor, cardId, input, client, env = {} }: { db: Db; actor: Actor; cardId: string; input: SettleCardInput; client: (typeof ANSWER_CLIENTS)[number]; env?: CardEnv }): Promise<SettleCardResult> {
+export async function settleCard({
+  db,
+  actor,
+  cardId,
+  input,
+  client,
+  env = {},
+}: {
+  db: Db;
+  actor: Actor;
+  cardId: string;
+  input: SettleCardInput;
+  client: (typeof ANSWER_CLIENTS)[number];
+  env?: CardEnv;
+}): Promise<SettleCardResult> {
   if (!hasRole(actor, "approver")) throw new ForbiddenError("answering cards needs the approver role");
   const card = await getCardRow(db, { cardId });
   if (card.status !== "pending") throw await conflictFor(db, card);
-  if (input.hash !== card.hash) throw new ConflictError("the card changed; reload", { card: await getCard(db, { cardId }) });
+  if (input.hash !== card.hash)
+    throw new ConflictError("the card changed; reload", { card: await getCard(db, { cardId }) });
   if (input.remember !== "once") {
     if (card.safetyCheck) throw new UnprocessableError("this is a safety check: it can only be allowed once or denied");
-    if (input.outcome === "deny") throw new UnprocessableError("a deny is not remembered; answer deny with remember \"once\"");
-    if (card.remember[input.remember].length === 0) throw new UnprocessableError(`nothing can be remembered for this request; allow it once instead`);
+    if (input.outcome === "deny")
+      throw new UnprocessableError('a deny is not remembered; answer deny with remember "once"');
+    if (card.remember[input.remember].length === 0)
+      throw new UnprocessableError(`nothing can be remembered for this request; allow it once instead`);
   }
   const [workspace] = await db.select().from(workspaces).where(eq(workspaces.id, card.workspaceId));
   const who = actorLabel(actor);
-  let settlement: CardSettlement = { outcome: input.outcome, remember: input.remember, message: input.message || null, source: "user" };
+  let settlement: CardSettlement = {
+    outcome: input.outcome,
+    remember: input.remember,
+    message: input.message || null,
+    source: "user",
+  };
   if (input.outcome === "allow") {
-    const { decision } = await evaluateCall(db, card.workspaceId, { agent: card.agent, workspacePath: workspace!.path, rootSessionId: card.rootSessionId, mode: card.modeBase, cwd: card.cwd, call: { tool: card.tool, input: card.input } }, env);
-    if (decision.decision === "deny") settlement = { outcome: "deny", remember: "once", message: decision.reason, source: "recheck", rule: decision.rule };
+    const { decision } = await evaluateCall(
+      db,
+      card.workspaceId,
+      {
+        agent: card.agent,
+        workspacePath: workspace!.path,
+        rootSessionId: card.rootSessionId,
+        mode: card.modeBase,
+        cwd: card.cwd,
+        call: { tool: card.tool, input: card.input },
+      },
+      env,
+    );
+    if (decision.decision === "deny")
+      settlement = {
+        outcome: "deny",
+        remember: "once",
+        message: decision.reason,
+        source: "recheck",
+        rule: decision.rule,
+      };
   }
   const now = env.now?.() ?? new Date();
   const key = { workspaceId: card.workspaceId, rootSessionId: card.rootSessionId };
   const won = await db.transaction(async (tx) => {
-    const row = await settleOnce(tx, { card, status: settlement.outcome === "allow" ? "allowed" : "denied", by: who, via: client, settlement, event: "resolved", now, human: true });
+    const row = await settleOnce(tx, {
+      card,
+      status: settlement.outcome === "allow" ? "allowed" : "denied",
+      by: who,
+      via: client,
+      settlement,
+      event: "resolved",
+      now,
+      human: true,
+    });
     if (!row) return null;
     if (settlement.outcome === "allow" && settlement.remember === "session") {
       for (const rule of card.remember.session) {
-        await addSessionEntry(tx, { actorName: who, input: { ...key, agentSessionId: card.rootSessionId, agent: policyAgent(card.agent), action: "allow", rule } });
+        await addSessionEntry(tx, {
+          actorName: who,
+          input: { ...key, agentSessionId: card.rootSessionId, agent: policyAgent(card.agent), action: "allow", rule },
+        });
       }
     }
     return row;
@@ -78,15 +131,32 @@ export async function settleCard({ db, actor, cardId, input, client, env = {} }:
   if (settlement.outcome === "allow" && settlement.remember === "workspace") {
     try {
       for (const rule of card.remember.workspace) {
-        await addEntry({ workspace: workspace!.path, home: path.resolve(/*turbopackIgnore: true*/ env.home ?? os.homedir()), managedSettingsPath: env.managedSettingsPath, agent: policyAgent(card.agent), scope: "workspace", action: "allow", rule });
+        await addEntry({
+          workspace: workspace!.path,
+          home: path.resolve(/*turbopackIgnore: true*/ env.home ?? os.homedir()),
+          managedSettingsPath: env.managedSettingsPath,
+          agent: policyAgent(card.agent),
+          scope: "workspace",
+          action: "allow",
+          rule,
+        });
       }
       ruleCreated = true;
     } catch (error) {
       // The approval stands as allow-once; the store refused the write (symlink, invalid file, concurrent edit…).
       ruleNotSaved = `the rule was not saved to ${card.remember.workspaceStore ?? "the workspace store"}: ${(error as Error).message}`;
       await db.transaction(async (tx) => {
-        await tx.update(cards).set({ settlement: { ...settlement, remember: "once", ruleNotSaved } }).where(eq(cards.id, cardId));
-        await tx.insert(auditEvents).values({ actor: who, action: "card.rule_not_saved", target: cardId, workspaceId: card.workspaceId, detail: { rules: card.remember.workspace, error: (error as Error).message } });
+        await tx
+          .update(cards)
+          .set({ settlement: { ...settlement, remember: "once", ruleNotSaved } })
+          .where(eq(cards.id, cardId));
+        await tx.insert(auditEvents).values({
+          actor: who,
+          action: "card.rule_not_saved",
+          target: cardId,
+          workspaceId: card.workspaceId,
+          detail: { rules: card.remember.workspace, error: (error as Error).message },
+        });
       });
     }
   }

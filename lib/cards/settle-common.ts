@@ -26,11 +26,26 @@ export async function conflictFor(db: DbOrTx, row: CardRow): Promise<ConflictErr
  */
 export async function settleOnce(
   tx: DbOrTx,
-  args: { card: CardRow; status: Exclude<CardStatus, "pending">; by: string; via: string; settlement: CardSettlement; event: "resolved" | "coalesced" | "expired" | "aborted" | "swept"; now: Date; human: boolean },
+  args: {
+    card: CardRow;
+    status: Exclude<CardStatus, "pending">;
+    by: string;
+    via: string;
+    settlement: CardSettlement;
+    event: "resolved" | "coalesced" | "expired" | "aborted" | "swept";
+    now: Date;
+    human: boolean;
+  },
 ): Promise<CardRow | null> {
   const [row] = await tx
     .update(cards)
-    .set({ status: args.status, settledBy: args.by, settledVia: args.via, settledAt: args.now, settlement: args.settlement })
+    .set({
+      status: args.status,
+      settledBy: args.by,
+      settledVia: args.via,
+      settledAt: args.now,
+      settlement: args.settlement,
+    })
     .where(and(eq(cards.id, args.card.id), eq(cards.status, "pending")))
     .returning();
   if (!row) return null;
@@ -40,7 +55,15 @@ export async function settleOnce(
     type: args.event,
     actor: args.by,
     client: args.via,
-    detail: { outcome: args.settlement.outcome, remember: args.settlement.remember, source: args.settlement.source, tool: row.tool, rootSessionId: row.rootSessionId, ...(args.settlement.rule ? { rule: args.settlement.rule } : {}), ...(args.settlement.message ? { message: args.settlement.message } : {}) },
+    detail: {
+      outcome: args.settlement.outcome,
+      remember: args.settlement.remember,
+      source: args.settlement.source,
+      tool: row.tool,
+      rootSessionId: row.rootSessionId,
+      ...(args.settlement.rule ? { rule: args.settlement.rule } : {}),
+      ...(args.settlement.message ? { message: args.settlement.message } : {}),
+    },
   });
   await afterSettlement(tx, { workspaceId: row.workspaceId, rootSessionId: row.rootSessionId }, args.now, args.human);
   return row;

@@ -17,7 +17,13 @@ afterAll(async () => {
 
 describe("server shutdown", () => {
   it("releases waiting long-polls with the card still pending, so hooks reconnect to the next server", async () => {
-    const admitted = await admitCard({ db: f.opened.db, actor: f.agent, workspaceId: f.workspaceId, input: bash("npm install", "shutdown"), env: f.env });
+    const admitted = await admitCard({
+      db: f.opened.db,
+      actor: f.agent,
+      workspaceId: f.workspaceId,
+      input: bash("npm install", "shutdown"),
+      env: f.env,
+    });
     if (admitted.status !== "pending") throw new Error("expected a card");
     const started = Date.now();
     const poll = waitForSettlement({ db: f.opened.db, cardId: admitted.id, waitSeconds: 60 });

@@ -20,7 +20,11 @@ export const CardView = z.object({
   cause: z.string(),
   warnings: z.array(z.string()),
   safetyCheck: z.boolean(),
-  remember: z.object({ session: z.array(z.string()), workspace: z.array(z.string()), workspaceStore: z.string().nullable() }),
+  remember: z.object({
+    session: z.array(z.string()),
+    workspace: z.array(z.string()),
+    workspaceStore: z.string().nullable(),
+  }),
   decision: z.object({ step: z.string(), reason: z.string(), rule: z.string().nullable() }),
   createdAt: z.string(),
   displayedAt: z.string().nullable(),

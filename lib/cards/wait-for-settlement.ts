@@ -17,7 +17,9 @@ async function outcomeOf(db: Db, actor: Actor | undefined, cardId: string): Prom
   return {
     id: row.id,
     status: row.status,
-    settlement: row.settlement ? { ...row.settlement, by: row.settledBy, via: row.settledVia, at: row.settledAt?.toISOString() ?? null } : null,
+    settlement: row.settlement
+      ? { ...row.settlement, by: row.settledBy, via: row.settledVia, at: row.settledAt?.toISOString() ?? null }
+      : null,
   };
 }
 
@@ -26,7 +28,21 @@ async function outcomeOf(db: Db, actor: Actor | undefined, cardId: string): Prom
  * `signal` aborts (the caller went away; nothing happens to the card). Woken by the card bus, with
  * a slow database poll as a safety net for changes made by another process.
  */
-export async function waitForSettlement({ db, actor, cardId, waitSeconds, signal, pollMs = 2000 }: { db: Db; actor?: Actor; cardId: string; waitSeconds: number; signal?: AbortSignal; pollMs?: number }): Promise<CardOutcome> {
+export async function waitForSettlement({
+  db,
+  actor,
+  cardId,
+  waitSeconds,
+  signal,
+  pollMs = 2000,
+}: {
+  db: Db;
+  actor?: Actor;
+  cardId: string;
+  waitSeconds: number;
+  signal?: AbortSignal;
+  pollMs?: number;
+}): Promise<CardOutcome> {
   const first = await outcomeOf(db, actor, cardId);
   if (first.status !== "pending" || waitSeconds <= 0 || signal?.aborted) return first;
   return new Promise<CardOutcome>((resolve, reject) => {

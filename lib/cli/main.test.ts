@@ -78,7 +78,10 @@ describe("cockpit start with a data folder another server owns", () => {
     const server = http.createServer((_req, res) => res.end('{"ok":true}'));
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const port = (server.address() as { port: number }).port;
-    fs.writeFileSync(path.join(dir, "local-credential.json"), JSON.stringify({ url: `http://127.0.0.1:${port}`, token: "cpc_x", pid: process.pid }));
+    fs.writeFileSync(
+      path.join(dir, "local-credential.json"),
+      JSON.stringify({ url: `http://127.0.0.1:${port}`, token: "cpc_x", pid: process.pid }),
+    );
     const before = process.env.COCKPIT_DATA;
     process.env.COCKPIT_DATA = dir;
     try {

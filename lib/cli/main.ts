@@ -66,6 +66,10 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 /** Strict flag parsing shared by verbs: unknown flags are usage errors. */
-export function parseFlags<T extends NonNullable<ParseArgsConfig["options"]>>(argv: string[], options: T, allowPositionals = false) {
+export function parseFlags<T extends NonNullable<ParseArgsConfig["options"]>>(
+  argv: string[],
+  options: T,
+  allowPositionals = false,
+) {
   return parseArgs({ args: argv, options, allowPositionals, strict: true });
 }

@@ -6,12 +6,16 @@ import { CliError } from "./verb";
 export async function callServer<T = unknown>(method: string, apiPath: string, body?: unknown): Promise<T> {
   const env = loadEnv();
   const credential = readLocalCredential(env.dataDir);
-  if (!credential) throw new CliError(`the cockpit is not running (no credential in ${env.dataDir}); start it with \`npm start\``);
+  if (!credential)
+    throw new CliError(`the cockpit is not running (no credential in ${env.dataDir}); start it with \`npm start\``);
   let res: Response;
   try {
     res = await fetch(new URL(apiPath, credential.url), {
       method,
-      headers: { authorization: `Bearer ${credential.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      headers: {
+        authorization: `Bearer ${credential.token}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
@@ -26,7 +30,10 @@ export async function callServer<T = unknown>(method: string, apiPath: string, b
   }
   if (!res.ok) {
     const reason = (parsed as { error?: string } | undefined)?.error ?? `HTTP ${res.status}`;
-    if (res.status === 401) throw new CliError(`the running cockpit did not accept the local credential (was it restarted by another command?): ${reason}`);
+    if (res.status === 401)
+      throw new CliError(
+        `the running cockpit did not accept the local credential (was it restarted by another command?): ${reason}`,
+      );
     throw new CliError(reason);
   }
   return parsed as T;

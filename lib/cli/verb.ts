@@ -12,7 +12,10 @@ export class UsageError extends Error {}
 
 /** A refusal or failure the user should read as one line: exit 1. */
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode = 1) {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
     super(message);
   }
 }

@@ -9,8 +9,16 @@ export async function readError(res: Response): Promise<string> {
 }
 
 /** A same-origin JSON request; failures carry the server's reason instead of throwing. */
-export async function send<T>(url: string, method: string, body?: unknown): Promise<{ ok: true; data: T } | { ok: false; error: string }> {
-  const res = await fetch(url, { method, headers: body === undefined ? undefined : { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+export async function send<T>(
+  url: string,
+  method: string,
+  body?: unknown,
+): Promise<{ ok: true; data: T } | { ok: false; error: string }> {
+  const res = await fetch(url, {
+    method,
+    headers: body === undefined ? undefined : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (!res.ok) return { ok: false, error: await readError(res) };
   return { ok: true, data: (await res.json()) as T };
 }

@@ -10,10 +10,18 @@ export const CockpitEnv = z.object({
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
     .optional()
     .or(z.literal("").transform(() => undefined)),
-  COCKPIT_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional().or(z.literal("").transform(() => undefined)),
+  COCKPIT_PUBLIC_URL: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   COCKPIT_WEBHOOK_ALLOW_HOSTS: z.string().default(""),
   COCKPIT_LOGIN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
-  COCKPIT_SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 14),
+  COCKPIT_SESSION_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 90)
+    .default(24 * 14),
 });
 export type CockpitEnv = z.infer<typeof CockpitEnv> & { dataDir: string };
 

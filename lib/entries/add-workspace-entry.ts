@@ -23,16 +23,37 @@ export const AddWorkspaceEntryInput = z.object({
 export type AddWorkspaceEntryInput = z.infer<typeof AddWorkspaceEntryInput>;
 
 /** Author one rule explicitly in a workspace or global store (global affects every project). */
-export async function addWorkspaceEntry({ db, actor, input }: { db: Db; actor: Actor; input: AddWorkspaceEntryInput }): Promise<AddResult> {
+export async function addWorkspaceEntry({
+  db,
+  actor,
+  input,
+}: {
+  db: Db;
+  actor: Actor;
+  input: AddWorkspaceEntryInput;
+}): Promise<AddResult> {
   requireRole(actor, "admin");
   const args = AddWorkspaceEntryInput.parse(input);
-  if (args.file && args.agent === "mevedel") throw new ValidationError("mevedel has one store per scope: leave the file out");
-  if (args.file === "settings.local.json" && args.scope === "global") throw new ValidationError("global scope has only settings.json");
+  if (args.file && args.agent === "mevedel")
+    throw new ValidationError("mevedel has one store per scope: leave the file out");
+  if (args.file === "settings.local.json" && args.scope === "global")
+    throw new ValidationError("global scope has only settings.json");
   const actorName = actorLabel(actor);
   const { workspace, paths } = await workspaceStores(db, actorName, args.workspace);
-  const result = await withStoreErrors(() => addEntry({ ...paths, agent: args.agent, scope: args.scope, file: args.file, action: args.action, rule: args.rule }));
+  const result = await withStoreErrors(() =>
+    addEntry({ ...paths, agent: args.agent, scope: args.scope, file: args.file, action: args.action, rule: args.rule }),
+  );
   if (!result.unchanged) {
-    await recordEntryChange(db, { actorName, workspaceId: workspace.id, action: "entry.added", entryId: result.id, agent: args.agent, entryAction: args.action, rule: args.rule, result });
+    await recordEntryChange(db, {
+      actorName,
+      workspaceId: workspace.id,
+      action: "entry.added",
+      entryId: result.id,
+      agent: args.agent,
+      entryAction: args.action,
+      rule: args.rule,
+      result,
+    });
   }
   return result;
 }
@@ -47,10 +68,27 @@ export const AddWorkspaceSessionEntryInput = z.object({
 export type AddWorkspaceSessionEntryInput = z.infer<typeof AddWorkspaceSessionEntryInput>;
 
 /** A session entry added by hand (cards add them when a person remembers "for this session"). */
-export async function addWorkspaceSessionEntry({ db, actor, input }: { db: Db; actor: Actor; input: AddWorkspaceSessionEntryInput }): Promise<SessionEntryRow & { entryId: string }> {
+export async function addWorkspaceSessionEntry({
+  db,
+  actor,
+  input,
+}: {
+  db: Db;
+  actor: Actor;
+  input: AddWorkspaceSessionEntryInput;
+}): Promise<SessionEntryRow & { entryId: string }> {
   requireRole(actor, "admin");
   const args = AddWorkspaceSessionEntryInput.parse(input);
   const { workspace } = await workspaceStores(db, actorLabel(actor), args.workspace);
-  const row = await addSessionEntry(db, { actorName: actorLabel(actor), input: { workspaceId: workspace.id, agentSessionId: args.agentSessionId, agent: args.agent, action: args.action, rule: args.rule } });
+  const row = await addSessionEntry(db, {
+    actorName: actorLabel(actor),
+    input: {
+      workspaceId: workspace.id,
+      agentSessionId: args.agentSessionId,
+      agent: args.agent,
+      action: args.action,
+      rule: args.rule,
+    },
+  });
   return { ...row, entryId: `session:${row.id}` };
 }

@@ -11,7 +11,17 @@ export type EntryAuditAction = "entry.revoked" | "entry.narrowed" | "entry.added
  */
 export async function recordEntryChange(
   db: DbOrTx,
-  args: { actorName: string; workspaceId: string; action: EntryAuditAction; entryId: string; agent: string; entryAction: string; rule: string; result: WriteResult; extra?: Record<string, unknown> },
+  args: {
+    actorName: string;
+    workspaceId: string;
+    action: EntryAuditAction;
+    entryId: string;
+    agent: string;
+    entryAction: string;
+    rule: string;
+    result: WriteResult;
+    extra?: Record<string, unknown>;
+  },
 ): Promise<void> {
   const { result } = args;
   await db.insert(auditEvents).values({

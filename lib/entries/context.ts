@@ -34,7 +34,15 @@ export async function workspaceStores(db: Db, actorName: string, workspaceId: st
 }
 
 /** Why a write was refused, for the page to pick its message without parsing text. */
-export type RefusalKind = "changed-on-disk" | "locked" | "symlink" | "invalid-store" | "read-only" | "not-narrower" | "invalid-input" | "not-found";
+export type RefusalKind =
+  | "changed-on-disk"
+  | "locked"
+  | "symlink"
+  | "invalid-store"
+  | "read-only"
+  | "not-narrower"
+  | "invalid-input"
+  | "not-found";
 
 /**
  * Store-layer refusals as the app's typed errors (the route maps those to HTTP once). Done here
@@ -55,7 +63,8 @@ export function translateStoreError(error: unknown): unknown {
   if (error instanceof stores.ConflictError) return new ConflictError(error.message, refusal("changed-on-disk"));
   if (error instanceof stores.SymlinkRefusedError) return new ConflictError(error.message, refusal("symlink"));
   if (error instanceof stores.InvalidStoreError) return new UnprocessableError(error.message, refusal("invalid-store"));
-  if (error instanceof stores.NarrowingRefusedError) return new UnprocessableError(error.message, refusal("not-narrower"));
+  if (error instanceof stores.NarrowingRefusedError)
+    return new UnprocessableError(error.message, refusal("not-narrower"));
   if (error instanceof stores.InvalidInputError) return new UnprocessableError(error.message, refusal("invalid-input"));
   if (error instanceof stores.ReadOnlyStoreError) return new ForbiddenError(error.message, refusal("read-only"));
   if (error instanceof stores.NotFoundError) return new NotFoundError(error.message, refusal("not-found"));

@@ -5,7 +5,15 @@ import { openDb, type OpenedDb } from "@/db/client";
 import { auditEvents, workspaces } from "@/db/schema";
 import type { Actor } from "@/lib/auth/actor";
 import { FIXTURES, makeSandbox, type Sandbox } from "@/lib/stores/test-support";
-import { addWorkspaceEntry, addWorkspaceSessionEntry, listWorkspaceEntries, narrowWorkspaceEntry, previewNarrowing, revokeWorkspaceEntry, suggestWorkspaceNarrowings } from "./index";
+import {
+  addWorkspaceEntry,
+  addWorkspaceSessionEntry,
+  listWorkspaceEntries,
+  narrowWorkspaceEntry,
+  previewNarrowing,
+  revokeWorkspaceEntry,
+  suggestWorkspaceNarrowings,
+} from "./index";
 
 const owner: Actor = { kind: "user", userId: "u1", name: "olga", role: "owner", sessionId: "s" };
 const viewer: Actor = { kind: "user", userId: "u2", name: "vic", role: "viewer", sessionId: "s2" };
@@ -39,15 +47,30 @@ beforeEach(async () => {
 afterEach(() => sb.cleanup());
 
 const db = () => opened.db;
-const list = (input: Record<string, string> = {}) => listWorkspaceEntries({ db: db(), actor: owner, input: { workspace: "w", ...input } });
+const list = (input: Record<string, string> = {}) =>
+  listWorkspaceEntries({ db: db(), actor: owner, input: { workspace: "w", ...input } });
 const audit = () => db().select().from(auditEvents).orderBy(auditEvents.seq);
 
 describe("listWorkspaceEntries", () => {
   it("lists every scope with stores, invalid ones included, grouped session→workspace→global, filtered on the server", async () => {
-    await addWorkspaceSessionEntry({ db: db(), actor: owner, input: { workspace: "w", agentSessionId: "agent-1", agent: "claude-code", action: "allow", rule: "Bash(npm test)" } });
+    await addWorkspaceSessionEntry({
+      db: db(),
+      actor: owner,
+      input: {
+        workspace: "w",
+        agentSessionId: "agent-1",
+        agent: "claude-code",
+        action: "allow",
+        rule: "Bash(npm test)",
+      },
+    });
     const all = await list();
     expect(all.entries[0]).toMatchObject({ scope: "session", rule: "Bash(npm test)", agentSessionId: "agent-1" });
-    expect(all.entries.map((e) => e.scope)).toEqual([...all.entries.map((e) => e.scope)].sort((a, b) => ["session", "workspace", "global"].indexOf(a) - ["session", "workspace", "global"].indexOf(b)));
+    expect(all.entries.map((e) => e.scope)).toEqual(
+      [...all.entries.map((e) => e.scope)].sort(
+        (a, b) => ["session", "workspace", "global"].indexOf(a) - ["session", "workspace", "global"].indexOf(b),
+      ),
+    );
     const invalid = all.stores.find((s) => s.path === sb.abs(".claude/settings.json"))!;
     expect(invalid).toMatchObject({ valid: false, writable: false });
     expect(invalid.error).toMatch(/line \d+/);
@@ -59,7 +82,11 @@ describe("listWorkspaceEntries", () => {
     expect(filtered.matched).toBe(2);
     expect(filtered.total).toBe(all.total);
     expect((await list({ tool: "grant" })).entries.every((e) => e.kind === "grant")).toBe(true);
-    const paged = await listWorkspaceEntries({ db: db(), actor: owner, input: { workspace: "w", offset: 2, limit: 3 } });
+    const paged = await listWorkspaceEntries({
+      db: db(),
+      actor: owner,
+      input: { workspace: "w", offset: 2, limit: 3 },
+    });
     expect(paged.entries.map((e) => e.id)).toEqual(all.entries.slice(2, 5).map((e) => e.id));
   });
 
@@ -68,11 +95,27 @@ describe("listWorkspaceEntries", () => {
     const git = listing.entries.find((e) => e.rule === "Shell(git:*)")!;
     const input = { workspace: "w", id: git.id, version: git.store.version };
     await expect(revokeWorkspaceEntry({ db: db(), actor: viewer, input })).rejects.toMatchObject({ status: 403 });
-    await expect(narrowWorkspaceEntry({ db: db(), actor: viewer, input: { ...input, to: "Shell(git status:*)" } })).rejects.toMatchObject({ status: 403 });
-    await expect(addWorkspaceEntry({ db: db(), actor: viewer, input: { workspace: "w", agent: "commandcode", scope: "workspace", action: "allow", rule: "Read" } })).rejects.toMatchObject({ status: 403 });
-    await expect(addWorkspaceSessionEntry({ db: db(), actor: viewer, input: { workspace: "w", agentSessionId: "a", agent: "claude-code", action: "allow", rule: "Read" } })).rejects.toMatchObject({ status: 403 });
+    await expect(
+      narrowWorkspaceEntry({ db: db(), actor: viewer, input: { ...input, to: "Shell(git status:*)" } }),
+    ).rejects.toMatchObject({ status: 403 });
+    await expect(
+      addWorkspaceEntry({
+        db: db(),
+        actor: viewer,
+        input: { workspace: "w", agent: "commandcode", scope: "workspace", action: "allow", rule: "Read" },
+      }),
+    ).rejects.toMatchObject({ status: 403 });
+    await expect(
+      addWorkspaceSessionEntry({
+        db: db(),
+        actor: viewer,
+        input: { workspace: "w", agentSessionId: "a", agent: "claude-code", action: "allow", rule: "Read" },
+      }),
+    ).rejects.toMatchObject({ status: 403 });
     const agent: Actor = { kind: "agent", tokenId: "t", workspaceId: "w", name: "bot" };
-    await expect(listWorkspaceEntries({ db: db(), actor: agent, input: { workspace: "w" } })).rejects.toMatchObject({ status: 403 });
+    await expect(listWorkspaceEntries({ db: db(), actor: agent, input: { workspace: "w" } })).rejects.toMatchObject({
+      status: 403,
+    });
     expect(readFileSync(sb.abs(".commandcode/settings.json"), "utf8")).toBe(FIXTURES.commandcodeJsonc);
     expect(await audit()).toEqual([]);
   });
@@ -85,18 +128,34 @@ describe("listWorkspaceEntries", () => {
 describe("writes", () => {
   it("revokes a workspace entry: only its line goes, audit row with versions and line text", async () => {
     const git = (await list()).entries.find((e) => e.rule === "Shell(git:*)")!;
-    const result = await revokeWorkspaceEntry({ db: db(), actor: owner, input: { workspace: "w", id: git.id, version: git.store.version } });
+    const result = await revokeWorkspaceEntry({
+      db: db(),
+      actor: owner,
+      input: { workspace: "w", id: git.id, version: git.store.version },
+    });
     expect(result.scopeWarning).toBeUndefined();
-    expect(sb.read(".commandcode/settings.json")).toBe(FIXTURES.commandcodeJsonc.replace('      "Shell(git:*)", // everything git\n', ""));
+    expect(sb.read(".commandcode/settings.json")).toBe(
+      FIXTURES.commandcodeJsonc.replace('      "Shell(git:*)", // everything git\n', ""),
+    );
     const [row] = await audit();
     expect(row).toMatchObject({ actor: "olga", action: "entry.revoked", target: git.id, workspaceId: "w" });
-    expect(row!.detail).toMatchObject({ scope: "workspace", store: sb.abs(".commandcode/settings.json"), rule: "Shell(git:*)", entryAction: "allow", before: { version: git.store.version, text: '      "Shell(git:*)", // everything git' } });
+    expect(row!.detail).toMatchObject({
+      scope: "workspace",
+      store: sb.abs(".commandcode/settings.json"),
+      rule: "Shell(git:*)",
+      entryAction: "allow",
+      before: { version: git.store.version, text: '      "Shell(git:*)", // everything git' },
+    });
     expect((row!.detail.after as { version: string }).version).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it("warns that a global revoke affects every project", async () => {
     const global = (await list({ scope: "global" })).entries[0]!;
-    const result = await revokeWorkspaceEntry({ db: db(), actor: owner, input: { workspace: "w", id: global.id, version: global.store.version } });
+    const result = await revokeWorkspaceEntry({
+      db: db(),
+      actor: owner,
+      input: { workspace: "w", id: global.id, version: global.store.version },
+    });
     expect(result.scopeWarning).toMatch(/affects every project/);
     expect((await audit())[0]!.detail).toMatchObject({ scope: "global", scopeWarning: result.scopeWarning });
   });
@@ -105,51 +164,158 @@ describe("writes", () => {
     const git = (await list()).entries.find((e) => e.rule === "Shell(git:*)")!;
     const edited = FIXTURES.commandcodeJsonc.replace("/* rules */", "/* rules, edited by hand */");
     sb.write(".commandcode/settings.json", edited);
-    await expect(revokeWorkspaceEntry({ db: db(), actor: owner, input: { workspace: "w", id: git.id, version: git.store.version } })).rejects.toMatchObject({ status: 409, details: { kind: "changed-on-disk" }, message: /changed on disk/ });
+    await expect(
+      revokeWorkspaceEntry({
+        db: db(),
+        actor: owner,
+        input: { workspace: "w", id: git.id, version: git.store.version },
+      }),
+    ).rejects.toMatchObject({ status: 409, details: { kind: "changed-on-disk" }, message: /changed on disk/ });
     expect(sb.read(".commandcode/settings.json")).toBe(edited);
     expect(await audit()).toEqual([]);
   });
 
   it("lists, revokes and audits session entries through the same verbs", async () => {
-    const added = await addWorkspaceSessionEntry({ db: db(), actor: owner, input: { workspace: "w", agentSessionId: "agent-1", agent: "claude-code", action: "allow", rule: "Bash(npm test)" } });
+    const added = await addWorkspaceSessionEntry({
+      db: db(),
+      actor: owner,
+      input: {
+        workspace: "w",
+        agentSessionId: "agent-1",
+        agent: "claude-code",
+        action: "allow",
+        rule: "Bash(npm test)",
+      },
+    });
     const session = (await list({ scope: "session" })).entries;
     expect(session.map((e) => e.id)).toEqual([added.entryId]);
-    await revokeWorkspaceEntry({ db: db(), actor: owner, input: { workspace: "w", id: added.entryId, version: "database" } });
+    await revokeWorkspaceEntry({
+      db: db(),
+      actor: owner,
+      input: { workspace: "w", id: added.entryId, version: "database" },
+    });
     expect((await list({ scope: "session" })).entries).toEqual([]);
     expect((await audit()).map((r) => r.action)).toEqual(["entry.added", "entry.revoked"]);
-    await expect(revokeWorkspaceEntry({ db: db(), actor: owner, input: { workspace: "w", id: added.entryId, version: "database" } })).rejects.toMatchObject({ status: 404 });
+    await expect(
+      revokeWorkspaceEntry({
+        db: db(),
+        actor: owner,
+        input: { workspace: "w", id: added.entryId, version: "database" },
+      }),
+    ).rejects.toMatchObject({ status: 404 });
   });
 
   it("narrows when proved, refuses with the engine's reason otherwise, previews without writing", async () => {
     const git = (await list()).entries.find((e) => e.rule === "Shell(git:*)")!;
-    const refused = await previewNarrowing({ db: db(), actor: viewer, input: { workspace: "w", id: git.id, to: "Shell(npm:*)" } });
+    const refused = await previewNarrowing({
+      db: db(),
+      actor: viewer,
+      input: { workspace: "w", id: git.id, to: "Shell(npm:*)" },
+    });
     expect(refused).toMatchObject({ proved: false, reason: expect.stringMatching(/^cannot prove narrower: /) });
-    expect(await previewNarrowing({ db: db(), actor: viewer, input: { workspace: "w", id: git.id, to: "Shell(git status:*)" } })).toMatchObject({ proved: true, reason: "narrower ✓" });
-    expect((await suggestWorkspaceNarrowings({ db: db(), actor: viewer, input: { workspace: "w", id: git.id } })).suggestions).toEqual(expect.arrayContaining(["ask", "Shell(git status:*)"]));
+    expect(
+      await previewNarrowing({
+        db: db(),
+        actor: viewer,
+        input: { workspace: "w", id: git.id, to: "Shell(git status:*)" },
+      }),
+    ).toMatchObject({ proved: true, reason: "narrower ✓" });
+    expect(
+      (await suggestWorkspaceNarrowings({ db: db(), actor: viewer, input: { workspace: "w", id: git.id } }))
+        .suggestions,
+    ).toEqual(expect.arrayContaining(["ask", "Shell(git status:*)"]));
     expect(sb.read(".commandcode/settings.json")).toBe(FIXTURES.commandcodeJsonc);
-    await expect(narrowWorkspaceEntry({ db: db(), actor: owner, input: { workspace: "w", id: git.id, version: git.store.version, to: "Shell(npm:*)" } })).rejects.toMatchObject({ status: 422, message: /cannot prove narrower/ });
-    const result = await narrowWorkspaceEntry({ db: db(), actor: owner, input: { workspace: "w", id: git.id, version: git.store.version, to: "Shell(git status:*)" } });
+    await expect(
+      narrowWorkspaceEntry({
+        db: db(),
+        actor: owner,
+        input: { workspace: "w", id: git.id, version: git.store.version, to: "Shell(npm:*)" },
+      }),
+    ).rejects.toMatchObject({ status: 422, message: /cannot prove narrower/ });
+    const result = await narrowWorkspaceEntry({
+      db: db(),
+      actor: owner,
+      input: { workspace: "w", id: git.id, version: git.store.version, to: "Shell(git status:*)" },
+    });
     expect(result.after.text).toContain('"Shell(git status:*)", // everything git');
-    expect(sb.read(".commandcode/settings.json")).toBe(FIXTURES.commandcodeJsonc.replace('"Shell(git:*)"', '"Shell(git status:*)"'));
-    expect((await audit()).map((r) => [r.action, r.detail.rule, r.detail.to])).toEqual([["entry.narrowed", "Shell(git:*)", "Shell(git status:*)"]]);
+    expect(sb.read(".commandcode/settings.json")).toBe(
+      FIXTURES.commandcodeJsonc.replace('"Shell(git:*)"', '"Shell(git status:*)"'),
+    );
+    expect((await audit()).map((r) => [r.action, r.detail.rule, r.detail.to])).toEqual([
+      ["entry.narrowed", "Shell(git:*)", "Shell(git status:*)"],
+    ]);
   });
 
   it("refuses writes to an invalid store (422) and never touches it", async () => {
     const before = sb.read(".claude/settings.json");
-    await expect(addWorkspaceEntry({ db: db(), actor: owner, input: { workspace: "w", agent: "claude-code", scope: "workspace", file: "settings.json", action: "allow", rule: "Read" } })).rejects.toMatchObject({ status: 422, details: { kind: "invalid-store" } });
+    await expect(
+      addWorkspaceEntry({
+        db: db(),
+        actor: owner,
+        input: {
+          workspace: "w",
+          agent: "claude-code",
+          scope: "workspace",
+          file: "settings.json",
+          action: "allow",
+          rule: "Read",
+        },
+      }),
+    ).rejects.toMatchObject({ status: 422, details: { kind: "invalid-store" } });
     expect(sb.read(".claude/settings.json")).toBe(before);
   });
 
   it("adds workspace and global rules, validates the rule, records the addition", async () => {
-    const local = await addWorkspaceEntry({ db: db(), actor: owner, input: { workspace: "w", agent: "claude-code", scope: "workspace", file: "settings.local.json", action: "ask", rule: "Bash(git push:*)" } });
+    const local = await addWorkspaceEntry({
+      db: db(),
+      actor: owner,
+      input: {
+        workspace: "w",
+        agent: "claude-code",
+        scope: "workspace",
+        file: "settings.local.json",
+        action: "ask",
+        rule: "Bash(git push:*)",
+      },
+    });
     expect(local).toMatchObject({ unchanged: false, store: sb.abs(".claude/settings.local.json") });
-    const global = await addWorkspaceEntry({ db: db(), actor: owner, input: { workspace: "w", agent: "mevedel", scope: "global", action: "allow", rule: '(:path "~/notes" :access read)' } });
+    const global = await addWorkspaceEntry({
+      db: db(),
+      actor: owner,
+      input: {
+        workspace: "w",
+        agent: "mevedel",
+        scope: "global",
+        action: "allow",
+        rule: '(:path "~/notes" :access read)',
+      },
+    });
     expect(global.scopeWarning).toMatch(/every project/);
     expect(sb.read("~/.mevedel/permissions.el")).toContain('(:path "~/notes" :access read)');
-    await expect(addWorkspaceEntry({ db: db(), actor: owner, input: { workspace: "w", agent: "commandcode", scope: "workspace", action: "allow", rule: "Shell(" } })).rejects.toMatchObject({ status: 422, message: /invalid rule/ });
-    const again = await addWorkspaceEntry({ db: db(), actor: owner, input: { workspace: "w", agent: "claude-code", scope: "workspace", file: "settings.local.json", action: "ask", rule: "Bash(git push:*)" } });
+    await expect(
+      addWorkspaceEntry({
+        db: db(),
+        actor: owner,
+        input: { workspace: "w", agent: "commandcode", scope: "workspace", action: "allow", rule: "Shell(" },
+      }),
+    ).rejects.toMatchObject({ status: 422, message: /invalid rule/ });
+    const again = await addWorkspaceEntry({
+      db: db(),
+      actor: owner,
+      input: {
+        workspace: "w",
+        agent: "claude-code",
+        scope: "workspace",
+        file: "settings.local.json",
+        action: "ask",
+        rule: "Bash(git push:*)",
+      },
+    });
     expect(again.unchanged).toBe(true);
     const rows = await db().select().from(auditEvents).where(eq(auditEvents.action, "entry.added"));
-    expect(rows.map((r) => [r.detail.scope, r.detail.rule])).toEqual([["workspace", "Bash(git push:*)"], ["global", '(:path "~/notes" :access read)']]);
+    expect(rows.map((r) => [r.detail.scope, r.detail.rule])).toEqual([
+      ["workspace", "Bash(git push:*)"],
+      ["global", '(:path "~/notes" :access read)'],
+    ]);
   });
 });

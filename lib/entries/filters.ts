@@ -29,7 +29,8 @@ export interface FilterableEntry {
 }
 
 /** Tool facet: the engine's tool name, or the kind for grants (which have no tool). */
-export const toolOf = (e: Pick<FilterableEntry, "tool" | "kind">) => e.tool ?? (e.kind === "grant" ? "grant" : "unparsed");
+export const toolOf = (e: Pick<FilterableEntry, "tool" | "kind">) =>
+  e.tool ?? (e.kind === "grant" ? "grant" : "unparsed");
 
 export function matchesFilters(e: FilterableEntry, f: EntryFilters): boolean {
   if (f.scope && e.scope !== f.scope) return false;

@@ -41,7 +41,15 @@ export interface WorkspaceListing {
 const scopeRank = (s: string) => SCOPES.indexOf(s as (typeof SCOPES)[number]);
 
 /** Read every store of the workspace now (no cache), filter on the server, return one page. */
-export async function listWorkspaceEntries({ db, actor, input }: { db: Db; actor: Actor; input: ListWorkspaceEntriesInput }): Promise<WorkspaceListing> {
+export async function listWorkspaceEntries({
+  db,
+  actor,
+  input,
+}: {
+  db: Db;
+  actor: Actor;
+  input: ListWorkspaceEntriesInput;
+}): Promise<WorkspaceListing> {
   requireRole(actor, "viewer");
   const args = ListWorkspaceEntriesInput.parse(input);
   const { workspace, paths, sessionSource } = await workspaceStores(db, actorLabel(actor), args.workspace);
@@ -49,7 +57,12 @@ export async function listWorkspaceEntries({ db, actor, input }: { db: Db; actor
   const storeOrder = new Map(listing.stores.map((s, i) => [s.path, i]));
   const all = listing.entries
     .map((e, i) => ({ e, i }))
-    .sort((a, b) => scopeRank(a.e.scope) - scopeRank(b.e.scope) || (storeOrder.get(a.e.store.path) ?? 0) - (storeOrder.get(b.e.store.path) ?? 0) || a.i - b.i)
+    .sort(
+      (a, b) =>
+        scopeRank(a.e.scope) - scopeRank(b.e.scope) ||
+        (storeOrder.get(a.e.store.path) ?? 0) - (storeOrder.get(b.e.store.path) ?? 0) ||
+        a.i - b.i,
+    )
     .map(({ e }) => e);
   const matched = all.filter((e) => matchesFilters(e, args));
   const page = matched.slice(args.offset, args.offset + args.limit);
@@ -82,7 +95,10 @@ async function withLineText(entries: Entry[]): Promise<EntryView[]> {
     let lines = files.get(e.store.path);
     if (!lines) {
       lines = fs.readFile(e.store.path).then(
-        (bytes) => (createHash("sha256").update(bytes).digest("hex") === e.store.version ? bytes.toString("utf8").split(/\r?\n/) : null),
+        (bytes) =>
+          createHash("sha256").update(bytes).digest("hex") === e.store.version
+            ? bytes.toString("utf8").split(/\r?\n/)
+            : null,
         () => null,
       );
       files.set(e.store.path, lines);

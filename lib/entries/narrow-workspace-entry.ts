@@ -4,7 +4,13 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { actorLabel, type Actor } from "@/lib/auth/actor";
 import { NotFoundError } from "@/lib/errors";
-import { listEntries, narrowEntry, previewNarrowing as previewStoreNarrowing, suggestNarrowings, type NarrowResult } from "@/lib/stores";
+import {
+  listEntries,
+  narrowEntry,
+  previewNarrowing as previewStoreNarrowing,
+  suggestNarrowings,
+  type NarrowResult,
+} from "@/lib/stores";
 import { recordEntryChange } from "./audit";
 import { requireRole, withStoreErrors, workspaceStores } from "./context";
 
@@ -23,13 +29,23 @@ export const SuggestNarrowingsInput = z.object({ workspace: z.string().min(1), i
 export type SuggestNarrowingsInput = z.infer<typeof SuggestNarrowingsInput>;
 
 /** Replace an entry with one the engine proves narrower, and record the change. */
-export async function narrowWorkspaceEntry({ db, actor, input }: { db: Db; actor: Actor; input: NarrowWorkspaceEntryInput }): Promise<NarrowResult> {
+export async function narrowWorkspaceEntry({
+  db,
+  actor,
+  input,
+}: {
+  db: Db;
+  actor: Actor;
+  input: NarrowWorkspaceEntryInput;
+}): Promise<NarrowResult> {
   requireRole(actor, "admin");
   const args = NarrowWorkspaceEntryInput.parse(input);
   const actorName = actorLabel(actor);
   const { workspace, paths } = await workspaceStores(db, actorName, args.workspace);
   const entry = (await withStoreErrors(() => listEntries(paths))).entries.find((e) => e.id === args.id);
-  const result = await withStoreErrors(() => narrowEntry({ ...paths, id: args.id, to: args.to, expectedVersion: args.version }));
+  const result = await withStoreErrors(() =>
+    narrowEntry({ ...paths, id: args.id, to: args.to, expectedVersion: args.version }),
+  );
   await recordEntryChange(db, {
     actorName,
     workspaceId: workspace.id,
@@ -45,13 +61,23 @@ export async function narrowWorkspaceEntry({ db, actor, input }: { db: Db; actor
 }
 
 /** The dialog's live check: would this SPEC be accepted? Writes nothing. */
-export async function previewNarrowing({ db, actor, input }: { db: Db; actor: Actor; input: PreviewNarrowingInput }): Promise<{ proved: boolean; reason: string; to?: string }> {
+export async function previewNarrowing({
+  db,
+  actor,
+  input,
+}: {
+  db: Db;
+  actor: Actor;
+  input: PreviewNarrowingInput;
+}): Promise<{ proved: boolean; reason: string; to?: string }> {
   requireRole(actor, "viewer");
   const args = PreviewNarrowingInput.parse(input);
   if (args.id.startsWith("session:")) return { proved: false, reason: "session entries can be revoked, not narrowed" };
   const { paths } = await workspaceStores(db, actorLabel(actor), args.workspace);
   const preview = await previewStoreNarrowing({ ...paths, id: args.id, to: args.to });
-  return preview.proved ? { proved: true, reason: "narrower ✓", to: preview.to } : { proved: false, reason: preview.reason };
+  return preview.proved
+    ? { proved: true, reason: "narrower ✓", to: preview.to }
+    : { proved: false, reason: preview.reason };
 }
 
 const listDir = (abs: string) =>
@@ -61,7 +87,15 @@ const listDir = (abs: string) =>
     .map((d) => d.name);
 
 /** Narrower candidates for one entry (sub-commands, sub-folders, allow→ask…); each is still proved on save. */
-export async function suggestWorkspaceNarrowings({ db, actor, input }: { db: Db; actor: Actor; input: SuggestNarrowingsInput }): Promise<{ suggestions: string[] }> {
+export async function suggestWorkspaceNarrowings({
+  db,
+  actor,
+  input,
+}: {
+  db: Db;
+  actor: Actor;
+  input: SuggestNarrowingsInput;
+}): Promise<{ suggestions: string[] }> {
   requireRole(actor, "viewer");
   const args = SuggestNarrowingsInput.parse(input);
   if (args.id.startsWith("session:")) return { suggestions: [] };

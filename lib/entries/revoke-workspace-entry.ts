@@ -15,18 +15,39 @@ export const RevokeWorkspaceEntryInput = z.object({
 export type RevokeWorkspaceEntryInput = z.infer<typeof RevokeWorkspaceEntryInput>;
 
 /** Remove one entry (file or session) and record it; global entries come back with the scope warning. */
-export async function revokeWorkspaceEntry({ db, actor, input }: { db: Db; actor: Actor; input: RevokeWorkspaceEntryInput }): Promise<WriteResult> {
+export async function revokeWorkspaceEntry({
+  db,
+  actor,
+  input,
+}: {
+  db: Db;
+  actor: Actor;
+  input: RevokeWorkspaceEntryInput;
+}): Promise<WriteResult> {
   requireRole(actor, "admin");
   const args = RevokeWorkspaceEntryInput.parse(input);
   const actorName = actorLabel(actor);
   const { workspace, paths, sessionSource } = await workspaceStores(db, actorName, args.workspace);
   const isSession = args.id.startsWith("session:");
   // The entry's own fields for the audit row; the store layer finds it again by id before writing.
-  const entry = isSession ? undefined : (await withStoreErrors(() => listEntries(paths))).entries.find((e) => e.id === args.id);
-  const result = await withStoreErrors(() => revokeEntry({ ...paths, id: args.id, expectedVersion: isSession ? undefined : args.version, sessionSource }));
+  const entry = isSession
+    ? undefined
+    : (await withStoreErrors(() => listEntries(paths))).entries.find((e) => e.id === args.id);
+  const result = await withStoreErrors(() =>
+    revokeEntry({ ...paths, id: args.id, expectedVersion: isSession ? undefined : args.version, sessionSource }),
+  );
   // Session rows are deleted together with their own audit row (lib/session-entries).
   if (!isSession) {
-    await recordEntryChange(db, { actorName, workspaceId: workspace.id, action: "entry.revoked", entryId: args.id, agent: entry?.agent ?? "unknown", entryAction: entry?.action ?? "unknown", rule: entry?.rule ?? result.before.text, result });
+    await recordEntryChange(db, {
+      actorName,
+      workspaceId: workspace.id,
+      action: "entry.revoked",
+      entryId: args.id,
+      agent: entry?.agent ?? "unknown",
+      entryAction: entry?.action ?? "unknown",
+      rule: entry?.rule ?? result.before.text,
+      result,
+    });
   }
   return result;
 }

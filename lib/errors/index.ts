@@ -2,7 +2,10 @@
 export class AppError extends Error {
   readonly status: number = 500;
   readonly code: string = "internal";
-  constructor(message: string, readonly details?: unknown) {
+  constructor(
+    message: string,
+    readonly details?: unknown,
+  ) {
     super(message);
     this.name = new.target.name;
   }

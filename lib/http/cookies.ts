@@ -13,7 +13,10 @@ export function sessionCookie(token: string, maxAgeSeconds: number, https: boole
 }
 
 export function clearedSessionCookies(https: boolean): string[] {
-  return [`${PLAIN_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0`, ...(https ? [`${SECURE_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0; Secure`] : [])];
+  return [
+    `${PLAIN_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0`,
+    ...(https ? [`${SECURE_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0; Secure`] : []),
+  ];
 }
 
 export function sessionTokenFrom(cookieHeader: string | null): string | null {

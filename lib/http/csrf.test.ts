@@ -9,7 +9,12 @@ describe("csrfRefusal", () => {
     ["GET without headers", "GET", {}, null],
     ["same-origin POST", "POST", { origin: "http://localhost:3000", "sec-fetch-site": "same-origin" }, null],
     ["POST with matching Origin only", "POST", { origin: "http://localhost:3000" }, null],
-    ["cross-site fetch metadata", "POST", { origin: "http://localhost:3000", "sec-fetch-site": "cross-site" }, "Sec-Fetch-Site"],
+    [
+      "cross-site fetch metadata",
+      "POST",
+      { origin: "http://localhost:3000", "sec-fetch-site": "cross-site" },
+      "Sec-Fetch-Site",
+    ],
     ["same-site is not same-origin", "DELETE", { "sec-fetch-site": "same-site" }, "Sec-Fetch-Site"],
     ["foreign Origin", "POST", { origin: "https://evil.example" }, "Origin"],
     ["no Origin, no metadata", "POST", {}, "no Origin"],
@@ -20,7 +25,11 @@ describe("csrfRefusal", () => {
     else expect(refusal).toContain(expected);
   });
   it("honours X-Forwarded-Host/Proto behind a proxy", () => {
-    const headers = h({ origin: "https://cockpit.example", "x-forwarded-host": "cockpit.example", "x-forwarded-proto": "https" });
+    const headers = h({
+      origin: "https://cockpit.example",
+      "x-forwarded-host": "cockpit.example",
+      "x-forwarded-proto": "https",
+    });
     expect(csrfRefusal("POST", headers, url)).toBeNull();
   });
 });

@@ -23,7 +23,8 @@ export function csrfRefusal(method: string, headers: Headers, url: string): stri
   if (site && site !== "same-origin" && site !== "none") return `cross-site request refused (Sec-Fetch-Site: ${site})`;
   const origin = headers.get("origin");
   if (origin) {
-    if (origin !== expectedOrigin(headers, url)) return `cross-site request refused (Origin ${origin} is not this cockpit)`;
+    if (origin !== expectedOrigin(headers, url))
+      return `cross-site request refused (Origin ${origin} is not this cockpit)`;
     return null;
   }
   if (site === "same-origin") return null;

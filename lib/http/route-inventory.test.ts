@@ -19,21 +19,31 @@ describe("route inventory", () => {
 
   it.each(files.map((f) => [path.relative(APP, f), f]))("%s goes through route() for every method", (_rel, file) => {
     const text = fs.readFileSync(file, "utf8");
-    const exported = [...text.matchAll(/^export\s+(?:async\s+)?(?:const|function)\s+(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)\b/gm)].map((m) => m[1]);
-    const wrapped = [...text.matchAll(/^export const (GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS) = route\(\s*\{ access: "(public|agent|viewer|approver|admin|owner)"/gm)].map((m) => m[1]);
+    const exported = [
+      ...text.matchAll(/^export\s+(?:async\s+)?(?:const|function)\s+(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)\b/gm),
+    ].map((m) => m[1]);
+    const wrapped = [
+      ...text.matchAll(
+        /^export const (GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS) = route\(\s*\{\s*access: "(public|agent|viewer|approver|admin|owner)"/gm,
+      ),
+    ].map((m) => m[1]);
     expect(exported.length).toBeGreaterThan(0);
     expect(wrapped).toEqual(exported);
   });
 
   it("only login, health and the ntfy action callback are public", () => {
-    const open = files.filter((f) => /access: "public"/.test(fs.readFileSync(f, "utf8"))).map((f) => path.relative(APP, f)).sort();
+    const open = files
+      .filter((f) => /access: "public"/.test(fs.readFileSync(f, "utf8")))
+      .map((f) => path.relative(APP, f))
+      .sort();
     expect(open).toEqual([...PUBLIC_ROUTES].sort());
   });
 
   it("no GET handler is reachable by agents or the public except health", () => {
     for (const file of files) {
       const text = fs.readFileSync(file, "utf8");
-      if (/export const GET = route\(\{ access: "public"/.test(text)) expect(path.relative(APP, file)).toBe("api/health/route.ts");
+      if (/export const GET = route\(\s*\{\s*access: "public"/.test(text))
+        expect(path.relative(APP, file)).toBe("api/health/route.ts");
     }
   });
 });

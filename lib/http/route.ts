@@ -48,11 +48,16 @@ function bearer(req: NextRequest): string | null {
 }
 
 /** Finds the caller. Bearer credentials are not ambient, so only cookie callers get the CSRF check. */
-async function authenticate(req: NextRequest, db: Db, access: Access): Promise<{ actor: Actor | null; viaCookie: boolean }> {
+async function authenticate(
+  req: NextRequest,
+  db: Db,
+  access: Access,
+): Promise<{ actor: Actor | null; viaCookie: boolean }> {
   const token = bearer(req);
   if (token) {
     if (access === "agent") return { actor: await actorFromAgentToken(db, token), viaCookie: false };
-    if (isLocalCredential(token)) return { actor: { kind: "local", role: "owner", name: "local-cli" }, viaCookie: false };
+    if (isLocalCredential(token))
+      return { actor: { kind: "local", role: "owner", name: "local-cli" }, viaCookie: false };
     return { actor: null, viaCookie: false };
   }
   if (access === "agent") return { actor: null, viaCookie: false };
@@ -78,7 +83,8 @@ export function route<Q = undefined, B = undefined, P = undefined>(
       let actor = PUBLIC_ACTOR;
       if (options.access !== "public") {
         const found = await authenticate(req, db, options.access);
-        if (!found.actor) return errorResponse(401, options.access === "agent" ? "missing or invalid agent token" : "sign in required");
+        if (!found.actor)
+          return errorResponse(401, options.access === "agent" ? "missing or invalid agent token" : "sign in required");
         if (options.access !== "agent" && !hasRole(found.actor, options.access)) {
           return errorResponse(403, `this needs the ${options.access} role`);
         }
@@ -86,11 +92,14 @@ export function route<Q = undefined, B = undefined, P = undefined>(
       }
       const rawParams = ctx?.params ? await ctx.params : {};
       const params = options.params ? options.params.parse(rawParams) : (undefined as P);
-      const query = options.query ? options.query.parse(Object.fromEntries(req.nextUrl.searchParams)) : (undefined as Q);
+      const query = options.query
+        ? options.query.parse(Object.fromEntries(req.nextUrl.searchParams))
+        : (undefined as Q);
       let body = undefined as B;
       if (options.body) {
         const type = req.headers.get("content-type") ?? "";
-        if (!type.toLowerCase().startsWith("application/json")) return errorResponse(415, "send the body as application/json");
+        if (!type.toLowerCase().startsWith("application/json"))
+          return errorResponse(415, "send the body as application/json");
         let raw: unknown;
         try {
           raw = await req.json();

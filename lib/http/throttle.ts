@@ -1,7 +1,11 @@
 /** Per-client failure counter with exponential lockout, for guessable endpoints such as login. */
 export class Throttle {
   private readonly failures = new Map<string, { count: number; until: number }>();
-  constructor(private readonly freeAttempts = 10, private readonly baseMs = 1000, private readonly maxMs = 60_000) {}
+  constructor(
+    private readonly freeAttempts = 10,
+    private readonly baseMs = 1000,
+    private readonly maxMs = 60_000,
+  ) {}
 
   /** Milliseconds the client must still wait (0 = may try now). */
   check(client: string, now = Date.now()): number {

@@ -11,7 +11,10 @@ import { ACTION_TOKEN_TTL_MS, nowOf, publicUrlOf, type NotifyEnv } from "./notif
 export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 /** Two capabilities for one card: one can only allow it once, the other only deny it. 256 random bits each, stored hashed. */
-export async function mintActionTokens(db: DbOrTx, { cardId, endpointId, env = {} }: { cardId: string; endpointId: string | null; env?: NotifyEnv }) {
+export async function mintActionTokens(
+  db: DbOrTx,
+  { cardId, endpointId, env = {} }: { cardId: string; endpointId: string | null; env?: NotifyEnv },
+) {
   const expiresAt = new Date(nowOf(env).getTime() + (env.actionTokenTtlMs ?? ACTION_TOKEN_TTL_MS));
   const make = async (outcome: "allow" | "deny") => {
     const token = `cna_${randomBytes(32).toString("base64url")}`;
@@ -22,36 +25,75 @@ export async function mintActionTokens(db: DbOrTx, { cardId, endpointId, env = {
 }
 
 /** What the ntfy button sends in its body; both fields must match what the token is bound to. */
-export const ActionClaim = z.object({ card: z.string().max(200).optional(), outcome: z.enum(["allow", "deny"]).optional() }).default({});
+export const ActionClaim = z
+  .object({ card: z.string().max(200).optional(), outcome: z.enum(["allow", "deny"]).optional() })
+  .default({});
 export type ActionClaim = z.infer<typeof ActionClaim>;
 
 /** Acts for the person who pressed the button; the settlement records the client as "ntfy". */
-const NTFY_ACTOR: Actor = { kind: "user", userId: "ntfy", name: "ntfy button", role: "approver", sessionId: "ntfy-action" };
+const NTFY_ACTOR: Actor = {
+  kind: "user",
+  userId: "ntfy",
+  name: "ntfy button",
+  role: "approver",
+  sessionId: "ntfy-action",
+};
 
 /**
  * Uses a token: 404 unknown; 403 when the body names another card or outcome; 409 after the card is
  * settled or the token was used; 410 after its lifetime. Only a live token for a pending card settles it,
  * and only with the outcome it was minted for ("allow once" or "deny").
  */
-export async function useActionToken({ db, token, claim, env = {} }: { db: Db; token: string; claim: ActionClaim; env?: NotifyEnv }): Promise<SettleCardResult> {
-  const [row] = await db.select().from(notifyActionTokens).where(eq(notifyActionTokens.tokenHash, hashToken(token)));
+export async function useActionToken({
+  db,
+  token,
+  claim,
+  env = {},
+}: {
+  db: Db;
+  token: string;
+  claim: ActionClaim;
+  env?: NotifyEnv;
+}): Promise<SettleCardResult> {
+  const [row] = await db
+    .select()
+    .from(notifyActionTokens)
+    .where(eq(notifyActionTokens.tokenHash, hashToken(token)));
   if (!row) throw new NotFoundError("unknown action token");
   const refuse = async (error: Error, reason: string) => {
-    await db.insert(auditEvents).values({ actor: NTFY_ACTOR.name, action: "notify.action_refused", target: row.cardId, detail: { reason, tokenHash: row.tokenHash.slice(0, 12) } });
+    await db.insert(auditEvents).values({
+      actor: NTFY_ACTOR.name,
+      action: "notify.action_refused",
+      target: row.cardId,
+      detail: { reason, tokenHash: row.tokenHash.slice(0, 12) },
+    });
     return error;
   };
   if ((claim.card && claim.card !== row.cardId) || (claim.outcome && claim.outcome !== row.outcome)) {
     throw await refuse(new ForbiddenError("this token is bound to another card or outcome"), "mismatch");
   }
   const card = await getCardRow(db, { cardId: row.cardId });
-  if (card.status !== "pending") throw await refuse(new ConflictError(`the card is already ${card.status}${card.settledBy ? ` by ${card.settledBy}` : ""}`, { card: await getCard(db, { cardId: card.id }) }), "settled");
+  if (card.status !== "pending")
+    throw await refuse(
+      new ConflictError(`the card is already ${card.status}${card.settledBy ? ` by ${card.settledBy}` : ""}`, {
+        card: await getCard(db, { cardId: card.id }),
+      }),
+      "settled",
+    );
   if (row.usedAt) throw await refuse(new ConflictError("this action token was already used"), "reused");
-  if (row.expiresAt.getTime() <= nowOf(env).getTime()) throw await refuse(new GoneError("this action token has expired; open the card instead"), "expired");
+  if (row.expiresAt.getTime() <= nowOf(env).getTime())
+    throw await refuse(new GoneError("this action token has expired; open the card instead"), "expired");
   const claimed = await db
     .update(notifyActionTokens)
     .set({ usedAt: nowOf(env) })
     .where(and(eq(notifyActionTokens.tokenHash, row.tokenHash), isNull(notifyActionTokens.usedAt)))
     .returning();
   if (claimed.length === 0) throw await refuse(new ConflictError("this action token was already used"), "reused");
-  return settleCard({ db, actor: NTFY_ACTOR, cardId: row.cardId, input: { outcome: row.outcome, remember: "once", hash: card.hash }, client: "ntfy" });
+  return settleCard({
+    db,
+    actor: NTFY_ACTOR,
+    cardId: row.cardId,
+    input: { outcome: row.outcome, remember: "once", hash: card.hash },
+    client: "ntfy",
+  });
 }

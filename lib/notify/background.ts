@@ -9,6 +9,7 @@ registerBackgroundWork("notify", async () => {
   const opened = await getOpenedDb();
   await vapidKeys(opened.db).catch((error) => console.error("notify: VAPID keys could not be prepared:", error));
   // The embedded database has one process: leases left by a crash mid-attempt are this process's own.
-  if (opened.kind === "embedded") await releaseLeases(opened.db).catch((error) => console.error("notify: releasing leases failed:", error));
+  if (opened.kind === "embedded")
+    await releaseLeases(opened.db).catch((error) => console.error("notify: releasing leases failed:", error));
   startNotifyWorker({ db: opened.db });
 });

@@ -23,24 +23,48 @@ export interface AttemptOutcome {
 }
 
 /** Sends one signed request to a webhook endpoint and reads the answer; never throws for network trouble. */
-export async function sendToEndpoint(db: Db, endpoint: Endpoint, body: string, msgId: string, env: NotifyEnv): Promise<AttemptOutcome> {
-  const headers: Record<string, string> = { "content-type": "application/json", ...webhookHeaders(endpoint.secret, msgId, body, nowOf(env).getTime()) };
+export async function sendToEndpoint(
+  db: Db,
+  endpoint: Endpoint,
+  body: string,
+  msgId: string,
+  env: NotifyEnv,
+): Promise<AttemptOutcome> {
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    ...webhookHeaders(endpoint.secret, msgId, body, nowOf(env).getTime()),
+  };
   if (endpoint.format === "ntfy" && endpoint.ntfyToken) headers.authorization = `Bearer ${endpoint.ntfyToken}`;
   return send(db, { url: endpoint.url, headers, body }, env);
 }
 
-async function send(db: Db, request: { url: string; headers: Record<string, string>; body: string | Buffer }, env: NotifyEnv): Promise<AttemptOutcome> {
+async function send(
+  db: Db,
+  request: { url: string; headers: Record<string, string>; body: string | Buffer },
+  env: NotifyEnv,
+): Promise<AttemptOutcome> {
   let result: HttpResult;
   try {
-    result = await sendHttp({ ...request, timeoutMs: env.timeoutMs ?? REQUEST_TIMEOUT_MS, policy: await targetPolicy(db, env) });
+    result = await sendHttp({
+      ...request,
+      timeoutMs: env.timeoutMs ?? REQUEST_TIMEOUT_MS,
+      policy: await targetPolicy(db, env),
+    });
   } catch (error) {
     if (!(error instanceof SendError)) throw error;
     const verdict: Verdict = error.kind === "refused" ? { kind: "give-up", reason: error.message } : { kind: "retry" };
     return { statusCode: null, latencyMs: error.latencyMs, error: error.message, responseBody: null, verdict };
   }
   const verdict = classifyStatus(result.statusCode, result.headers, nowOf(env).getTime());
-  const error = verdict.kind === "delivered" ? null : verdict.kind === "retry" ? `HTTP ${result.statusCode}` : verdict.reason;
-  return { statusCode: result.statusCode, latencyMs: result.latencyMs, error, responseBody: result.body.slice(0, 1000), verdict };
+  const error =
+    verdict.kind === "delivered" ? null : verdict.kind === "retry" ? `HTTP ${result.statusCode}` : verdict.reason;
+  return {
+    statusCode: result.statusCode,
+    latencyMs: result.latencyMs,
+    error,
+    responseBody: result.body.slice(0, 1000),
+    verdict,
+  };
 }
 
 async function finish(db: Db, delivery: Delivery, outcome: AttemptOutcome, env: NotifyEnv): Promise<void> {
@@ -51,26 +75,56 @@ async function finish(db: Db, delivery: Delivery, outcome: AttemptOutcome, env: 
   let lastError = outcome.error;
   if (outcome.verdict.kind === "delivered") status = "delivered";
   else if (outcome.verdict.kind === "retry") {
-    const delay = nextDelayMs(attempts, env.schedule ?? RETRY_SCHEDULE_SECONDS, env.random ?? Math.random, outcome.verdict.minDelayMs);
+    const delay = nextDelayMs(
+      attempts,
+      env.schedule ?? RETRY_SCHEDULE_SECONDS,
+      env.random ?? Math.random,
+      outcome.verdict.minDelayMs,
+    );
     if (delay === null) {
       status = "failed";
       lastError = `${outcome.error}; gave up after ${attempts} attempts`;
     } else nextAttemptAt = new Date(now.getTime() + delay);
   } else status = "failed";
   await db.transaction(async (tx) => {
-    await tx.insert(notifyAttempts).values({ deliveryId: delivery.id, at: now, statusCode: outcome.statusCode, latencyMs: outcome.latencyMs, error: outcome.error, responseBody: outcome.responseBody });
+    await tx.insert(notifyAttempts).values({
+      deliveryId: delivery.id,
+      at: now,
+      statusCode: outcome.statusCode,
+      latencyMs: outcome.latencyMs,
+      error: outcome.error,
+      responseBody: outcome.responseBody,
+    });
     await tx
       .update(notifyDeliveries)
-      .set({ attempts, status, nextAttemptAt, leaseUntil: null, lastStatusCode: outcome.statusCode, lastError, completedAt: status === "pending" ? null : now })
+      .set({
+        attempts,
+        status,
+        nextAttemptAt,
+        leaseUntil: null,
+        lastStatusCode: outcome.statusCode,
+        lastError,
+        completedAt: status === "pending" ? null : now,
+      })
       .where(eq(notifyDeliveries.id, delivery.id));
     if (outcome.verdict.kind === "gone" && delivery.endpointId) {
-      await tx.update(webhookEndpoints).set({ enabled: false, disabledReason: `disabled: ${outcome.verdict.reason} at ${now.toISOString()}`, updatedAt: now }).where(eq(webhookEndpoints.id, delivery.endpointId));
+      await tx
+        .update(webhookEndpoints)
+        .set({
+          enabled: false,
+          disabledReason: `disabled: ${outcome.verdict.reason} at ${now.toISOString()}`,
+          updatedAt: now,
+        })
+        .where(eq(webhookEndpoints.id, delivery.endpointId));
     }
   });
 }
 
 async function skip(db: Db, delivery: Delivery, reason: string, env: NotifyEnv) {
-  await db.update(notifyDeliveries).set({ status: "skipped", lastError: reason, leaseUntil: null, nextAttemptAt: null, completedAt: nowOf(env) }).where(eq(notifyDeliveries.id, delivery.id));
+  await db
+    .update(notifyDeliveries)
+    .set({ status: "skipped", lastError: reason, leaseUntil: null, nextAttemptAt: null, completedAt: nowOf(env) })
+    .where(eq(notifyDeliveries.id, delivery.id));
 }
 
 /** One attempt of a claimed delivery: render from the card as it is now, sign, send, record, schedule. */
@@ -79,7 +133,13 @@ export async function attemptDelivery(db: Db, delivery: Delivery, env: NotifyEnv
     await attempt(db, delivery, env);
   } catch (error) {
     // A bug or bad data (e.g. a malformed push key) must not leave the lease to retry forever: record and stop.
-    const outcome: AttemptOutcome = { statusCode: null, latencyMs: 0, error: `not sent: ${(error as Error).message}`, responseBody: null, verdict: { kind: "give-up", reason: (error as Error).message } };
+    const outcome: AttemptOutcome = {
+      statusCode: null,
+      latencyMs: 0,
+      error: `not sent: ${(error as Error).message}`,
+      responseBody: null,
+      verdict: { kind: "give-up", reason: (error as Error).message },
+    };
     await finish(db, delivery, outcome, env);
   }
 }
@@ -95,12 +155,31 @@ async function attempt(db: Db, delivery: Delivery, env: NotifyEnv): Promise<void
   const [endpoint] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpointId!));
   if (!endpoint) return skip(db, delivery, "the endpoint was deleted", env);
   if (!endpoint.enabled) return skip(db, delivery, endpoint.disabledReason ?? "the endpoint is disabled", env);
-  if (delivery.eventType === "card.admitted" && delivery.attempts === 0 && endpoint.delaySeconds > 0 && card.status !== "pending") {
+  if (
+    delivery.eventType === "card.admitted" &&
+    delivery.attempts === 0 &&
+    endpoint.delaySeconds > 0 &&
+    card.status !== "pending"
+  ) {
     return skip(db, delivery, `answered within the ${endpoint.delaySeconds} s delay`, env);
   }
   const pending = delivery.eventType === "card.admitted" && card.status === "pending";
-  const actions = endpoint.format === "ntfy" && pending ? await mintActionTokens(db, { cardId: card.id, endpointId: endpoint.id, env }) : undefined;
-  const body = renderBody(endpoint.format, { type: delivery.eventType as never, msgId: delivery.msgId, at: delivery.eventAt, card, url: cardUrl(env, card.id), actions }, { ntfyTopic: endpoint.ntfyTopic, ntfyPriority: endpoint.ntfyPriority });
+  const actions =
+    endpoint.format === "ntfy" && pending
+      ? await mintActionTokens(db, { cardId: card.id, endpointId: endpoint.id, env })
+      : undefined;
+  const body = renderBody(
+    endpoint.format,
+    {
+      type: delivery.eventType as never,
+      msgId: delivery.msgId,
+      at: delivery.eventAt,
+      card,
+      url: cardUrl(env, card.id),
+      actions,
+    },
+    { ntfyTopic: endpoint.ntfyTopic, ntfyPriority: endpoint.ntfyPriority },
+  );
   const outcome = await sendToEndpoint(db, endpoint, body, delivery.msgId, env);
   await finish(db, delivery, outcome, env);
 }

@@ -30,7 +30,8 @@ describe("outbox on Postgres with competing workers", () => {
     const ids: string[] = [];
     for (let i = 0; i < 30; i++) ids.push(await f.admit(`rm -rf pg-${i}`, `pg-${i % 3}`));
     const deadline = Date.now() + 20_000;
-    while (receivers.some((r) => r.requests.length < ids.length) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while (receivers.some((r) => r.requests.length < ids.length) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     await new Promise((r) => setTimeout(r, 300));
     await Promise.all(workers.map((w) => w.stop()));
     for (const r of receivers) {

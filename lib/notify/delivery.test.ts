@@ -6,7 +6,15 @@ import { createEndpoint, listDeliveries, redeliver } from "./endpoints";
 import { fanOut } from "./fan-out";
 import { sendTest } from "./send-test";
 import { verifyWebhook } from "./signing";
-import { ADMIN, eventually, notifyFixture, startReceiver, type NotifyFixture, type Receiver, type Reply } from "./test-support";
+import {
+  ADMIN,
+  eventually,
+  notifyFixture,
+  startReceiver,
+  type NotifyFixture,
+  type Receiver,
+  type Reply,
+} from "./test-support";
 import { startNotifyWorker, type NotifyWorker } from "./worker";
 
 let f: NotifyFixture;
@@ -26,7 +34,8 @@ const run = async (w: NotifyWorker) => {
   await w.tick();
   await w.idle();
 };
-const deliveriesOf = (endpointId: string) => f.opened.db.select().from(notifyDeliveries).where(eq(notifyDeliveries.endpointId, endpointId));
+const deliveriesOf = (endpointId: string) =>
+  f.opened.db.select().from(notifyDeliveries).where(eq(notifyDeliveries.endpointId, endpointId));
 
 beforeAll(async () => {
   f = await notifyFixture();
@@ -45,7 +54,12 @@ describe("outbox delivery", () => {
     const a = await receiver();
     const b = await receiver();
     const ea = await createEndpoint({ db: f.opened.db, actor: ADMIN, input: { url: a.url }, env: f.env });
-    const eb = await createEndpoint({ db: f.opened.db, actor: ADMIN, input: { url: b.url, workspace: f.workspaceId }, env: f.env });
+    const eb = await createEndpoint({
+      db: f.opened.db,
+      actor: ADMIN,
+      input: { url: b.url, workspace: f.workspaceId },
+      env: f.env,
+    });
     const w = worker();
     const card = await f.admit("git push origin main");
     await run(w);
@@ -56,25 +70,49 @@ describe("outbox delivery", () => {
     expect(b.requests).toHaveLength(1);
     const req = a.requests[0]!;
     expect(verifyWebhook(req.headers as Record<string, string>, req.body, ea.secret).ok).toBe(true);
-    expect(verifyWebhook(b.requests[0]!.headers as Record<string, string>, b.requests[0]!.body, eb.secret).ok).toBe(true);
+    expect(verifyWebhook(b.requests[0]!.headers as Record<string, string>, b.requests[0]!.body, eb.secret).ok).toBe(
+      true,
+    );
     expect(verifyWebhook(req.headers as Record<string, string>, req.body, eb.secret).ok).toBe(false);
     expect(req.headers["webhook-id"]).toMatch(/^msg_/);
     const body = JSON.parse(req.body);
-    expect(body).toMatchObject({ type: "card.admitted", version: 1, data: { url: `https://cockpit.example/cards/${card}`, card: { id: card, tool: "Bash", input: { command: "git push origin main" }, workspace: { id: f.workspaceId } } } });
+    expect(body).toMatchObject({
+      type: "card.admitted",
+      version: 1,
+      data: {
+        url: `https://cockpit.example/cards/${card}`,
+        card: { id: card, tool: "Bash", input: { command: "git push origin main" }, workspace: { id: f.workspaceId } },
+      },
+    });
     expect(Date.parse(body.timestamp)).not.toBeNaN();
-    expect((await deliveriesOf(ea.endpoint.id))[0]).toMatchObject({ status: "delivered", attempts: 1, lastStatusCode: 200 });
+    expect((await deliveriesOf(ea.endpoint.id))[0]).toMatchObject({
+      status: "delivered",
+      attempts: 1,
+      lastStatusCode: 200,
+    });
   });
 
   it("sends nothing for calls policy settles at admission, and card.settled only to endpoints that asked", async () => {
     const all = await receiver();
     const admittedOnly = await receiver();
-    await createEndpoint({ db: f.opened.db, actor: ADMIN, input: { url: all.url, events: ["card.admitted", "card.settled", "card.expired"] }, env: f.env });
+    await createEndpoint({
+      db: f.opened.db,
+      actor: ADMIN,
+      input: { url: all.url, events: ["card.admitted", "card.settled", "card.expired"] },
+      env: f.env,
+    });
     await createEndpoint({ db: f.opened.db, actor: ADMIN, input: { url: admittedOnly.url }, env: f.env });
     const w = worker();
     f.allowRule("Bash(npm test)");
     await f.opened.db.select().from(cardEvents); // settle the fixture's earlier events
     const { admitCard } = await import("@/lib/cards");
-    const coalesced = await admitCard({ db: f.opened.db, actor: f.agent, workspaceId: f.workspaceId, input: { agent: "claude-code", sessionId: "s-pol", tool: "Bash", input: { command: "npm test" } }, env: { home: f.home, managedSettingsPath: null } });
+    const coalesced = await admitCard({
+      db: f.opened.db,
+      actor: f.agent,
+      workspaceId: f.workspaceId,
+      input: { agent: "claude-code", sessionId: "s-pol", tool: "Bash", input: { command: "npm test" } },
+      env: { home: f.home, managedSettingsPath: null },
+    });
     expect(coalesced.status).toBe("coalesced");
     await run(w);
     expect(all.requests).toHaveLength(0);
@@ -83,7 +121,13 @@ describe("outbox delivery", () => {
     const id = await f.admit("rm -rf build", "s-settle");
     await run(w);
     const card = await getCard(f.opened.db, { cardId: id });
-    await settleCard({ db: f.opened.db, actor: ADMIN, cardId: id, input: { outcome: "deny", remember: "once", hash: card.hash }, client: "web" });
+    await settleCard({
+      db: f.opened.db,
+      actor: ADMIN,
+      cardId: id,
+      input: { outcome: "deny", remember: "once", hash: card.hash },
+      client: "web",
+    });
     await run(w);
     expect(all.requests.map((r) => JSON.parse(r.body).type)).toEqual(["card.admitted", "card.settled"]);
     expect(JSON.parse(all.requests[1]!.body).data.card.settlement).toMatchObject({ outcome: "deny", by: "alice" });
@@ -95,7 +139,9 @@ describe("outbox delivery", () => {
     const answers = [500, 429, 0, 200];
     const r = await receiver((): Reply => {
       const status = answers.shift()!;
-      return status === 0 ? { status: 200, delayMs: 400 } : { status, headers: status === 429 ? { "retry-after": "30" } : {} };
+      return status === 0
+        ? { status: 200, delayMs: 400 }
+        : { status, headers: status === 429 ? { "retry-after": "30" } : {} };
     });
     const clock = { now: new Date(Date.now() + 5000) };
     const env = { ...f.env, now: () => clock.now, schedule: [5, 10, 20], random: () => 1, timeoutMs: 200 };
@@ -133,7 +179,13 @@ describe("outbox delivery", () => {
   });
 
   it("gives up after the schedule, on a 4xx and on a redirect", async () => {
-    const r = await receiver((req) => (req.url.includes("bad") ? { status: 400 } : req.url.includes("moved") ? { status: 302, headers: { location: "http://127.0.0.1:1/" } } : { status: 503 }));
+    const r = await receiver((req) =>
+      req.url.includes("bad")
+        ? { status: 400 }
+        : req.url.includes("moved")
+          ? { status: 302, headers: { location: "http://127.0.0.1:1/" } }
+          : { status: 503 },
+    );
     const clock = { now: new Date(Date.now() + 5000) };
     const env = { ...f.env, now: () => clock.now, schedule: [1], random: () => 0.5 };
     const down = await createEndpoint({ db: f.opened.db, actor: ADMIN, input: { url: r.url }, env });
@@ -146,8 +198,16 @@ describe("outbox delivery", () => {
     await run(w);
     expect((await deliveriesOf(down.endpoint.id))[0]).toMatchObject({ status: "failed", attempts: 2 });
     expect((await deliveriesOf(down.endpoint.id))[0]!.lastError).toMatch(/gave up after 2 attempts/);
-    expect((await deliveriesOf(bad.endpoint.id))[0]).toMatchObject({ status: "failed", attempts: 1, lastStatusCode: 400 });
-    expect((await deliveriesOf(moved.endpoint.id))[0]).toMatchObject({ status: "failed", attempts: 1, lastStatusCode: 302 });
+    expect((await deliveriesOf(bad.endpoint.id))[0]).toMatchObject({
+      status: "failed",
+      attempts: 1,
+      lastStatusCode: 400,
+    });
+    expect((await deliveriesOf(moved.endpoint.id))[0]).toMatchObject({
+      status: "failed",
+      attempts: 1,
+      lastStatusCode: 302,
+    });
     expect((await deliveriesOf(moved.endpoint.id))[0]!.lastError).toMatch(/redirect/);
     expect(r.requests.filter((q) => q.url.includes("moved"))).toHaveLength(1);
   });
@@ -178,7 +238,10 @@ describe("outbox delivery", () => {
     await run(w);
     expect(r.requests).toHaveLength(2);
     expect(r.requests[0]!.headers["webhook-id"]).toBe(r.requests[1]!.headers["webhook-id"]);
-    expect((await listDeliveries(f.opened.db, { endpointId: ep.endpoint.id }))[0]).toMatchObject({ status: "delivered", attempts: 2 });
+    expect((await listDeliveries(f.opened.db, { endpointId: ep.endpoint.id }))[0]).toMatchObject({
+      status: "delivered",
+      attempts: 2,
+    });
   });
 
   it("the test button sends one signed message and reports status, latency and body", async () => {
@@ -189,12 +252,18 @@ describe("outbox delivery", () => {
     expect(result.body!.startsWith("accepted")).toBe(true);
     expect(result.body!.length).toBeLessThanOrEqual(500);
     expect(JSON.parse(r.requests[0]!.body)).toMatchObject({ type: "webhook.test", version: 1 });
-    expect(verifyWebhook(r.requests[0]!.headers as Record<string, string>, r.requests[0]!.body, ep.secret).ok).toBe(true);
+    expect(verifyWebhook(r.requests[0]!.headers as Record<string, string>, r.requests[0]!.body, ep.secret).ok).toBe(
+      true,
+    );
     const log = await listDeliveries(f.opened.db, { endpointId: ep.endpoint.id });
     expect(log[0]).toMatchObject({ eventType: "webhook.test", status: "delivered", log: [{ statusCode: 202 }] });
     const r2 = await receiver(() => ({ status: 500, body: "boom" }));
     const ep2 = await createEndpoint({ db: f.opened.db, actor: ADMIN, input: { url: r2.url }, env: f.env });
-    expect(await sendTest({ db: f.opened.db, actor: ADMIN, endpointId: ep2.endpoint.id, env: f.env })).toMatchObject({ ok: false, statusCode: 500, body: "boom" });
+    expect(await sendTest({ db: f.opened.db, actor: ADMIN, endpointId: ep2.endpoint.id, env: f.env })).toMatchObject({
+      ok: false,
+      statusCode: 500,
+      body: "boom",
+    });
   });
 
   it("with a delay, sends only if the card is still pending then", async () => {
@@ -208,7 +277,13 @@ describe("outbox delivery", () => {
     await run(w);
     expect(r.requests).toHaveLength(0);
     const card = await getCard(f.opened.db, { cardId: answered });
-    await settleCard({ db: f.opened.db, actor: ADMIN, cardId: answered, input: { outcome: "allow", remember: "once", hash: card.hash }, client: "web" });
+    await settleCard({
+      db: f.opened.db,
+      actor: ADMIN,
+      cardId: answered,
+      input: { outcome: "allow", remember: "once", hash: card.hash },
+      client: "web",
+    });
     clock.now = new Date(clock.now.getTime() + 61_000);
     await run(w);
     expect(r.requests.map((q) => JSON.parse(q.body).data.card.id)).toEqual([waiting]);

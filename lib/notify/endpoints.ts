@@ -13,7 +13,10 @@ import { checkTarget, parseTargetUrl } from "./ssrf";
 export const WEBHOOK_FORMATS = ["json", "ntfy", "slack", "discord"] as const;
 export const NOTIFY_EVENTS = ["card.admitted", "card.settled", "card.expired"] as const;
 
-const Topic = z.string().trim().regex(/^[-_A-Za-z0-9]{1,64}$/, "an ntfy topic: letters, digits, - and _ (up to 64)");
+const Topic = z
+  .string()
+  .trim()
+  .regex(/^[-_A-Za-z0-9]{1,64}$/, "an ntfy topic: letters, digits, - and _ (up to 64)");
 const fields = {
   url: z.string().trim().min(1, "give the receiver's URL").max(2000),
   workspace: z.string().trim().min(1).max(4096).nullable().optional(),
@@ -22,7 +25,12 @@ const fields = {
   delaySeconds: z.number().int().min(0).max(86_400),
   ntfyTopic: Topic.nullable().optional(),
   ntfyPriority: z.number().int().min(1).max(5).nullable().optional(),
-  ntfyToken: z.string().trim().regex(/^tk_[A-Za-z0-9]{1,100}$/, "an ntfy access token looks like tk_…").nullable().optional(),
+  ntfyToken: z
+    .string()
+    .trim()
+    .regex(/^tk_[A-Za-z0-9]{1,100}$/, "an ntfy access token looks like tk_…")
+    .nullable()
+    .optional(),
 };
 
 export const CreateEndpointInput = z.object({
@@ -39,7 +47,12 @@ export type UpdateEndpointInput = z.infer<typeof UpdateEndpointInput>;
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 /** What the API and UI show: everything but the secret. */
-export type EndpointView = Omit<EndpointRow, "secret" | "ntfyToken" | "createdAt" | "updatedAt"> & { workspaceName: string | null; hasNtfyToken: boolean; createdAt: string; updatedAt: string };
+export type EndpointView = Omit<EndpointRow, "secret" | "ntfyToken" | "createdAt" | "updatedAt"> & {
+  workspaceName: string | null;
+  hasNtfyToken: boolean;
+  createdAt: string;
+  updatedAt: string;
+};
 
 function assertAdmin(actor: Actor) {
   if (!hasRole(actor, "admin")) throw new ForbiddenError("managing webhooks needs the admin role");
@@ -51,7 +64,10 @@ function normaliseNtfy(url: string, topic: string | null | undefined): { url: st
   const segments = parsed.pathname.split("/").filter(Boolean);
   let t = topic ?? null;
   if (!t && segments.length > 0) t = segments.pop()!;
-  if (!t) throw new ValidationError("ntfy needs a topic: give it in the topic field or as the URL's path (https://ntfy.sh/your-topic)");
+  if (!t)
+    throw new ValidationError(
+      "ntfy needs a topic: give it in the topic field or as the URL's path (https://ntfy.sh/your-topic)",
+    );
   Topic.parse(t);
   const root = `${parsed.origin}${segments.length ? `/${segments.join("/")}` : ""}`;
   return { url: root, topic: t };
@@ -68,7 +84,17 @@ function auditUrl(url: string): string {
 }
 
 /** Adds an endpoint after checking its URL against the SSRF policy; the secret is returned once, here. */
-export async function createEndpoint({ db, actor, input, env = {} }: { db: Db; actor: Actor; input: CreateEndpointInput; env?: NotifyEnv }): Promise<{ endpoint: EndpointView; secret: string }> {
+export async function createEndpoint({
+  db,
+  actor,
+  input,
+  env = {},
+}: {
+  db: Db;
+  actor: Actor;
+  input: CreateEndpointInput;
+  env?: NotifyEnv;
+}): Promise<{ endpoint: EndpointView; secret: string }> {
   assertAdmin(actor);
   const data = CreateEndpointInput.parse(input);
   let url = parseTargetUrl(data.url).toString();
@@ -94,7 +120,13 @@ export async function createEndpoint({ db, actor, input, env = {} }: { db: Db; a
       secret,
       createdBy: who,
     });
-    await tx.insert(auditEvents).values({ actor: who, action: "webhook.created", target: id, workspaceId, detail: { origin: auditUrl(url), format: data.format, events: data.events } });
+    await tx.insert(auditEvents).values({
+      actor: who,
+      action: "webhook.created",
+      target: id,
+      workspaceId,
+      detail: { origin: auditUrl(url), format: data.format, events: data.events },
+    });
   });
   return { endpoint: await getEndpoint(db, id), secret };
 }
@@ -107,7 +139,13 @@ export async function getEndpointRow(db: Db, id: string): Promise<EndpointRow> {
 
 function toView(row: EndpointRow, workspaceName: string | null): EndpointView {
   const { secret: _secret, ntfyToken, createdAt, updatedAt, ...rest } = row;
-  return { ...rest, workspaceName, hasNtfyToken: Boolean(ntfyToken), createdAt: createdAt.toISOString(), updatedAt: updatedAt.toISOString() };
+  return {
+    ...rest,
+    workspaceName,
+    hasNtfyToken: Boolean(ntfyToken),
+    createdAt: createdAt.toISOString(),
+    updatedAt: updatedAt.toISOString(),
+  };
 }
 
 export async function getEndpoint(db: Db, id: string): Promise<EndpointView> {
@@ -117,11 +155,27 @@ export async function getEndpoint(db: Db, id: string): Promise<EndpointView> {
 }
 
 export async function listEndpoints(db: Db): Promise<EndpointView[]> {
-  const rows = await db.select({ e: webhookEndpoints, name: workspaces.name }).from(webhookEndpoints).leftJoin(workspaces, eq(workspaces.id, webhookEndpoints.workspaceId)).orderBy(webhookEndpoints.createdAt);
+  const rows = await db
+    .select({ e: webhookEndpoints, name: workspaces.name })
+    .from(webhookEndpoints)
+    .leftJoin(workspaces, eq(workspaces.id, webhookEndpoints.workspaceId))
+    .orderBy(webhookEndpoints.createdAt);
   return rows.map((r) => toView(r.e, r.name ?? null));
 }
 
-export async function updateEndpoint({ db, actor, id, input, env = {} }: { db: Db; actor: Actor; id: string; input: UpdateEndpointInput; env?: NotifyEnv }): Promise<EndpointView> {
+export async function updateEndpoint({
+  db,
+  actor,
+  id,
+  input,
+  env = {},
+}: {
+  db: Db;
+  actor: Actor;
+  id: string;
+  input: UpdateEndpointInput;
+  env?: NotifyEnv;
+}): Promise<EndpointView> {
   assertAdmin(actor);
   const data = UpdateEndpointInput.parse(input);
   const current = await getEndpointRow(db, id);
@@ -130,7 +184,11 @@ export async function updateEndpoint({ db, actor, id, input, env = {} }: { db: D
   if (data.url !== undefined || data.format !== undefined || data.ntfyTopic !== undefined) {
     let url = parseTargetUrl(data.url ?? current.url).toString();
     let topic: string | null = null;
-    if (format === "ntfy") ({ url, topic } = normaliseNtfy(data.url ?? current.url, data.ntfyTopic === undefined ? current.ntfyTopic : data.ntfyTopic));
+    if (format === "ntfy")
+      ({ url, topic } = normaliseNtfy(
+        data.url ?? current.url,
+        data.ntfyTopic === undefined ? current.ntfyTopic : data.ntfyTopic,
+      ));
     await checkTarget(new URL(url), await targetPolicy(db, env));
     Object.assign(patch, { url, ntfyTopic: topic, format });
   }
@@ -145,7 +203,13 @@ export async function updateEndpoint({ db, actor, id, input, env = {} }: { db: D
   }
   await db.transaction(async (tx) => {
     await tx.update(webhookEndpoints).set(patch).where(eq(webhookEndpoints.id, id));
-    await tx.insert(auditEvents).values({ actor: actorLabel(actor), action: "webhook.updated", target: id, workspaceId: current.workspaceId, detail: { fields: Object.keys(data) } });
+    await tx.insert(auditEvents).values({
+      actor: actorLabel(actor),
+      action: "webhook.updated",
+      target: id,
+      workspaceId: current.workspaceId,
+      detail: { fields: Object.keys(data) },
+    });
   });
   return getEndpoint(db, id);
 }
@@ -155,7 +219,13 @@ export async function deleteEndpoint({ db, actor, id }: { db: Db; actor: Actor; 
   const current = await getEndpointRow(db, id);
   await db.transaction(async (tx) => {
     await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id));
-    await tx.insert(auditEvents).values({ actor: actorLabel(actor), action: "webhook.deleted", target: id, workspaceId: current.workspaceId, detail: { origin: auditUrl(current.url) } });
+    await tx.insert(auditEvents).values({
+      actor: actorLabel(actor),
+      action: "webhook.deleted",
+      target: id,
+      workspaceId: current.workspaceId,
+      detail: { origin: auditUrl(current.url) },
+    });
   });
 }
 
@@ -170,15 +240,31 @@ export interface DeliveryLogEntry {
   lastStatusCode: number | null;
   lastError: string | null;
   createdAt: string;
-  log: Array<{ at: string; statusCode: number | null; latencyMs: number; error: string | null; responseBody: string | null }>;
+  log: Array<{
+    at: string;
+    statusCode: number | null;
+    latencyMs: number;
+    error: string | null;
+    responseBody: string | null;
+  }>;
 }
 
 /** The newest deliveries of one endpoint with every attempt. */
-export async function listDeliveries(db: Db, { endpointId, limit = 30 }: { endpointId: string; limit?: number }): Promise<DeliveryLogEntry[]> {
+export async function listDeliveries(
+  db: Db,
+  { endpointId, limit = 30 }: { endpointId: string; limit?: number },
+): Promise<DeliveryLogEntry[]> {
   await getEndpointRow(db, endpointId);
-  const rows = await db.select().from(notifyDeliveries).where(eq(notifyDeliveries.endpointId, endpointId)).orderBy(desc(notifyDeliveries.createdAt)).limit(limit);
+  const rows = await db
+    .select()
+    .from(notifyDeliveries)
+    .where(eq(notifyDeliveries.endpointId, endpointId))
+    .orderBy(desc(notifyDeliveries.createdAt))
+    .limit(limit);
   const ids = rows.map((r) => r.id);
-  const attempts = ids.length ? await db.select().from(notifyAttempts).where(inArray(notifyAttempts.deliveryId, ids)).orderBy(notifyAttempts.id) : [];
+  const attempts = ids.length
+    ? await db.select().from(notifyAttempts).where(inArray(notifyAttempts.deliveryId, ids)).orderBy(notifyAttempts.id)
+    : [];
   return rows.map((r) => ({
     id: r.id,
     eventType: r.eventType,
@@ -190,19 +276,51 @@ export async function listDeliveries(db: Db, { endpointId, limit = 30 }: { endpo
     lastStatusCode: r.lastStatusCode,
     lastError: r.lastError,
     createdAt: r.createdAt.toISOString(),
-    log: attempts.filter((a) => a.deliveryId === r.id).map((a) => ({ at: a.at.toISOString(), statusCode: a.statusCode, latencyMs: a.latencyMs, error: a.error, responseBody: a.responseBody })),
+    log: attempts
+      .filter((a) => a.deliveryId === r.id)
+      .map((a) => ({
+        at: a.at.toISOString(),
+        statusCode: a.statusCode,
+        latencyMs: a.latencyMs,
+        error: a.error,
+        responseBody: a.responseBody,
+      })),
   }));
 }
 
 /** Sends a delivery again now with the same webhook-id (receivers dedupe on it); its attempt log continues. */
-export async function redeliver({ db, actor, endpointId, deliveryId, now = new Date() }: { db: Db; actor: Actor; endpointId: string; deliveryId: string; now?: Date }): Promise<void> {
+export async function redeliver({
+  db,
+  actor,
+  endpointId,
+  deliveryId,
+  now = new Date(),
+}: {
+  db: Db;
+  actor: Actor;
+  endpointId: string;
+  deliveryId: string;
+  now?: Date;
+}): Promise<void> {
   assertAdmin(actor);
-  const [row] = await db.select().from(notifyDeliveries).where(and(eq(notifyDeliveries.id, deliveryId), eq(notifyDeliveries.endpointId, endpointId)));
+  const [row] = await db
+    .select()
+    .from(notifyDeliveries)
+    .where(and(eq(notifyDeliveries.id, deliveryId), eq(notifyDeliveries.endpointId, endpointId)));
   if (!row) throw new NotFoundError(`no delivery ${deliveryId} for this endpoint`);
   if (!row.cardId) throw new ValidationError("a test send is not redelivered; press Send test again");
-  if (row.status === "skipped") throw new ValidationError("this delivery was skipped because the card was answered within the endpoint's delay");
+  if (row.status === "skipped")
+    throw new ValidationError("this delivery was skipped because the card was answered within the endpoint's delay");
   await db.transaction(async (tx) => {
-    await tx.update(notifyDeliveries).set({ status: "pending", nextAttemptAt: now, leaseUntil: null, completedAt: null }).where(eq(notifyDeliveries.id, deliveryId));
-    await tx.insert(auditEvents).values({ actor: actorLabel(actor), action: "webhook.redelivered", target: deliveryId, detail: { endpointId, msgId: row.msgId } });
+    await tx
+      .update(notifyDeliveries)
+      .set({ status: "pending", nextAttemptAt: now, leaseUntil: null, completedAt: null })
+      .where(eq(notifyDeliveries.id, deliveryId));
+    await tx.insert(auditEvents).values({
+      actor: actorLabel(actor),
+      action: "webhook.redelivered",
+      target: deliveryId,
+      detail: { endpointId, msgId: row.msgId },
+    });
   });
 }

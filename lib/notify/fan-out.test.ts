@@ -18,7 +18,8 @@ afterAll(async () => {
 describe("outbox fan-out", () => {
   it("maps card events to notification events", () => {
     expect(notifyTypeOf("enqueued")).toBe("card.admitted");
-    for (const t of ["resolved", "coalesced", "swept", "aborted"] as const) expect(notifyTypeOf(t)).toBe("card.settled");
+    for (const t of ["resolved", "coalesced", "swept", "aborted"] as const)
+      expect(notifyTypeOf(t)).toBe("card.settled");
     expect(notifyTypeOf("expired")).toBe("card.expired");
     expect(notifyTypeOf("displayed")).toBeNull();
   });
@@ -26,8 +27,18 @@ describe("outbox fan-out", () => {
   it("creates one delivery per event and matching endpoint, even when fan-outs race; skips stale and other-workspace events", async () => {
     const other = crypto.randomUUID();
     await f.opened.db.insert(workspaces).values({ id: other, path: `${f.workspace}-other`, name: "other" });
-    const all = await createEndpoint({ db: f.opened.db, actor: ADMIN, input: { url: r.url, events: ["card.admitted", "card.settled"] }, env: f.env });
-    const scoped = await createEndpoint({ db: f.opened.db, actor: ADMIN, input: { url: r.url, workspace: other }, env: f.env });
+    const all = await createEndpoint({
+      db: f.opened.db,
+      actor: ADMIN,
+      input: { url: r.url, events: ["card.admitted", "card.settled"] },
+      env: f.env,
+    });
+    const scoped = await createEndpoint({
+      db: f.opened.db,
+      actor: ADMIN,
+      input: { url: r.url, workspace: other },
+      env: f.env,
+    });
     await createEndpoint({ db: f.opened.db, actor: ADMIN, input: { url: r.url, enabled: false }, env: f.env });
 
     const card = await f.admit("rm -rf out");
@@ -35,9 +46,19 @@ describe("outbox fan-out", () => {
     await f.opened.db.insert(cardEvents).values([
       { cardId: card, workspaceId: f.workspaceId, type: "displayed", actor: "alice" },
       { cardId: card, workspaceId: f.workspaceId, type: "resolved", actor: "alice" },
-      { cardId: card, workspaceId: f.workspaceId, type: "enqueued", actor: "agent", at: new Date(Date.now() - 2 * 3600 * 1000) },
+      {
+        cardId: card,
+        workspaceId: f.workspaceId,
+        type: "enqueued",
+        actor: "agent",
+        at: new Date(Date.now() - 2 * 3600 * 1000),
+      },
     ]);
-    const counts = await Promise.all([fanOut(f.opened.db, f.env), fanOut(f.opened.db, f.env), fanOut(f.opened.db, f.env)]);
+    const counts = await Promise.all([
+      fanOut(f.opened.db, f.env),
+      fanOut(f.opened.db, f.env),
+      fanOut(f.opened.db, f.env),
+    ]);
     expect(counts.reduce((a, b) => a + b, 0)).toBe(2);
     expect(await fanOut(f.opened.db, f.env)).toBe(0);
     const rows = await f.opened.db.select().from(notifyDeliveries);

@@ -1,6 +1,15 @@
 import { and, asc, desc, eq, gt, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { appSettings, cardEvents, notifyDeliveries, notifyOutboxMarks, pushSubscriptions, webhookEndpoints, type CardEventType, type NotifyEventType } from "@/db/schema";
+import {
+  appSettings,
+  cardEvents,
+  notifyDeliveries,
+  notifyOutboxMarks,
+  pushSubscriptions,
+  webhookEndpoints,
+  type CardEventType,
+  type NotifyEventType,
+} from "@/db/schema";
 import { nowOf, type NotifyEnv } from "./notify-env";
 import { newMessageId } from "./signing";
 
@@ -42,16 +51,32 @@ export async function fanOut(db: Db, env: NotifyEnv = {}, batch = 200): Promise<
       const type = notifyTypeOf(e.type);
       if (!type || now.getTime() - e.at.getTime() > MAX_EVENT_AGE_MS) continue;
       endpoints ??= await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.enabled, true));
-      const targets = endpoints.filter((ep) => (ep.workspaceId === null || ep.workspaceId === e.workspaceId) && ep.events.includes(type));
+      const targets = endpoints.filter(
+        (ep) => (ep.workspaceId === null || ep.workspaceId === e.workspaceId) && ep.events.includes(type),
+      );
       const base = { eventSeq: e.seq, cardId: e.cardId, eventType: type, msgId: newMessageId(), eventAt: e.at };
       for (const ep of targets) {
         const due = new Date(e.at.getTime() + (type === "card.admitted" ? ep.delaySeconds * 1000 : 0));
-        const rows = await tx.insert(notifyDeliveries).values({ ...base, id: crypto.randomUUID(), endpointId: ep.id, nextAttemptAt: due }).onConflictDoNothing().returning({ id: notifyDeliveries.id });
+        const rows = await tx
+          .insert(notifyDeliveries)
+          .values({ ...base, id: crypto.randomUUID(), endpointId: ep.id, nextAttemptAt: due })
+          .onConflictDoNothing()
+          .returning({ id: notifyDeliveries.id });
         created += rows.length;
       }
       if (type === "card.admitted") {
         for (const sub of await tx.select({ id: pushSubscriptions.id }).from(pushSubscriptions)) {
-          const rows = await tx.insert(notifyDeliveries).values({ ...base, msgId: newMessageId(), id: crypto.randomUUID(), subscriptionId: sub.id, nextAttemptAt: e.at }).onConflictDoNothing().returning({ id: notifyDeliveries.id });
+          const rows = await tx
+            .insert(notifyDeliveries)
+            .values({
+              ...base,
+              msgId: newMessageId(),
+              id: crypto.randomUUID(),
+              subscriptionId: sub.id,
+              nextAttemptAt: e.at,
+            })
+            .onConflictDoNothing()
+            .returning({ id: notifyDeliveries.id });
           created += rows.length;
         }
       }
@@ -84,7 +109,13 @@ export async function claimDue(db: Db, env: NotifyEnv = {}, limit = 50, leaseMs 
     const due = await tx
       .select({ id: notifyDeliveries.id })
       .from(notifyDeliveries)
-      .where(and(eq(notifyDeliveries.status, "pending"), lte(notifyDeliveries.nextAttemptAt, now), or(isNull(notifyDeliveries.leaseUntil), lt(notifyDeliveries.leaseUntil, now))))
+      .where(
+        and(
+          eq(notifyDeliveries.status, "pending"),
+          lte(notifyDeliveries.nextAttemptAt, now),
+          or(isNull(notifyDeliveries.leaseUntil), lt(notifyDeliveries.leaseUntil, now)),
+        ),
+      )
       .orderBy(asc(notifyDeliveries.nextAttemptAt))
       .limit(limit)
       .for("update", { skipLocked: true });

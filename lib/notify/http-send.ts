@@ -29,7 +29,14 @@ const BODY_LIMIT = 2048;
  * connects to that checked address (custom lookup). Redirects are never followed: a 3xx is returned
  * as it is, and the caller treats it as a failure.
  */
-export async function sendHttp(options: { url: string; method?: string; headers: Record<string, string>; body: string | Buffer; timeoutMs: number; policy: TargetPolicy }): Promise<HttpResult> {
+export async function sendHttp(options: {
+  url: string;
+  method?: string;
+  headers: Record<string, string>;
+  body: string | Buffer;
+  timeoutMs: number;
+  policy: TargetPolicy;
+}): Promise<HttpResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   let url: URL;
@@ -42,7 +49,8 @@ export async function sendHttp(options: { url: string; method?: string; headers:
     throw error;
   }
   const pinned: LookupFunction = (_hostname, opts, callback) => {
-    if ((opts as { all?: boolean }).all) (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [target]);
+    if ((opts as { all?: boolean }).all)
+      (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [target]);
     else callback(null, target.address, target.family);
   };
   const body = typeof options.body === "string" ? Buffer.from(options.body) : options.body;
@@ -57,7 +65,16 @@ export async function sendHttp(options: { url: string; method?: string; headers:
     };
     const req = client.request(
       url,
-      { method: options.method ?? "POST", headers: { ...options.headers, "content-length": String(body.length), "user-agent": "permissions-cockpit-webhooks/1" }, lookup: pinned, agent: false },
+      {
+        method: options.method ?? "POST",
+        headers: {
+          ...options.headers,
+          "content-length": String(body.length),
+          "user-agent": "permissions-cockpit-webhooks/1",
+        },
+        lookup: pinned,
+        agent: false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
@@ -69,7 +86,12 @@ export async function sendHttp(options: { url: string; method?: string; headers:
           if (settled) return;
           settled = true;
           clearTimeout(timer);
-          resolve({ statusCode: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).subarray(0, BODY_LIMIT).toString("utf8"), latencyMs: elapsed() });
+          resolve({
+            statusCode: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).subarray(0, BODY_LIMIT).toString("utf8"),
+            latencyMs: elapsed(),
+          });
         });
         res.on("error", (error) => fail("connection", error.message));
       },
@@ -78,7 +100,9 @@ export async function sendHttp(options: { url: string; method?: string; headers:
       fail("timeout", `no answer within ${Math.round(options.timeoutMs / 1000)} s`);
       req.destroy();
     }, options.timeoutMs);
-    req.on("error", (error: NodeJS.ErrnoException) => fail("connection", error.code ? `${error.code}: ${error.message}` : error.message));
+    req.on("error", (error: NodeJS.ErrnoException) =>
+      fail("connection", error.code ? `${error.code}: ${error.message}` : error.message),
+    );
     req.end(body);
   });
 }

@@ -1,5 +1,19 @@
 /** Notifications: webhook endpoints, the outbox worker, formats, Standard Webhooks signing, SSRF policy, ntfy actions and Web Push. */
-export { createEndpoint, updateEndpoint, deleteEndpoint, listEndpoints, getEndpoint, listDeliveries, redeliver, CreateEndpointInput, UpdateEndpointInput, WEBHOOK_FORMATS, NOTIFY_EVENTS, type EndpointView, type DeliveryLogEntry } from "./endpoints";
+export {
+  createEndpoint,
+  updateEndpoint,
+  deleteEndpoint,
+  listEndpoints,
+  getEndpoint,
+  listDeliveries,
+  redeliver,
+  CreateEndpointInput,
+  UpdateEndpointInput,
+  WEBHOOK_FORMATS,
+  NOTIFY_EVENTS,
+  type EndpointView,
+  type DeliveryLogEntry,
+} from "./endpoints";
 export { sendTest, type TestSendResult } from "./send-test";
 export { useActionToken, mintActionTokens, ActionClaim } from "./action-tokens";
 export { fanOut, claimDue, notifyTypeOf } from "./fan-out";

@@ -43,10 +43,16 @@ export function drawIcon(size: number): Buffer {
   ihdr.writeUInt32BE(size, 0);
   ihdr.writeUInt32BE(size, 4);
   ihdr.set([8, 6, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", ihdr), chunk("IDAT", zlib.deflateSync(Buffer.concat(rows), { level: 9 })), chunk("IEND", Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", zlib.deflateSync(Buffer.concat(rows), { level: 9 })),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }
 
 if (process.argv[1]?.endsWith("make-icons.ts")) {
-  for (const size of [192, 512]) writeFileSync(path.join(process.cwd(), "public", "icons", `icon-${size}.png`), drawIcon(size));
+  for (const size of [192, 512])
+    writeFileSync(path.join(process.cwd(), "public", "icons", `icon-${size}.png`), drawIcon(size));
   console.log("wrote public/icons/icon-192.png and icon-512.png");
 }

@@ -37,11 +37,23 @@ describe("Web Push", () => {
   });
 
   it("refuses a push endpoint on a private network unless allowed", async () => {
-    await expect(subscribePush({ db: f.opened.db, actor: person, input: { endpoint: "https://10.0.0.5/push/x", keys: browserKeys() }, env: f.env })).rejects.toThrow(/private/);
+    await expect(
+      subscribePush({
+        db: f.opened.db,
+        actor: person,
+        input: { endpoint: "https://10.0.0.5/push/x", keys: browserKeys() },
+        env: f.env,
+      }),
+    ).rejects.toThrow(/private/);
   });
 
   it("pushes an encrypted, VAPID-signed message for card.admitted and removes a subscription the service calls gone", async () => {
-    await subscribePush({ db: f.opened.db, actor: person, input: { endpoint: `${pushService.url}/sub-1`, keys: browserKeys() }, env: f.env });
+    await subscribePush({
+      db: f.opened.db,
+      actor: person,
+      input: { endpoint: `${pushService.url}/sub-1`, keys: browserKeys() },
+      env: f.env,
+    });
     const w = startNotifyWorker({ db: f.opened.db, env: f.env, pollMs: 0 });
     await f.admit("rm -rf cache", "s-push");
     await w.tick();
@@ -54,15 +66,36 @@ describe("Web Push", () => {
     expect(req.headers.urgency).toBe("high");
     expect(Number(req.headers.ttl)).toBeGreaterThan(0);
     expect(req.body).not.toContain("rm -rf cache");
-    expect((await f.opened.db.select().from(notifyDeliveries).where(eq(notifyDeliveries.eventType, "card.admitted")))[0]).toMatchObject({ status: "delivered" });
+    expect(
+      (await f.opened.db.select().from(notifyDeliveries).where(eq(notifyDeliveries.eventType, "card.admitted")))[0],
+    ).toMatchObject({ status: "delivered" });
 
-    await expect(subscribePush({ db: f.opened.db, actor: person, input: { endpoint: `${pushService.url}/sub-broken`, keys: { p256dh: "bm90LWEta2V5", auth: "eA" } }, env: f.env })).rejects.toThrow(/P-256/);
+    await expect(
+      subscribePush({
+        db: f.opened.db,
+        actor: person,
+        input: { endpoint: `${pushService.url}/sub-broken`, keys: { p256dh: "bm90LWEta2V5", auth: "eA" } },
+        env: f.env,
+      }),
+    ).rejects.toThrow(/P-256/);
     // Stored before validation existed, say: the delivery fails once instead of retrying forever.
-    const [broken] = await f.opened.db.insert(pushSubscriptions).values({ id: "sub-broken", userId: "u-phone", endpoint: `${pushService.url}/sub-broken`, p256dh: "bm90LWEta2V5", auth: "eA" }).returning();
+    const [broken] = await f.opened.db
+      .insert(pushSubscriptions)
+      .values({
+        id: "sub-broken",
+        userId: "u-phone",
+        endpoint: `${pushService.url}/sub-broken`,
+        p256dh: "bm90LWEta2V5",
+        auth: "eA",
+      })
+      .returning();
     await f.admit("rm -rf cache1", "s-push");
     await w.tick();
     await w.idle();
-    const brokenRows = await f.opened.db.select().from(notifyDeliveries).where(eq(notifyDeliveries.subscriptionId, broken!.id));
+    const brokenRows = await f.opened.db
+      .select()
+      .from(notifyDeliveries)
+      .where(eq(notifyDeliveries.subscriptionId, broken!.id));
     expect(brokenRows).toMatchObject([{ status: "failed", attempts: 1 }]);
     expect(brokenRows[0]!.lastError).toMatch(/not sent/);
     await f.opened.db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, broken!.id));

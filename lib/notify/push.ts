@@ -29,36 +29,70 @@ export async function vapidKeys(db: DbOrTx): Promise<VapidKeys> {
 export const PushSubscriptionInput = z.object({
   endpoint: z.string().url().max(2000),
   keys: z.object({
-    p256dh: z.string().max(200).refine((k) => Buffer.from(k, "base64url").length === 65, "p256dh must be an uncompressed P-256 public key"),
-    auth: z.string().max(100).refine((k) => Buffer.from(k, "base64url").length === 16, "auth must be 16 bytes"),
+    p256dh: z
+      .string()
+      .max(200)
+      .refine((k) => Buffer.from(k, "base64url").length === 65, "p256dh must be an uncompressed P-256 public key"),
+    auth: z
+      .string()
+      .max(100)
+      .refine((k) => Buffer.from(k, "base64url").length === 16, "auth must be 16 bytes"),
   }),
 });
 export type PushSubscriptionInput = z.infer<typeof PushSubscriptionInput>;
 
 /** Saves this device's subscription for the signed-in person; the push service URL must pass the SSRF policy. */
-export async function subscribePush({ db, actor, input, userAgent, env = {} }: { db: Db; actor: Actor; input: PushSubscriptionInput; userAgent?: string | null; env?: NotifyEnv }) {
+export async function subscribePush({
+  db,
+  actor,
+  input,
+  userAgent,
+  env = {},
+}: {
+  db: Db;
+  actor: Actor;
+  input: PushSubscriptionInput;
+  userAgent?: string | null;
+  env?: NotifyEnv;
+}) {
   if (actor.kind !== "user") throw new ForbiddenError("push is enabled per signed-in person and device");
   input = PushSubscriptionInput.parse(input);
   const url = parseTargetUrl(input.endpoint);
   await checkTarget(url, await targetPolicy(db, env));
-  const values = { userId: actor.userId, endpoint: input.endpoint, p256dh: input.keys.p256dh, auth: input.keys.auth, userAgent: userAgent?.slice(0, 300) ?? null };
+  const values = {
+    userId: actor.userId,
+    endpoint: input.endpoint,
+    p256dh: input.keys.p256dh,
+    auth: input.keys.auth,
+    userAgent: userAgent?.slice(0, 300) ?? null,
+  };
   const [row] = await db
     .insert(pushSubscriptions)
     .values({ id: crypto.randomUUID(), ...values })
     .onConflictDoUpdate({ target: pushSubscriptions.endpoint, set: values })
     .returning();
-  await db.insert(auditEvents).values({ actor: actorLabel(actor), action: "notify.push_subscribed", target: row!.id, detail: { origin: url.origin } });
+  await db.insert(auditEvents).values({
+    actor: actorLabel(actor),
+    action: "notify.push_subscribed",
+    target: row!.id,
+    detail: { origin: url.origin },
+  });
   return { id: row!.id };
 }
 
 export async function unsubscribePush({ db, actor, endpoint }: { db: Db; actor: Actor; endpoint: string }) {
   if (actor.kind !== "user") throw new ForbiddenError("push is enabled per signed-in person and device");
-  const removed = await db.delete(pushSubscriptions).where(and(eq(pushSubscriptions.endpoint, endpoint), eq(pushSubscriptions.userId, actor.userId))).returning();
+  const removed = await db
+    .delete(pushSubscriptions)
+    .where(and(eq(pushSubscriptions.endpoint, endpoint), eq(pushSubscriptions.userId, actor.userId)))
+    .returning();
   return { removed: removed.length };
 }
 
 export async function countPushSubscriptions(db: Db, userId: string): Promise<number> {
-  return (await db.select({ id: pushSubscriptions.id }).from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId))).length;
+  return (
+    await db.select({ id: pushSubscriptions.id }).from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId))
+  ).length;
 }
 
 /** What the service worker shows; kept small (push services cap payloads near 4 kB). */
@@ -71,12 +105,23 @@ export async function pushRequest(db: Db, sub: typeof pushSubscriptions.$inferSe
   const keys = await vapidKeys(db);
   const base = publicUrlOf(env);
   // Safari refuses a VAPID subject of https://localhost; a mailto works everywhere.
-  const subject = base.startsWith("https://") && !new URL(base).hostname.endsWith("localhost") ? base : "mailto:cockpit@permissions-cockpit.invalid";
-  const details = webpush.generateRequestDetails({ endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } }, JSON.stringify(pushPayload(card, cardUrl(env, card.id))), {
-    vapidDetails: { subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
-    TTL: 3600,
-    urgency: "high",
-    topic: card.id.replace(/[^A-Za-z0-9]/g, "").slice(0, 32),
-  });
-  return { url: details.endpoint, headers: details.headers as Record<string, string>, body: details.body ?? Buffer.alloc(0) };
+  const subject =
+    base.startsWith("https://") && !new URL(base).hostname.endsWith("localhost")
+      ? base
+      : "mailto:cockpit@permissions-cockpit.invalid";
+  const details = webpush.generateRequestDetails(
+    { endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } },
+    JSON.stringify(pushPayload(card, cardUrl(env, card.id))),
+    {
+      vapidDetails: { subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
+      TTL: 3600,
+      urgency: "high",
+      topic: card.id.replace(/[^A-Za-z0-9]/g, "").slice(0, 32),
+    },
+  );
+  return {
+    url: details.endpoint,
+    headers: details.headers as Record<string, string>,
+    body: details.body ?? Buffer.alloc(0),
+  };
 }

@@ -18,7 +18,13 @@ describe("restart", () => {
     let answers = [503];
     const r = await startReceiver(() => ({ status: answers.shift() ?? 200 }));
     const clock = { now: new Date(Date.now() + 5000) };
-    const env = { envAllowHosts: [], publicUrl: "https://cockpit.example", now: () => clock.now, schedule: [60], random: () => 0.5 };
+    const env = {
+      envAllowHosts: [],
+      publicUrl: "https://cockpit.example",
+      now: () => clock.now,
+      schedule: [60],
+      random: () => 0.5,
+    };
     const f = await notifyFixture({ dataDir, root, env });
     // Opening a PGlite folder takes seconds: start the fake clock after it, ahead of the admissions.
     clock.now = new Date(Date.now() + 5000);
@@ -37,7 +43,10 @@ describe("restart", () => {
 
     const reopened = await openDb({ kind: "embedded", dataDir });
     try {
-      expect((await reopened.db.select().from(notifyDeliveries)).map((d) => d.status).sort()).toEqual(["pending", "pending"]);
+      expect((await reopened.db.select().from(notifyDeliveries)).map((d) => d.status).sort()).toEqual([
+        "pending",
+        "pending",
+      ]);
       clock.now = new Date(clock.now.getTime() + 61_000);
       const w2 = startNotifyWorker({ db: reopened.db, env, pollMs: 0 });
       await w2.tick();
@@ -49,7 +58,10 @@ describe("restart", () => {
       expect(ids.filter((id) => id === c1)).toHaveLength(2);
       const rows = await reopened.db.select().from(notifyDeliveries);
       expect(rows.map((d) => d.status)).toEqual(["delivered", "delivered", "delivered"]);
-      expect(new Set(r.requests.filter((q) => JSON.parse(q.body).data.card.id === c1).map((q) => q.headers["webhook-id"])).size).toBe(1);
+      expect(
+        new Set(r.requests.filter((q) => JSON.parse(q.body).data.card.id === c1).map((q) => q.headers["webhook-id"]))
+          .size,
+      ).toBe(1);
       expect((await reopened.db.select().from(cardEvents)).length).toBe(3);
     } finally {
       await reopened.close();

@@ -29,7 +29,11 @@ export function sampleCard(now: Date): CardView {
     cause: "mode-judgment",
     warnings: [],
     safetyCheck: false,
-    remember: { session: ["Bash(git push:*)"], workspace: ["Bash(git push:*)"], workspaceStore: ".claude/settings.local.json" },
+    remember: {
+      session: ["Bash(git push:*)"],
+      workspace: ["Bash(git push:*)"],
+      workspaceStore: ".claude/settings.local.json",
+    },
     decision: { step: "fallback", reason: "test", rule: null },
     createdAt: now.toISOString(),
     displayedAt: null,
@@ -48,20 +52,63 @@ export interface TestSendResult {
 }
 
 /** Sends one signed `webhook.test` message now and reports the receiver's answer; recorded in the log, never retried. */
-export async function sendTest({ db, actor, endpointId, env = {} }: { db: Db; actor: Actor; endpointId: string; env?: NotifyEnv }): Promise<TestSendResult> {
+export async function sendTest({
+  db,
+  actor,
+  endpointId,
+  env = {},
+}: {
+  db: Db;
+  actor: Actor;
+  endpointId: string;
+  env?: NotifyEnv;
+}): Promise<TestSendResult> {
   if (!hasRole(actor, "admin")) throw new ForbiddenError("sending a test needs the admin role");
   const endpoint = await getEndpointRow(db, endpointId);
   const now = nowOf(env);
   const msgId = newMessageId();
   const card = sampleCard(now);
-  const body = renderBody(endpoint.format, { type: "webhook.test", msgId, at: now, card, url: `${publicUrlOf(env)}/cards` }, { ntfyTopic: endpoint.ntfyTopic, ntfyPriority: endpoint.ntfyPriority });
+  const body = renderBody(
+    endpoint.format,
+    { type: "webhook.test", msgId, at: now, card, url: `${publicUrlOf(env)}/cards` },
+    { ntfyTopic: endpoint.ntfyTopic, ntfyPriority: endpoint.ntfyPriority },
+  );
   const outcome = await sendToEndpoint(db, endpoint, body, msgId, env);
   const ok = outcome.verdict.kind === "delivered";
   await db.transaction(async (tx) => {
     const id = crypto.randomUUID();
-    await tx.insert(notifyDeliveries).values({ id, endpointId, eventType: "webhook.test", msgId, eventAt: now, status: ok ? "delivered" : "failed", attempts: 1, lastStatusCode: outcome.statusCode, lastError: outcome.error, completedAt: now });
-    await tx.insert(notifyAttempts).values({ deliveryId: id, at: now, statusCode: outcome.statusCode, latencyMs: outcome.latencyMs, error: outcome.error, responseBody: outcome.responseBody });
-    await tx.insert(auditEvents).values({ actor: actorLabel(actor), action: "webhook.tested", target: endpointId, detail: { statusCode: outcome.statusCode, ok } });
+    await tx.insert(notifyDeliveries).values({
+      id,
+      endpointId,
+      eventType: "webhook.test",
+      msgId,
+      eventAt: now,
+      status: ok ? "delivered" : "failed",
+      attempts: 1,
+      lastStatusCode: outcome.statusCode,
+      lastError: outcome.error,
+      completedAt: now,
+    });
+    await tx.insert(notifyAttempts).values({
+      deliveryId: id,
+      at: now,
+      statusCode: outcome.statusCode,
+      latencyMs: outcome.latencyMs,
+      error: outcome.error,
+      responseBody: outcome.responseBody,
+    });
+    await tx.insert(auditEvents).values({
+      actor: actorLabel(actor),
+      action: "webhook.tested",
+      target: endpointId,
+      detail: { statusCode: outcome.statusCode, ok },
+    });
   });
-  return { statusCode: outcome.statusCode, latencyMs: outcome.latencyMs, body: outcome.responseBody?.slice(0, 500) ?? null, error: outcome.error, ok };
+  return {
+    statusCode: outcome.statusCode,
+    latencyMs: outcome.latencyMs,
+    body: outcome.responseBody?.slice(0, 500) ?? null,
+    error: outcome.error,
+    ok,
+  };
 }

@@ -33,7 +33,15 @@ export async function dbAllowHosts(db: DbOrTx): Promise<string[]> {
   return (await readSetting<string[]>(db, ALLOW_HOSTS_KEY)) ?? [];
 }
 
-export async function setAllowHosts({ db, actor, input }: { db: DbOrTx; actor: Actor; input: AllowHostsInput }): Promise<string[]> {
+export async function setAllowHosts({
+  db,
+  actor,
+  input,
+}: {
+  db: DbOrTx;
+  actor: Actor;
+  input: AllowHostsInput;
+}): Promise<string[]> {
   if (!hasRole(actor, "admin")) throw new ForbiddenError("allowing private hosts needs the admin role");
   const hosts = [...new Set(input.hosts.map(hostKey))];
   await db

@@ -7,7 +7,11 @@ const ts = 1614265330;
 const body = '{"test": 2432232314}';
 const vector = "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=";
 const nowMs = ts * 1000;
-const headers = (signature: string, timestamp: string | number = ts) => ({ "webhook-id": id, "webhook-timestamp": String(timestamp), "webhook-signature": signature });
+const headers = (signature: string, timestamp: string | number = ts) => ({
+  "webhook-id": id,
+  "webhook-timestamp": String(timestamp),
+  "webhook-signature": signature,
+});
 
 describe("Standard Webhooks signing", () => {
   it("reproduces the spec's test vector and verifies it", () => {
@@ -30,7 +34,10 @@ describe("Standard Webhooks signing", () => {
 
   it("rejects missing headers", () => {
     const { ["webhook-signature"]: _drop, ...rest } = headers(vector);
-    expect(verifyWebhook(rest, body, secret, { nowMs })).toMatchObject({ ok: false, reason: expect.stringContaining("missing") });
+    expect(verifyWebhook(rest, body, secret, { nowMs })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("missing"),
+    });
     expect(verifyWebhook({ ...headers(vector), "webhook-id": undefined }, body, secret, { nowMs }).ok).toBe(false);
   });
 
@@ -41,7 +48,8 @@ describe("Standard Webhooks signing", () => {
   });
 
   it("accepts exactly at the tolerance edge and fails closed at ±10 minutes of skew", () => {
-    const at = (skew: number) => verifyWebhook(headers(signWebhook(secret, id, ts + skew, body), ts + skew), body, secret, { nowMs }).ok;
+    const at = (skew: number) =>
+      verifyWebhook(headers(signWebhook(secret, id, ts + skew, body), ts + skew), body, secret, { nowMs }).ok;
     expect(at(300)).toBe(true);
     expect(at(-300)).toBe(true);
     expect(at(600)).toBe(false);

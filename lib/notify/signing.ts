@@ -22,9 +22,18 @@ export function signWebhook(secret: string, msgId: string, timestamp: number, bo
 }
 
 /** The three headers of one attempt; a retry gets a fresh timestamp and signature, the same id. */
-export function webhookHeaders(secret: string, msgId: string, body: string, nowMs = Date.now()): Record<string, string> {
+export function webhookHeaders(
+  secret: string,
+  msgId: string,
+  body: string,
+  nowMs = Date.now(),
+): Record<string, string> {
   const timestamp = Math.floor(nowMs / 1000);
-  return { "webhook-id": msgId, "webhook-timestamp": String(timestamp), "webhook-signature": signWebhook(secret, msgId, timestamp, body) };
+  return {
+    "webhook-id": msgId,
+    "webhook-timestamp": String(timestamp),
+    "webhook-signature": signWebhook(secret, msgId, timestamp, body),
+  };
 }
 
 export type VerifyResult = { ok: true } | { ok: false; reason: string };
@@ -44,15 +53,22 @@ function header(headers: HeaderSource, name: string): string | undefined {
  * `v1` signature in the space-separated list passes (key rotation); other versions are ignored; the
  * timestamp must be within the tolerance either way (too old and too new both fail).
  */
-export function verifyWebhook(headers: HeaderSource, body: string | Buffer, secret: string, { toleranceSeconds = 300, nowMs = Date.now() }: { toleranceSeconds?: number; nowMs?: number } = {}): VerifyResult {
+export function verifyWebhook(
+  headers: HeaderSource,
+  body: string | Buffer,
+  secret: string,
+  { toleranceSeconds = 300, nowMs = Date.now() }: { toleranceSeconds?: number; nowMs?: number } = {},
+): VerifyResult {
   const id = header(headers, "webhook-id");
   const ts = header(headers, "webhook-timestamp");
   const signatures = header(headers, "webhook-signature");
-  if (!id || !ts || !signatures) return { ok: false, reason: "missing webhook-id, webhook-timestamp or webhook-signature" };
+  if (!id || !ts || !signatures)
+    return { ok: false, reason: "missing webhook-id, webhook-timestamp or webhook-signature" };
   if (!/^\d+$/.test(ts)) return { ok: false, reason: "the timestamp is not a number of seconds" };
   const timestamp = Number(ts);
   const now = Math.floor(nowMs / 1000);
-  if (Math.abs(now - timestamp) > toleranceSeconds) return { ok: false, reason: "the timestamp is outside the tolerance" };
+  if (Math.abs(now - timestamp) > toleranceSeconds)
+    return { ok: false, reason: "the timestamp is outside the tolerance" };
   const expected = Buffer.from(signWebhook(secret, id, timestamp, body.toString()).slice(3), "base64");
   for (const entry of signatures.split(" ")) {
     const [version, value] = entry.split(",", 2);

@@ -65,15 +65,29 @@ describe("SSRF policy", () => {
     expect(await refused(url)).toMatch(reason);
   });
 
-  it.each(["file:///etc/passwd", "gopher://127.0.0.1:70/", "ftp://example.com/", "javascript:alert(1)", "not a url"])("refuses the scheme or shape of %s", async (url) => {
-    expect(await refused(url)).toMatch(/only http and https|not a valid URL/);
-  });
+  it.each(["file:///etc/passwd", "gopher://127.0.0.1:70/", "ftp://example.com/", "javascript:alert(1)", "not a url"])(
+    "refuses the scheme or shape of %s",
+    async (url) => {
+      expect(await refused(url)).toMatch(/only http and https|not a valid URL/);
+    },
+  );
 
   it("refuses a name when any of its A/AAAA answers is private, and allows public ones", async () => {
-    const lookupAll: LookupAll = async (host) => (host === "mixed.example" ? [{ address: "93.184.215.14", family: 4 }, { address: "fd00::5", family: 6 }] : host === "127.0.0.1.nip.io" ? [{ address: "127.0.0.1", family: 4 }] : [{ address: "93.184.215.14", family: 4 }]);
+    const lookupAll: LookupAll = async (host) =>
+      host === "mixed.example"
+        ? [
+            { address: "93.184.215.14", family: 4 },
+            { address: "fd00::5", family: 6 },
+          ]
+        : host === "127.0.0.1.nip.io"
+          ? [{ address: "127.0.0.1", family: 4 }]
+          : [{ address: "93.184.215.14", family: 4 }];
     expect(await refused("https://mixed.example/", { allowHosts: [], lookupAll })).toMatch(/fd00::5/);
     expect(await refused("https://127.0.0.1.nip.io/", { allowHosts: [], lookupAll })).toMatch(/loopback/);
-    expect(await checkTarget(new URL("https://hooks.example/x"), { allowHosts: [], lookupAll })).toEqual({ address: "93.184.215.14", family: 4 });
+    expect(await checkTarget(new URL("https://hooks.example/x"), { allowHosts: [], lookupAll })).toEqual({
+      address: "93.184.215.14",
+      family: 4,
+    });
     expect(ipRefusal("8.8.8.8")).toBeNull();
     expect(ipRefusal("2001:4860:4860::8888")).toBeNull();
   });
@@ -91,19 +105,43 @@ describe("SSRF policy", () => {
     const r = await startReceiver();
     let calls = 0;
     // The first answer is the (allowed) receiver; any later lookup would point at the canary.
-    const lookupAll: LookupAll = async () => (calls++ === 0 ? [{ address: "127.0.0.1", family: 4 }] : [{ address: "10.9.9.9", family: 4 }]);
-    const res = await sendHttp({ url: `http://rebind.test:${r.port}/hook`, headers: {}, body: "{}", timeoutMs: 2000, policy: { allowHosts: ["rebind.test"], lookupAll } });
+    const lookupAll: LookupAll = async () =>
+      calls++ === 0 ? [{ address: "127.0.0.1", family: 4 }] : [{ address: "10.9.9.9", family: 4 }];
+    const res = await sendHttp({
+      url: `http://rebind.test:${r.port}/hook`,
+      headers: {},
+      body: "{}",
+      timeoutMs: 2000,
+      policy: { allowHosts: ["rebind.test"], lookupAll },
+    });
     expect(res.statusCode).toBe(200);
     expect(calls).toBe(1);
     await r.close();
     // Checked at send time too: a name that now resolves to 10/8 is refused before any connection.
     const rebound: LookupAll = async () => [{ address: "10.1.2.3", family: 4 }];
-    await expect(sendHttp({ url: `http://rebind.test:${canaryPort}/`, headers: {}, body: "{}", timeoutMs: 2000, policy: { allowHosts: [], lookupAll: rebound } })).rejects.toMatchObject({ kind: "refused" });
+    await expect(
+      sendHttp({
+        url: `http://rebind.test:${canaryPort}/`,
+        headers: {},
+        body: "{}",
+        timeoutMs: 2000,
+        policy: { allowHosts: [], lookupAll: rebound },
+      }),
+    ).rejects.toMatchObject({ kind: "refused" });
   });
 
   it("does not follow a redirect to loopback", async () => {
-    const r = await startReceiver(() => ({ status: 302, headers: { location: `http://127.0.0.1:${canaryPort}/steal` } }));
-    const res = await sendHttp({ url: r.url, headers: {}, body: "{}", timeoutMs: 2000, policy: { allowHosts: ["127.0.0.1"] } });
+    const r = await startReceiver(() => ({
+      status: 302,
+      headers: { location: `http://127.0.0.1:${canaryPort}/steal` },
+    }));
+    const res = await sendHttp({
+      url: r.url,
+      headers: {},
+      body: "{}",
+      timeoutMs: 2000,
+      policy: { allowHosts: ["127.0.0.1"] },
+    });
     expect(res.statusCode).toBe(302);
     await r.close();
   });
@@ -122,8 +160,12 @@ describe("SSRF at save and at send time", () => {
   });
 
   it("refuses loopback at save unless an admin allowed the host; revoking the allowance stops sends", async () => {
-    await expect(createEndpoint({ db: f.opened.db, actor: ADMIN, input: { url: `http://127.0.0.1:${canaryPort}/` }, env: f.env })).rejects.toThrow(/loopback/);
-    await expect(createEndpoint({ db: f.opened.db, actor: ADMIN, input: { url: "gopher://example.com/" }, env: f.env })).rejects.toThrow(/only http and https/);
+    await expect(
+      createEndpoint({ db: f.opened.db, actor: ADMIN, input: { url: `http://127.0.0.1:${canaryPort}/` }, env: f.env }),
+    ).rejects.toThrow(/loopback/);
+    await expect(
+      createEndpoint({ db: f.opened.db, actor: ADMIN, input: { url: "gopher://example.com/" }, env: f.env }),
+    ).rejects.toThrow(/only http and https/);
     const { setAllowHosts } = await import("./settings");
     await setAllowHosts({ db: f.opened.db, actor: ADMIN, input: { hosts: ["127.0.0.1"] } });
     const ep = await createEndpoint({ db: f.opened.db, actor: ADMIN, input: { url: r.url }, env: f.env });
@@ -132,21 +174,43 @@ describe("SSRF at save and at send time", () => {
     const w = startNotifyWorker({ db: f.opened.db, env: f.env, pollMs: 0 });
     await w.tick();
     await w.stop();
-    const [d] = await f.opened.db.select().from(notifyDeliveries).where(eq(notifyDeliveries.endpointId, ep.endpoint.id));
+    const [d] = await f.opened.db
+      .select()
+      .from(notifyDeliveries)
+      .where(eq(notifyDeliveries.endpointId, ep.endpoint.id));
     expect(d).toMatchObject({ status: "failed", attempts: 1, lastStatusCode: null });
     expect(d!.lastError).toMatch(/loopback/);
     expect(r.requests).toHaveLength(0);
     // The env allow list works the same way.
-    await expect(createEndpoint({ db: f.opened.db, actor: ADMIN, input: { url: r.url }, env: { ...f.env, envAllowHosts: ["127.0.0.1"] } })).resolves.toBeDefined();
+    await expect(
+      createEndpoint({
+        db: f.opened.db,
+        actor: ADMIN,
+        input: { url: r.url },
+        env: { ...f.env, envAllowHosts: ["127.0.0.1"] },
+      }),
+    ).resolves.toBeDefined();
   });
 
   it("sendHttp reports timeouts and refused connections as retryable kinds", async () => {
     const slow = await startReceiver(() => ({ status: 200, delayMs: 1000 }));
-    const err = await sendHttp({ url: slow.url, headers: {}, body: "", timeoutMs: 100, policy: { allowHosts: ["127.0.0.1"] } }).catch((e) => e);
+    const err = await sendHttp({
+      url: slow.url,
+      headers: {},
+      body: "",
+      timeoutMs: 100,
+      policy: { allowHosts: ["127.0.0.1"] },
+    }).catch((e) => e);
     expect(err).toBeInstanceOf(SendError);
     expect(err.kind).toBe("timeout");
     await slow.close();
-    const closed = await sendHttp({ url: "http://127.0.0.1:1/", headers: {}, body: "", timeoutMs: 1000, policy: { allowHosts: ["127.0.0.1"] } }).catch((e) => e);
+    const closed = await sendHttp({
+      url: "http://127.0.0.1:1/",
+      headers: {},
+      body: "",
+      timeoutMs: 1000,
+      policy: { allowHosts: ["127.0.0.1"] },
+    }).catch((e) => e);
     expect(closed.kind).toBe("connection");
   });
 });

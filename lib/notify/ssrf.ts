@@ -10,13 +10,21 @@ export type LookupAll = (hostname: string) => Promise<Array<{ address: string; f
 export const systemLookupAll: LookupAll = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
 
 /** Cloud metadata services reachable by name; their addresses are link-local or private anyway. */
-const METADATA_HOSTS = new Set(["metadata.google.internal", "metadata.goog", "metadata", "instance-data", "instance-data.ec2.internal", "metadata.azure.com"]);
+const METADATA_HOSTS = new Set([
+  "metadata.google.internal",
+  "metadata.goog",
+  "metadata",
+  "instance-data",
+  "instance-data.ec2.internal",
+  "metadata.azure.com",
+]);
 
 /** Why an address is not a public unicast address, or null when it is. */
 export function ipRefusal(ip: string): string | null {
   if (!ipaddr.isValid(ip)) return `${ip} is not an IP address`;
   let addr = ipaddr.parse(ip);
-  if (addr.kind() === "ipv6" && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+  if (addr.kind() === "ipv6" && (addr as ipaddr.IPv6).isIPv4MappedAddress())
+    addr = (addr as ipaddr.IPv6).toIPv4Address();
   const range = addr.range();
   if (range === "unicast") return null;
   const names: Record<string, string> = {
@@ -35,7 +43,10 @@ export function ipRefusal(ip: string): string | null {
 
 /** Host as the allow list names it: lower case, IPv6 without brackets. */
 export function hostKey(hostname: string): string {
-  return hostname.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
+  return hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "");
 }
 
 export function parseAllowHosts(list: string): string[] {
@@ -53,8 +64,10 @@ export function parseTargetUrl(raw: string): URL {
   } catch {
     throw new RefusedTargetError(`${raw} is not a valid URL`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new RefusedTargetError(`only http and https URLs are allowed, not ${url.protocol.replace(":", "")}`);
-  if (url.username || url.password) throw new RefusedTargetError("put credentials in a header or the topic, not in the URL");
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new RefusedTargetError(`only http and https URLs are allowed, not ${url.protocol.replace(":", "")}`);
+  if (url.username || url.password)
+    throw new RefusedTargetError("put credentials in a header or the topic, not in the URL");
   return url;
 }
 
@@ -73,7 +86,8 @@ export async function checkTarget(url: URL, policy: TargetPolicy): Promise<{ add
   const allowed = policy.allowHosts.includes(host);
   if (ipaddr.isValid(host)) {
     const refusal = allowed ? null : ipRefusal(host);
-    if (refusal) throw new RefusedTargetError(`refused: ${refusal}; an admin can allow this host in Settings → Notifications`);
+    if (refusal)
+      throw new RefusedTargetError(`refused: ${refusal}; an admin can allow this host in Settings → Notifications`);
     return { address: host, family: ipaddr.parse(host).kind() === "ipv6" ? 6 : 4 };
   }
   if (!allowed && METADATA_HOSTS.has(host)) {
@@ -83,13 +97,18 @@ export async function checkTarget(url: URL, policy: TargetPolicy): Promise<{ add
   try {
     addresses = await (policy.lookupAll ?? systemLookupAll)(host);
   } catch (error) {
-    throw new RefusedTargetError(`${host} does not resolve (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new RefusedTargetError(
+      `${host} does not resolve (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
   if (addresses.length === 0) throw new RefusedTargetError(`${host} does not resolve`);
   if (!allowed) {
     for (const a of addresses) {
       const refusal = ipRefusal(a.address);
-      if (refusal) throw new RefusedTargetError(`refused: ${host} resolves to ${refusal}; an admin can allow this host in Settings → Notifications`);
+      if (refusal)
+        throw new RefusedTargetError(
+          `refused: ${host} resolves to ${refusal}; an admin can allow this host in Settings → Notifications`,
+        );
     }
   }
   const first = addresses[0]!;

@@ -38,7 +38,13 @@ export async function startReceiver(reply: Receiver["reply"] = () => ({ status: 
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", async () => {
-      const received: Received = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), at: performance.now() };
+      const received: Received = {
+        method: req.method ?? "",
+        url: req.url ?? "",
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+        at: performance.now(),
+      };
       receiver.requests.push(received);
       const answer = await receiver.reply(received);
       const send = () => {
@@ -76,7 +82,16 @@ export interface NotifyFixture {
   cleanup(): Promise<void>;
 }
 
-export async function notifyFixture(options: { dataDir?: string; opened?: OpenedDb; env?: NotifyEnv; allow?: string[]; workspaceId?: string; root?: string } = {}): Promise<NotifyFixture> {
+export async function notifyFixture(
+  options: {
+    dataDir?: string;
+    opened?: OpenedDb;
+    env?: NotifyEnv;
+    allow?: string[];
+    workspaceId?: string;
+    root?: string;
+  } = {},
+): Promise<NotifyFixture> {
   const root = options.root ?? mkdtempSync(path.join(os.tmpdir(), "notify-"));
   const workspace = path.join(root, "project");
   const home = path.join(root, "home");
@@ -84,7 +99,10 @@ export async function notifyFixture(options: { dataDir?: string; opened?: Opened
   mkdirSync(home, { recursive: true });
   const opened = options.opened ?? (await openDb({ kind: "embedded", dataDir: options.dataDir }));
   const workspaceId = options.workspaceId ?? crypto.randomUUID();
-  await opened.db.insert(workspaces).values({ id: workspaceId, path: workspace, name: "project" }).onConflictDoNothing();
+  await opened.db
+    .insert(workspaces)
+    .values({ id: workspaceId, path: workspace, name: "project" })
+    .onConflictDoNothing();
   await setAllowHosts({ db: opened.db, actor: ADMIN, input: { hosts: options.allow ?? ["127.0.0.1"] } });
   const agent: Actor = { kind: "agent", tokenId: "t1", workspaceId, name: "test-agent" };
   const cardEnv = { home, managedSettingsPath: null };
@@ -96,13 +114,22 @@ export async function notifyFixture(options: { dataDir?: string; opened?: Opened
     agent,
     env: { envAllowHosts: [], publicUrl: "https://cockpit.example", ...options.env },
     async admit(command, sessionId = "sess-1") {
-      const result = await admitCard({ db: opened.db, actor: agent, workspaceId, input: { agent: "claude-code", sessionId, tool: "Bash", input: { command } }, env: cardEnv });
+      const result = await admitCard({
+        db: opened.db,
+        actor: agent,
+        workspaceId,
+        input: { agent: "claude-code", sessionId, tool: "Bash", input: { command } },
+        env: cardEnv,
+      });
       if (result.status !== "pending") throw new Error(`expected a pending card for ${command}, got ${result.status}`);
       return result.id;
     },
     allowRule(rule) {
       mkdirSync(path.join(workspace, ".claude"), { recursive: true });
-      writeFileSync(path.join(workspace, ".claude", "settings.json"), JSON.stringify({ permissions: { allow: [rule] } }));
+      writeFileSync(
+        path.join(workspace, ".claude", "settings.json"),
+        JSON.stringify({ permissions: { allow: [rule] } }),
+      );
     },
     async cleanup() {
       if (!options.opened) await opened.close();

@@ -16,7 +16,17 @@ export interface NotifyWorker {
  * The delivery loop: woken by the card bus at once and by a timer every `pollMs`. Each delivery runs
  * on its own, so a slow or dead endpoint holds only its own request (10 s timeout) and never the others.
  */
-export function startNotifyWorker({ db, env = {}, pollMs = 500, onError = (e) => console.error("notify worker:", e) }: { db: Db; env?: NotifyEnv; pollMs?: number; onError?: (error: unknown) => void }): NotifyWorker {
+export function startNotifyWorker({
+  db,
+  env = {},
+  pollMs = 500,
+  onError = (e) => console.error("notify worker:", e),
+}: {
+  db: Db;
+  env?: NotifyEnv;
+  pollMs?: number;
+  onError?: (error: unknown) => void;
+}): NotifyWorker {
   const inflight = new Set<Promise<void>>();
   let running: Promise<void> | null = null;
   let again = false;

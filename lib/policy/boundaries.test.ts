@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 
 // lib/policy stays pure: stores hand it parsed rules; only the Node wasm loader may read files.
 const ROOT = __dirname;
-const FORBIDDEN = /from\s+["'](node:fs|fs|node:fs\/promises|next\/[^"']*|@\/db[^"']*|\.\.\/\.\.\/db[^"']*|node:child_process|node:net|node:http)["']/;
+const FORBIDDEN =
+  /from\s+["'](node:fs|fs|node:fs\/promises|next\/[^"']*|@\/db[^"']*|\.\.\/\.\.\/db[^"']*|node:child_process|node:net|node:http)["']/;
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -15,7 +16,10 @@ function sources(dir: string): string[] {
 }
 
 describe("module boundaries", () => {
-  it.each(sources(ROOT).map((p) => [p.slice(ROOT.length + 1), p]))("%s imports no I/O, database or Next.js", (_name, p) => {
-    expect(readFileSync(p, "utf8")).not.toMatch(FORBIDDEN);
-  });
+  it.each(sources(ROOT).map((p) => [p.slice(ROOT.length + 1), p]))(
+    "%s imports no I/O, database or Next.js",
+    (_name, p) => {
+      expect(readFileSync(p, "utf8")).not.toMatch(FORBIDDEN);
+    },
+  );
 });

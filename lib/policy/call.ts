@@ -44,7 +44,10 @@ export function callFacts(call: ToolCall, ctx: PolicyContext): CallFacts {
   if (kind === "read" || kind === "edit") {
     for (const f of PATH_FIELDS) {
       const v = str(input[f]);
-      if (v) { raw.push(v); break; }
+      if (v) {
+        raw.push(v);
+        break;
+      }
     }
     for (const f of ["paths", "file_paths", "files"]) {
       const v = input[f];
@@ -56,16 +59,28 @@ export function callFacts(call: ToolCall, ctx: PolicyContext): CallFacts {
   // Searches without a path run in the working directory.
   if (kind === "read" && raw.length === 0 && /grep|glob|directory/i.test(tool)) raw.push(env.cwd);
   const paths = raw.map((p) => resolveCallPath(p, env));
-  const command = kind === "shell" ? str(input.command) : kind === "eval" ? str(input.expression) ?? str(input.code) : null;
+  const command =
+    kind === "shell" ? str(input.command) : kind === "eval" ? (str(input.expression) ?? str(input.code)) : null;
   let host: string | null = null;
   const url = str(input.url);
   if (url) {
-    try { host = new URL(url).hostname.toLowerCase(); } catch { host = null; }
+    try {
+      host = new URL(url).hostname.toLowerCase();
+    } catch {
+      host = null;
+    }
   }
   return {
-    call, names: callNames(tool), exact: tool.toLowerCase(), kind, paths,
+    call,
+    names: callNames(tool),
+    exact: tool.toLowerCase(),
+    kind,
+    paths,
     pathMissing: kind === "edit" && paths.length === 0,
-    command, shell: kind === "shell" && command ? analyzeShell(command) : null,
-    host, name: str(input.subagent_type) ?? str(input.name) ?? str(input.role), env,
+    command,
+    shell: kind === "shell" && command ? analyzeShell(command) : null,
+    host,
+    name: str(input.subagent_type) ?? str(input.name) ?? str(input.role),
+    env,
   };
 }

@@ -1,5 +1,13 @@
 import type { CallFacts } from "./call";
-import { allowParts, candidates, compileRules, firstMatch, type Bucket, type CompiledRule, type CompiledSet } from "./match";
+import {
+  allowParts,
+  candidates,
+  compileRules,
+  firstMatch,
+  type Bucket,
+  type CompiledRule,
+  type CompiledSet,
+} from "./match";
 import { normalizeMode } from "./modes";
 import { isInside, resolveCallPath } from "./paths";
 import type { Mode, PolicyContext, Rule } from "./types";
@@ -26,7 +34,8 @@ export function compiledFor(rules: readonly Rule[], ctx: PolicyContext): Compile
 export function effectiveMode(ctx: PolicyContext): { mode: Mode; note: string | null } {
   const r = normalizeMode(ctx.agent, String(ctx.mode ?? "default"));
   if (!r.ok) return { mode: "default", note: `${r.error}; evaluated as default` };
-  if (r.value === "yolo" && ctx.disableBypass) return { mode: "default", note: "disableBypass: yolo evaluated as default" };
+  if (r.value === "yolo" && ctx.disableBypass)
+    return { mode: "default", note: "disableBypass: yolo evaluated as default" };
   return { mode: r.value, note: null };
 }
 
@@ -48,7 +57,11 @@ export function insideRoots(p: string, dirs: string[], ctx: PolicyContext): bool
 }
 
 /** Allow match: for shell every top-level part and substitution must be covered by some allow rule (nothing stripped). */
-export function allowMatch(b: Bucket, f: CallFacts, ctx: PolicyContext): { rule: CompiledRule; all: CompiledRule[] } | null {
+export function allowMatch(
+  b: Bucket,
+  f: CallFacts,
+  ctx: PolicyContext,
+): { rule: CompiledRule; all: CompiledRule[] } | null {
   if (!f.shell) {
     const cr = firstMatch(b, f, ctx);
     return cr ? { rule: cr, all: [cr] } : null;

@@ -23,10 +23,17 @@ export function decide(call: ToolCall, ctx: PolicyContext): Decision {
 
 /** Seed 002: a subagent has no human to answer; ordinary prompts auto-allow, safety prompts are denied. */
 function asSubagent(d: Decision): Decision {
-  const failClosed = d.safetyCheck || d.cause !== "mode" || (d.warnings.includes("dangerous command"));
+  const failClosed = d.safetyCheck || d.cause !== "mode" || d.warnings.includes("dangerous command");
   const decision = failClosed ? "deny" : "allow";
-  const why = failClosed ? "subagent: a safety prompt fails closed" : "subagent: runs autonomously, ordinary prompts are allowed";
-  return { ...d, decision, reason: `${d.reason} (${why})`, trace: [...d.trace, { step: d.step, outcome: "decided", why }] };
+  const why = failClosed
+    ? "subagent: a safety prompt fails closed"
+    : "subagent: runs autonomously, ordinary prompts are allowed";
+  return {
+    ...d,
+    decision,
+    reason: `${d.reason} (${why})`,
+    trace: [...d.trace, { step: d.step, outcome: "decided", why }],
+  };
 }
 
 const refuse = (mode: Mode) => (mode === "dont-ask" ? "deny" : "ask");
@@ -73,8 +80,10 @@ function decideLadder(call: ToolCall, ctx: PolicyContext): Decision {
   // deny/ask rules for subagents (`Agent(Explore)`, `Agent(model:opus)`), so there they are checked first.
   const always = f.kind === "always";
   const rulesFirst = always && ctx.agent === "claude-code" && f.names.includes("agent");
-  if (always && f.exact === "run_command" && mode === "plan") return t.decide("deny", "plan-mode", "run_command is not available in plan mode", "mode");
-  if (always && !rulesFirst) return t.decide("allow", "always-allowed", `${call.tool} is always allowed`, "always-allowed");
+  if (always && f.exact === "run_command" && mode === "plan")
+    return t.decide("deny", "plan-mode", "run_command is not available in plan mode", "mode");
+  if (always && !rulesFirst)
+    return t.decide("allow", "always-allowed", `${call.tool} is always allowed`, "always-allowed");
   const rules = compiledFor(allRules(ctx), ctx);
 
   const deny = firstMatch(rules.deny, f, ctx);
@@ -84,7 +93,13 @@ function decideLadder(call: ToolCall, ctx: PolicyContext): Decision {
   const ask = firstMatch(rules.ask, f, ctx);
   if (ask) {
     const d = refuse(mode);
-    return t.decide(d, "ask-rule", d === "deny" ? `ask rule ${ask.rule.text} in dont-ask mode` : `ask rule ${ask.rule.text}`, "explicit-ask-rule", { rule: ask.rule, safetyCheck: true });
+    return t.decide(
+      d,
+      "ask-rule",
+      d === "deny" ? `ask rule ${ask.rule.text} in dont-ask mode` : `ask rule ${ask.rule.text}`,
+      "explicit-ask-rule",
+      { rule: ask.rule, safetyCheck: true },
+    );
   }
   t.pass("ask-rule", "no ask rule matches");
   if (always) return t.decide("allow", "always-allowed", `${call.tool} is always allowed`, "always-allowed");
@@ -95,15 +110,33 @@ function decideLadder(call: ToolCall, ctx: PolicyContext): Decision {
     if (f.shell.secretArgs.length) t.warn("secret material");
   }
 
-  const isPlanWrite = mode === "plan" && f.kind === "edit" && !!ctx.planDir && f.paths.length > 0 && f.paths.every((p) => isInside(p, resolveCallPath(ctx.planDir!, f.env)));
+  const isPlanWrite =
+    mode === "plan" &&
+    f.kind === "edit" &&
+    !!ctx.planDir &&
+    f.paths.length > 0 &&
+    f.paths.every((p) => isInside(p, resolveCallPath(ctx.planDir!, f.env)));
   const external = externalTargets(f, ctx, isPlanWrite);
   if (external.length) {
     const preApproved = allowMatch(rules.allow, f, ctx)?.all.every((cr) => cr.rule.specifier !== null) ?? false;
     if (mode === "yolo") t.pass("external-dir", `outside the workspace (${external[0]}); yolo admits it silently`);
     else if (preApproved) t.pass("external-dir", `outside the workspace (${external[0]}) but named by an allow rule`);
     else if (mode === "plan" && mutates(f)) t.skip("external-dir", "plan mode refuses the mutation below");
-    else if (mode === "dont-ask") return t.decide("deny", "external-dir", `${external[0]} is outside the workspace and not pre-approved`, "resource-boundary");
-    else return t.decide("ask", "external-dir", `${external[0]} is outside the workspace: admit the directory first`, "resource-boundary", { safetyCheck: true });
+    else if (mode === "dont-ask")
+      return t.decide(
+        "deny",
+        "external-dir",
+        `${external[0]} is outside the workspace and not pre-approved`,
+        "resource-boundary",
+      );
+    else
+      return t.decide(
+        "ask",
+        "external-dir",
+        `${external[0]} is outside the workspace: admit the directory first`,
+        "resource-boundary",
+        { safetyCheck: true },
+      );
   } else t.pass("external-dir", "inside the workspace roots");
 
   if (mode === "plan" && mutates(f) && !isPlanWrite) {
@@ -112,10 +145,12 @@ function decideLadder(call: ToolCall, ctx: PolicyContext): Decision {
   if (isPlanWrite) return t.decide("allow", "plan-mode", "the plan file is plan mode's sanctioned output", "mode");
   t.pass("plan-mode", mode === "plan" ? "does not mutate" : `mode is ${mode}`);
 
-  if (f.pathMissing) return t.decide("deny", "malformed-write", `${call.tool} names no file path; pass the path to write`, "safety");
+  if (f.pathMissing)
+    return t.decide("deny", "malformed-write", `${call.tool} names no file path; pass the path to write`, "safety");
   t.pass("malformed-write", "not a write without a path");
 
-  if (f.kind === "read" || f.kind === "web-fetch" || f.kind === "web-search" || f.kind === "native") return t.decide("allow", "read-only", "reads are free unless a rule says otherwise", "mode");
+  if (f.kind === "read" || f.kind === "web-fetch" || f.kind === "web-search" || f.kind === "native")
+    return t.decide("allow", "read-only", "reads are free unless a rule says otherwise", "mode");
   if (f.shell?.readOnly) {
     if (f.shell.secretArgs.length === 0) return t.decide("allow", "read-only", "read-only shell command", "mode");
     t.pass("read-only", `read-only command targets secret material (${f.shell.secretArgs.join(", ")})`);
@@ -124,7 +159,9 @@ function decideLadder(call: ToolCall, ctx: PolicyContext): Decision {
   if (deletesRootOrHome(f, ctx)) {
     t.warn("root/home delete");
     const d = mode === "dont-ask" || mode === "plan" ? "deny" : "ask";
-    return t.decide(d, "root-home-delete", "deletes the file-system root or the home directory", "safety", { safetyCheck: true });
+    return t.decide(d, "root-home-delete", "deletes the file-system root or the home directory", "safety", {
+      safetyCheck: true,
+    });
   }
   t.pass("root-home-delete", "no root or home delete");
 
@@ -137,25 +174,57 @@ function decideLadder(call: ToolCall, ctx: PolicyContext): Decision {
     const named = sensitive.every((s) => allowNamingContent(rules.allow, f, ctx, s.token));
     if (!named) {
       const d = refuse(mode);
-      return t.decide(d, "sensitive-write", `writes ${sensitive[0].reason}; needs an allow rule naming it`, "protected-resource", { safetyCheck: true });
+      return t.decide(
+        d,
+        "sensitive-write",
+        `writes ${sensitive[0].reason}; needs an allow rule naming it`,
+        "protected-resource",
+        { safetyCheck: true },
+      );
     }
     t.pass("sensitive-write", `sensitive target named by an allow rule`);
   } else t.pass("sensitive-write", "no sensitive target");
 
   const allow = allowMatch(rules.allow, f, ctx);
-  if (allow) return t.decide("allow", "allow-rule", `allowed by ${allow.all.map((c) => c.rule.text).join(", ")}`, "rule", { rule: allow.rule.rule });
-  t.pass("allow-rule", f.shell && !f.shell.allowable ? "command is not fully parseable: allow rules never match it" : "no allow rule matches");
+  if (allow)
+    return t.decide("allow", "allow-rule", `allowed by ${allow.all.map((c) => c.rule.text).join(", ")}`, "rule", {
+      rule: allow.rule.rule,
+    });
+  t.pass(
+    "allow-rule",
+    f.shell && !f.shell.allowable
+      ? "command is not fully parseable: allow rules never match it"
+      : "no allow rule matches",
+  );
 
   if (mode === "accept-edits") {
     const why = acceptEditsBlocker(f, ctx);
-    if (why === null) return t.decide("allow", "accept-edits", f.kind === "edit" ? "accept-edits allows ordinary edits in the workspace" : "accept-edits allows safe file commands in the workspace", "mode");
+    if (why === null)
+      return t.decide(
+        "allow",
+        "accept-edits",
+        f.kind === "edit"
+          ? "accept-edits allows ordinary edits in the workspace"
+          : "accept-edits allows safe file commands in the workspace",
+        "mode",
+      );
     t.pass("accept-edits", why);
   } else t.pass("accept-edits", `mode is ${mode}`);
 
   if (f.shell?.recursiveDelete) t.warn("recursive delete");
   const d = refuse(mode);
   const secret = !!f.shell?.readOnly && f.shell.secretArgs.length > 0;
-  return t.decide(d, "fallback", d === "deny" ? "dont-ask denies what is not pre-approved" : secret ? "reads secret material through the shell" : "needs approval", secret ? "protected-resource" : "mode", { safetyCheck: secret });
+  return t.decide(
+    d,
+    "fallback",
+    d === "deny"
+      ? "dont-ask denies what is not pre-approved"
+      : secret
+        ? "reads secret material through the shell"
+        : "needs approval",
+    secret ? "protected-resource" : "mode",
+    { safetyCheck: secret },
+  );
 }
 
 /** Paths outside the roots: file-tool targets, or the shell's working directory (shell arguments are not a boundary). */

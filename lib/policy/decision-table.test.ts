@@ -6,7 +6,12 @@ import type { Action, PolicyContext, ToolCall } from "./types";
 
 beforeAll(initShellFromNode);
 
-type Row = [name: string, call: ToolCall, expected: [Action, Action, Action, Action, Action], over?: Partial<PolicyContext>];
+type Row = [
+  name: string,
+  call: ToolCall,
+  expected: [Action, Action, Action, Action, Action],
+  over?: Partial<PolicyContext>,
+];
 
 const R = rules({
   deny: ["Shell(git push --force*)", "Read(secrets/**)"],
@@ -21,20 +26,44 @@ const TABLE: Row[] = [
   ["matches an ask rule", sh("git pull --rebase"), ["ask", "ask", "ask", "ask", "deny"]],
   ["matches an allow rule", sh("npm test -- --watch=false"), ["allow", "allow", "deny", "allow", "allow"]],
   ["direct read inside the workspace", read("src/index.ts"), ["allow", "allow", "allow", "allow", "allow"]],
-  ["search inside the workspace", { tool: "grep", input: { pattern: "deprecated", path: "src" } }, ["allow", "allow", "allow", "allow", "allow"]],
+  [
+    "search inside the workspace",
+    { tool: "grep", input: { pattern: "deprecated", path: "src" } },
+    ["allow", "allow", "allow", "allow", "allow"],
+  ],
   ["direct read outside the workspace", read("/etc/hosts"), ["ask", "ask", "ask", "allow", "deny"]],
   ["read in the OS temp dir", read("/tmp/scratch.txt"), ["allow", "allow", "allow", "allow", "allow"]],
   ["write in the OS temp dir", write("/tmp/out.txt"), ["ask", "allow", "deny", "allow", "deny"]],
   ["sensitive write in the OS temp dir", write("/tmp/.env"), ["ask", "ask", "deny", "allow", "deny"]],
-  ["read in a registered skill dir", read(`${HOME}/.commandcode/skills/x/SKILL.md`), ["allow", "allow", "allow", "allow", "allow"]],
-  ["web fetch", { tool: "web_fetch", input: { url: "https://example.com/a" } }, ["allow", "allow", "allow", "allow", "allow"]],
+  [
+    "read in a registered skill dir",
+    read(`${HOME}/.commandcode/skills/x/SKILL.md`),
+    ["allow", "allow", "allow", "allow", "allow"],
+  ],
+  [
+    "web fetch",
+    { tool: "web_fetch", input: { url: "https://example.com/a" } },
+    ["allow", "allow", "allow", "allow", "allow"],
+  ],
   ["web search", { tool: "web_search", input: { query: "x" } }, ["allow", "allow", "allow", "allow", "allow"]],
   ["ask_user_question", { tool: "ask_user_question", input: {} }, ["allow", "allow", "allow", "allow", "allow"]],
   ["agent", { tool: "agent", input: { prompt: "x" } }, ["allow", "allow", "allow", "allow", "allow"]],
-  ["run_command (withdrawn in plan)", { tool: "run_command", input: { name: "/review" } }, ["allow", "allow", "deny", "allow", "allow"]],
+  [
+    "run_command (withdrawn in plan)",
+    { tool: "run_command", input: { name: "/review" } },
+    ["allow", "allow", "deny", "allow", "allow"],
+  ],
   ["read-only shell: git status", sh("git status"), ["allow", "allow", "allow", "allow", "allow"]],
-  ["read-only shell: cat README.md | head -5", sh("cat README.md | head -5"), ["allow", "allow", "allow", "allow", "allow"]],
-  ["read-only compound: cat file | head -5 || echo none", sh("cat file | head -5 || echo none"), ["allow", "allow", "allow", "allow", "allow"]],
+  [
+    "read-only shell: cat README.md | head -5",
+    sh("cat README.md | head -5"),
+    ["allow", "allow", "allow", "allow", "allow"],
+  ],
+  [
+    "read-only compound: cat file | head -5 || echo none",
+    sh("cat file | head -5 || echo none"),
+    ["allow", "allow", "allow", "allow", "allow"],
+  ],
   ["secret-like read through a file tool", read(".env"), ["allow", "allow", "allow", "allow", "allow"]],
   ["secret-like read through shell: cat .env", sh("cat .env"), ["ask", "ask", "deny", "allow", "deny"]],
   ["secret-like read through shell: head id_rsa", sh("head id_rsa"), ["ask", "ask", "deny", "allow", "deny"]],
@@ -43,11 +72,20 @@ const TABLE: Row[] = [
   ["protected write: .git/config", edit(".git/config"), ["ask", "ask", "deny", "allow", "deny"]],
   ["direct write outside the workspace", write("/opt/x/file.txt"), ["ask", "ask", "deny", "allow", "deny"]],
   ["plan-file write", write(`${HOME}/.commandcode/plans/plan.md`), ["ask", "ask", "allow", "allow", "deny"]],
-  ["safe file shell in the workspace", sh("mkdir -p build && touch build/x"), ["ask", "allow", "deny", "allow", "deny"]],
+  [
+    "safe file shell in the workspace",
+    sh("mkdir -p build && touch build/x"),
+    ["ask", "allow", "deny", "allow", "deny"],
+  ],
   ["safe file shell: non-recursive rm", sh("rm build/x.o"), ["ask", "allow", "deny", "allow", "deny"]],
   ["safe file shell: sed -i", sh("sed -i 's/a/b/' src/a.ts"), ["ask", "allow", "deny", "allow", "deny"]],
   ["read-only shell with cwd outside", sh("ls"), ["ask", "ask", "ask", "allow", "deny"], { cwd: "/srv/other" }],
-  ["mutating shell with cwd outside", sh("npm install"), ["ask", "ask", "deny", "allow", "deny"], { cwd: "/srv/other" }],
+  [
+    "mutating shell with cwd outside",
+    sh("npm install"),
+    ["ask", "ask", "deny", "allow", "deny"],
+    { cwd: "/srv/other" },
+  ],
   ["shell arguments outside the workspace", sh("cat /etc/hosts"), ["allow", "allow", "allow", "allow", "allow"]],
   ["other mutating shell", sh("npm install left-pad"), ["ask", "ask", "deny", "allow", "deny"]],
   ["MCP / unknown tool", { tool: "mcp__jira__create_issue", input: {} }, ["ask", "ask", "deny", "allow", "deny"]],
@@ -90,7 +128,13 @@ describe("ladder steps", () => {
 
   it("reports the rule, scope and store that decided", () => {
     const d = decide(sh("git push --force"), ctx({ rules: R }));
-    expect(d).toMatchObject({ decision: "deny", rule: "Shell(git push --force*)", scope: "workspace", store: "/w/.commandcode/settings.json", cause: "rule" });
+    expect(d).toMatchObject({
+      decision: "deny",
+      rule: "Shell(git push --force*)",
+      scope: "workspace",
+      store: "/w/.commandcode/settings.json",
+      cause: "rule",
+    });
   });
 
   it("marks safety prompts so approvals are not remembered", () => {
@@ -133,7 +177,10 @@ describe("ladder steps", () => {
   it("a content allow rule passes a sensitive write; a bare Edit does not", () => {
     expect(decide(write(".env.local"), ctx({ rules: rules({ allow: ["Edit(.env.local)"] }) })).decision).toBe("allow");
     expect(decide(write(".env.local"), ctx({ rules: rules({ allow: ["Edit"] }) })).decision).toBe("ask");
-    expect(decide(edit(".commandcode/settings.json"), ctx({ rules: rules({ allow: ["Edit(.commandcode/settings.json)"] }) })).decision).toBe("allow");
+    expect(
+      decide(edit(".commandcode/settings.json"), ctx({ rules: rules({ allow: ["Edit(.commandcode/settings.json)"] }) }))
+        .decision,
+    ).toBe("allow");
   });
 
   it("accept-edits still asks for recursive deletes and sensitive targets", () => {
@@ -145,7 +192,10 @@ describe("ladder steps", () => {
 
   it("additionalDirectories count as workspace", () => {
     expect(decide(read("/srv/shared/a.ts"), ctx({ additionalDirectories: ["/srv/shared"] })).decision).toBe("allow");
-    expect(decide(edit("~/shared-libs/a.ts"), ctx({ mode: "accept-edits", additionalDirectories: ["~/shared-libs"] })).decision).toBe("allow");
+    expect(
+      decide(edit("~/shared-libs/a.ts"), ctx({ mode: "accept-edits", additionalDirectories: ["~/shared-libs"] }))
+        .decision,
+    ).toBe("allow");
   });
 
   it("a symlink leading out of the temp dir gets the normal check", () => {
@@ -154,7 +204,11 @@ describe("ladder steps", () => {
   });
 
   it("never throws on odd input", () => {
-    for (const call of [{ tool: "", input: {} }, { tool: "shell_command", input: { command: 42 } }, { tool: "read_file", input: null as unknown as Record<string, unknown> }]) {
+    for (const call of [
+      { tool: "", input: {} },
+      { tool: "shell_command", input: { command: 42 } },
+      { tool: "read_file", input: null as unknown as Record<string, unknown> },
+    ]) {
       expect(() => decide(call, ctx())).not.toThrow();
     }
   });
@@ -188,5 +242,7 @@ describe("subagents (seed 002, 'MCP и субагенты')", () => {
     ["root delete fails closed", sh("rm -rf /"), {}, "deny"],
     ["plan mode still refuses writes", edit("a.ts"), { mode: "plan" }, "deny"],
     ["reads stay free", read("a.ts"), {}, "allow"],
-  ] as [string, ToolCall, Partial<PolicyContext>, Action][])("%s", (_n, call, over, want) => expect(decide(call, sub(over)).decision).toBe(want));
+  ] as [string, ToolCall, Partial<PolicyContext>, Action][])("%s", (_n, call, over, want) =>
+    expect(decide(call, sub(over)).decision).toBe(want),
+  );
 });

@@ -30,7 +30,11 @@ function shellKey(pattern: string): string | null {
   return lit.length ? lit.join(" ") : null;
 }
 
-interface ToolEntry { other: CompiledRule[]; byWord: Map<string, CompiledRule[]>; byDir: Map<string, CompiledRule[]> }
+interface ToolEntry {
+  other: CompiledRule[];
+  byWord: Map<string, CompiledRule[]>;
+  byDir: Map<string, CompiledRule[]>;
+}
 /** Rules of one action indexed by tool name (lower case) and shell first word, plus tool-name globs. */
 export interface Bucket {
   byTool: Map<string, ToolEntry>;
@@ -39,10 +43,20 @@ export interface Bucket {
   serverGlobs: Map<string, { re: RegExp; cr: CompiledRule }[]>;
   size: number;
 }
-export interface CompiledSet { deny: Bucket; ask: Bucket; allow: Bucket }
+export interface CompiledSet {
+  deny: Bucket;
+  ask: Bucket;
+  allow: Bucket;
+}
 
 const globRe = (pattern: string, flags = "i") =>
-  new RegExp(`^${pattern.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`, flags);
+  new RegExp(
+    `^${pattern
+      .split("*")
+      .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+      .join(".*")}$`,
+    flags,
+  );
 
 function compileOne(rule: Rule, env: PathEnv, nocase: boolean): CompiledRule {
   const s = rule.specifier;
@@ -52,11 +66,15 @@ function compileOne(rule: Rule, env: PathEnv, nocase: boolean): CompiledRule {
     case "shell": {
       const testCommand = (c: string) => matchShellPattern(s.pattern, s.dialect, c);
       return {
-        rule, word: shellKey(s.pattern), testCommand,
+        rule,
+        word: shellKey(s.pattern),
+        testCommand,
         test: (f) => {
           if (f.kind === "eval") return f.command !== null && testCommand(f.command);
           if (!f.shell) return false;
-          return aggressive ? shellViews(f).some(testCommand) : allowParts(f.shell.parts, f.shell.allowable)?.every((p) => testCommand(p.text)) === true;
+          return aggressive
+            ? shellViews(f).some(testCommand)
+            : allowParts(f.shell.parts, f.shell.allowable)?.every((p) => testCommand(p.text)) === true;
         },
       };
     }
@@ -70,7 +88,9 @@ function compileOne(rule: Rule, env: PathEnv, nocase: boolean): CompiledRule {
       const last = lits.length ? lits[lits.length - 1] : null;
       const dir = last && nocase && aggressive ? last.toLowerCase() : last;
       return {
-        rule, word: null, dir,
+        rule,
+        word: null,
+        dir,
         test: (f, ctx) => {
           if (f.paths.length === 0) return false;
           if (aggressive) {
@@ -91,14 +111,17 @@ function compileOne(rule: Rule, env: PathEnv, nocase: boolean): CompiledRule {
       const pat = s.pattern;
       let re: RegExp | null = null;
       return {
-        rule, word: null,
-        test: (f) => f.host !== null && (pat.startsWith("*.") ? f.host.endsWith(pat.slice(1)) : (re ??= globRe(pat)).test(f.host)),
+        rule,
+        word: null,
+        test: (f) =>
+          f.host !== null && (pat.startsWith("*.") ? f.host.endsWith(pat.slice(1)) : (re ??= globRe(pat)).test(f.host)),
       };
     }
     case "param": {
       const re = globRe(s.value, "s");
       return {
-        rule, word: null,
+        rule,
+        word: null,
         test: (f) => {
           const v = (f.call.input ?? {})[s.name];
           if (v === undefined || v === null || typeof v === "object") return false;
@@ -165,7 +188,9 @@ const CLAUDE_UNCONSULTED = new Set(["write", "notebookedit", "glob", "multiedit"
 
 /** Rules the agent parses but does not enforce (shown by the cockpit, ignored by decisions). */
 export function ignoredByAgent(rule: Rule): boolean {
-  return rule.agent === "claude-code" && rule.specifier?.kind === "path" && CLAUDE_UNCONSULTED.has(rule.tool.toLowerCase());
+  return (
+    rule.agent === "claude-code" && rule.specifier?.kind === "path" && CLAUDE_UNCONSULTED.has(rule.tool.toLowerCase())
+  );
 }
 
 const compiled = new WeakMap<readonly Rule[], { key: string; set: CompiledSet }>();
@@ -194,7 +219,8 @@ export function compileRules(rules: readonly Rule[], ctx: PolicyContext): Compil
     } else if (tool.includes("*")) b.globs.push({ re: globRe(tool), cr });
     else add(b, tool, cr);
     // Claude Code: a Read deny/ask also blocks Edit/Write on that path.
-    if (rule.agent === "claude-code" && tool === "read" && rule.action !== "allow" && rule.specifier?.kind === "path") add(b, "edit", cr);
+    if (rule.agent === "claude-code" && tool === "read" && rule.action !== "allow" && rule.specifier?.kind === "path")
+      add(b, "edit", cr);
   }
   compiled.set(rules, { key, set });
   return set;
@@ -216,9 +242,17 @@ export function candidates(b: Bucket, f: CallFacts, ctx?: PolicyContext): Compil
     const e = b.byTool.get(k);
     if (!e) continue;
     out.push(...e.other);
-    if (dirs && e.byDir.size) for (const d of dirs) { const l = e.byDir.get(d); if (l) out.push(...l); }
+    if (dirs && e.byDir.size)
+      for (const d of dirs) {
+        const l = e.byDir.get(d);
+        if (l) out.push(...l);
+      }
     if (e.byWord.size) {
-      if (words) for (const w of words) { const l = e.byWord.get(w); if (l) out.push(...l); }
+      if (words)
+        for (const w of words) {
+          const l = e.byWord.get(w);
+          if (l) out.push(...l);
+        }
       else if (f.kind === "eval") for (const l of e.byWord.values()) out.push(...l);
     }
   }
@@ -248,8 +282,16 @@ function dirKeys(f: CallFacts, ctx?: PolicyContext): Set<string> {
   if (d) return d;
   d = new Set();
   const all = [...f.paths];
-  for (const p of f.paths) { const l = ctx?.resolveSymlink?.(p); if (l) all.push(l); }
-  for (const p of all) for (const seg of p.split("/")) if (seg) { d.add(seg); d.add(seg.toLowerCase()); }
+  for (const p of f.paths) {
+    const l = ctx?.resolveSymlink?.(p);
+    if (l) all.push(l);
+  }
+  for (const p of all)
+    for (const seg of p.split("/"))
+      if (seg) {
+        d.add(seg);
+        d.add(seg.toLowerCase());
+      }
   dirCache.set(f, d);
   return d;
 }

@@ -10,12 +10,25 @@ import type { Action, Agent, ToolCall } from "./types";
 beforeAll(initShellFromNode);
 
 /** Does a single rule of `action` match the call (allow: at the matcher, since reads are free anyway)? */
-function hits(rule: string, call: ToolCall, action: Action = "deny", agent: Agent = "commandcode", extra = {}): boolean {
+function hits(
+  rule: string,
+  call: ToolCall,
+  action: Action = "deny",
+  agent: Agent = "commandcode",
+  extra = {},
+): boolean {
   if (action === "allow") {
-    const c = ctx({ agent, rules: rules({ allow: [rule] }, agent, src("workspace", "/w/.x/settings.json", WS)), ...extra });
+    const c = ctx({
+      agent,
+      rules: rules({ allow: [rule] }, agent, src("workspace", "/w/.x/settings.json", WS)),
+      ...extra,
+    });
     return allowMatch(compileRules(c.rules, c).allow, callFacts(call, c), c) !== null;
   }
-  const d = decide(call, ctx({ agent, rules: rules({ [action]: [rule] }, agent, src("workspace", "/w/.x/settings.json", WS)), ...extra }));
+  const d = decide(
+    call,
+    ctx({ agent, rules: rules({ [action]: [rule] }, agent, src("workspace", "/w/.x/settings.json", WS)), ...extra }),
+  );
   return d.rule === rule;
 }
 
@@ -57,7 +70,8 @@ describe("seed 002 'Написание правил' examples", () => {
   });
 
   it("friendly names cover model tools: Read = read_file, read_directory, glob, grep; Edit = edit_file, write_file; Write = write_file", () => {
-    for (const tool of ["read_file", "read_directory", "glob", "grep"]) expect(hits("Read(secrets/**)", { tool, input: { path: "secrets/x" } })).toBe(true);
+    for (const tool of ["read_file", "read_directory", "glob", "grep"])
+      expect(hits("Read(secrets/**)", { tool, input: { path: "secrets/x" } })).toBe(true);
     expect(hits("Edit(x.ts)", { tool: "write_file", input: { file_path: "x.ts" } })).toBe(true);
     expect(hits("Write(x.ts)", { tool: "write_file", input: { file_path: "x.ts" } })).toBe(true);
     expect(hits("Write(x.ts)", edit("x.ts"))).toBe(false);
@@ -107,8 +121,13 @@ describe("seed 002 'Шаблоны shell' examples", () => {
   });
 
   it("an unparsable command is never allowed, even by a matching-looking rule", () => {
-    expect(decide(sh('npm test "unterminated'), ctx({ rules: rules({ allow: ["Shell(npm test:*)"] }) })).decision).toBe("ask");
-    expect(decide(sh("if true; then npm test; fi"), ctx({ rules: rules({ allow: ["Shell(npm test:*)", "Shell(true)"] }) })).decision).toBe("ask");
+    expect(decide(sh('npm test "unterminated'), ctx({ rules: rules({ allow: ["Shell(npm test:*)"] }) })).decision).toBe(
+      "ask",
+    );
+    expect(
+      decide(sh("if true; then npm test; fi"), ctx({ rules: rules({ allow: ["Shell(npm test:*)", "Shell(true)"] }) }))
+        .decision,
+    ).toBe("ask");
   });
 
   it("Claude Code: Bash(npm run build) is exact; trailing ' *' is a word boundary", () => {
@@ -157,16 +176,35 @@ describe("seed 002 'Шаблоны путей к файлам' examples", () => 
   });
 
   it("Claude Code: /x is relative to the settings source; ./x to cwd; Read deny also blocks Edit", () => {
-    const user = rules({ deny: ["Read(/secret.txt)"] }, "claude-code", src("global", `${HOME}/.claude/settings.json`, `${HOME}/.claude`));
-    expect(decide(read(`${HOME}/.claude/secret.txt`), ctx({ agent: "claude-code", rules: user })).decision).toBe("deny");
+    const user = rules(
+      { deny: ["Read(/secret.txt)"] },
+      "claude-code",
+      src("global", `${HOME}/.claude/settings.json`, `${HOME}/.claude`),
+    );
+    expect(decide(read(`${HOME}/.claude/secret.txt`), ctx({ agent: "claude-code", rules: user })).decision).toBe(
+      "deny",
+    );
     expect(decide(read(`${WS}/secret.txt`), ctx({ agent: "claude-code", rules: user })).decision).toBe("allow");
     const proj = rules({ deny: ["Read(./.env)"] }, "claude-code", src("workspace", `${WS}/.claude/settings.json`, WS));
-    expect(decide(read(`${WS}/pkg/.env`), ctx({ agent: "claude-code", cwd: `${WS}/pkg`, rules: proj })).decision).toBe("deny");
-    expect(decide({ tool: "Edit", input: { file_path: `${WS}/pkg/.env` } }, ctx({ agent: "claude-code", cwd: `${WS}/pkg`, rules: proj })).decision).toBe("deny");
+    expect(decide(read(`${WS}/pkg/.env`), ctx({ agent: "claude-code", cwd: `${WS}/pkg`, rules: proj })).decision).toBe(
+      "deny",
+    );
+    expect(
+      decide(
+        { tool: "Edit", input: { file_path: `${WS}/pkg/.env` } },
+        ctx({ agent: "claude-code", cwd: `${WS}/pkg`, rules: proj }),
+      ).decision,
+    ).toBe("deny");
     // allow Edit(src/**) is anchored at cwd; deny Edit(src/**) matches src at any depth
     const allow = rules({ allow: ["Edit(src/**)"] }, "claude-code", src("workspace", "x", WS));
-    expect(decide({ tool: "Edit", input: { file_path: `${WS}/src/a.ts` } }, ctx({ agent: "claude-code", rules: allow })).decision).toBe("allow");
-    expect(decide({ tool: "Edit", input: { file_path: `${WS}/lib/src/a.ts` } }, ctx({ agent: "claude-code", rules: allow })).decision).toBe("ask");
+    expect(
+      decide({ tool: "Edit", input: { file_path: `${WS}/src/a.ts` } }, ctx({ agent: "claude-code", rules: allow }))
+        .decision,
+    ).toBe("allow");
+    expect(
+      decide({ tool: "Edit", input: { file_path: `${WS}/lib/src/a.ts` } }, ctx({ agent: "claude-code", rules: allow }))
+        .decision,
+    ).toBe("ask");
   });
 });
 
@@ -205,8 +243,12 @@ describe("web and native tools", () => {
   ])("deny %s vs %s → %s", (rule, url, want) => expect(hits(rule, fetch(url))).toBe(want));
 
   it("native tools without side effects are free; rules still apply", () => {
-    expect(decide({ tool: "TodoWrite", input: {} }, ctx({ agent: "claude-code", mode: "plan" })).decision).toBe("allow");
-    expect(decide({ tool: "todo_write", input: {} }, ctx({ rules: rules({ deny: ["todo_write"] }) })).decision).toBe("deny");
+    expect(decide({ tool: "TodoWrite", input: {} }, ctx({ agent: "claude-code", mode: "plan" })).decision).toBe(
+      "allow",
+    );
+    expect(decide({ tool: "todo_write", input: {} }, ctx({ rules: rules({ deny: ["todo_write"] }) })).decision).toBe(
+      "deny",
+    );
   });
 });
 
@@ -223,7 +265,9 @@ describe("Claude Code tools", () => {
     [{ tool: "WebSearch", input: { query: "x" } }, "dontAsk", "allow"],
     [{ tool: "Task", input: { subagent_type: "Explore" } }, "dontAsk", "allow"],
     [{ tool: "Edit", input: {} }, "default", "deny"],
-  ] as [ToolCall, string, Action][])("%j in %s → %s", (call, mode, want) => expect(decide(call, cc({ mode })).decision).toBe(want));
+  ] as [ToolCall, string, Action][])("%j in %s → %s", (call, mode, want) =>
+    expect(decide(call, cc({ mode })).decision).toBe(want),
+  );
 });
 
 describe("Claude Code subagent rules", () => {
@@ -232,7 +276,10 @@ describe("Claude Code subagent rules", () => {
     const c = ctx({ agent: "claude-code", rules: r });
     expect(decide({ tool: "Task", input: { subagent_type: "Explore" } }, c).decision).toBe("deny");
     expect(decide({ tool: "Task", input: { subagent_type: "Plan", model: "opus" } }, c).decision).toBe("ask");
-    expect(decide({ tool: "Task", input: { subagent_type: "Plan" } }, c)).toMatchObject({ decision: "allow", step: "always-allowed" });
+    expect(decide({ tool: "Task", input: { subagent_type: "Plan" } }, c)).toMatchObject({
+      decision: "allow",
+      step: "always-allowed",
+    });
   });
 });
 
@@ -245,14 +292,23 @@ describe("more rule forms", () => {
   });
 
   it("MCP parameter rules (deny/ask only)", () => {
-    expect(hits("mcp__github__create_pr(repo:secret-*)", { tool: "mcp__github__create_pr", input: { repo: "secret-x" } })).toBe(true);
-    expect(hits("mcp__github__create_pr(repo:secret-*)", { tool: "mcp__github__create_pr", input: { repo: "public" } })).toBe(false);
+    expect(
+      hits("mcp__github__create_pr(repo:secret-*)", { tool: "mcp__github__create_pr", input: { repo: "secret-x" } }),
+    ).toBe(true);
+    expect(
+      hits("mcp__github__create_pr(repo:secret-*)", { tool: "mcp__github__create_pr", input: { repo: "public" } }),
+    ).toBe(false);
     expect(hits("mcp__github__create_pr(repo:secret-*)", { tool: "mcp__github__create_pr", input: {} })).toBe(false);
   });
 
   it("Claude Code never consults Write(path) and friends", () => {
     const r = rules({ deny: ["Write(.env)"] }, "claude-code");
-    expect(decide({ tool: "Write", input: { file_path: `${WS}/src/.env` } }, ctx({ agent: "claude-code", rules: r, mode: "bypassPermissions" })).decision).toBe("allow");
+    expect(
+      decide(
+        { tool: "Write", input: { file_path: `${WS}/src/.env` } },
+        ctx({ agent: "claude-code", rules: r, mode: "bypassPermissions" }),
+      ).decision,
+    ).toBe("allow");
   });
 });
 
@@ -260,20 +316,53 @@ describe("seed 002 recipes", () => {
   const recipes = rules({
     allow: ["Shell(git status:*)", "Shell(git log:*)", "Shell(git diff:*)", "mcp__github__get_issue", "mcp__linear__*"],
     ask: ["Shell(git push:*)", "Shell(git pull:*)", "Read(.env*)", "Edit(package.json)", "Edit(pnpm-lock.yaml)"],
-    deny: ["Shell(git push --force*)", "Shell(git reset --hard*)", "Shell(git clean -*)", "Read(secrets/**)", "Read(~/.ssh/**)", "Edit(.git/**)", "Edit(.ssh/**)"],
+    deny: [
+      "Shell(git push --force*)",
+      "Shell(git reset --hard*)",
+      "Shell(git clean -*)",
+      "Read(secrets/**)",
+      "Read(~/.ssh/**)",
+      "Edit(.git/**)",
+      "Edit(.ssh/**)",
+    ],
   });
   it.each([
-    [sh("git push --force origin main"), "deny"], [sh("git push origin main"), "ask"], [sh("git reset --hard HEAD~1"), "deny"],
-    [sh("git clean -fdx"), "deny"], [sh("git pull"), "ask"], [sh("git log -p"), "allow"], [read(".env.local"), "ask"],
-    [read("secrets/db.txt"), "deny"], [read(`${HOME}/.ssh/id_rsa`), "deny"], [edit("package.json"), "ask"], [edit("pnpm-lock.yaml"), "ask"],
-    [edit(".git/HEAD"), "deny"], [{ tool: "mcp__linear__create_issue", input: {} }, "allow"], [{ tool: "mcp__github__get_issue", input: {} }, "allow"],
-    [sh("timeout 10 git push --force"), "deny"], [sh("git status && git push --force"), "deny"],
-  ] as [ToolCall, Action][])("%j → %s", (call, want) => expect(decide(call, ctx({ rules: recipes })).decision).toBe(want));
+    [sh("git push --force origin main"), "deny"],
+    [sh("git push origin main"), "ask"],
+    [sh("git reset --hard HEAD~1"), "deny"],
+    [sh("git clean -fdx"), "deny"],
+    [sh("git pull"), "ask"],
+    [sh("git log -p"), "allow"],
+    [read(".env.local"), "ask"],
+    [read("secrets/db.txt"), "deny"],
+    [read(`${HOME}/.ssh/id_rsa`), "deny"],
+    [edit("package.json"), "ask"],
+    [edit("pnpm-lock.yaml"), "ask"],
+    [edit(".git/HEAD"), "deny"],
+    [{ tool: "mcp__linear__create_issue", input: {} }, "allow"],
+    [{ tool: "mcp__github__get_issue", input: {} }, "allow"],
+    [sh("timeout 10 git push --force"), "deny"],
+    [sh("git status && git push --force"), "deny"],
+  ] as [ToolCall, Action][])("%j → %s", (call, want) =>
+    expect(decide(call, ctx({ rules: recipes })).decision).toBe(want),
+  );
 
   it("the trace lists every consulted step in ladder order", () => {
     const d = decide(sh("make"), ctx({ rules: recipes }));
-    expect(d.trace.map((e) => e.step)).toEqual(["deny-rule", "ask-rule", "external-dir", "plan-mode", "malformed-write", "read-only",
-      "root-home-delete", "yolo", "sensitive-write", "allow-rule", "accept-edits", "fallback"]);
+    expect(d.trace.map((e) => e.step)).toEqual([
+      "deny-rule",
+      "ask-rule",
+      "external-dir",
+      "plan-mode",
+      "malformed-write",
+      "read-only",
+      "root-home-delete",
+      "yolo",
+      "sensitive-write",
+      "allow-rule",
+      "accept-edits",
+      "fallback",
+    ]);
     expect(d.trace.at(-1)).toMatchObject({ outcome: "decided" });
   });
 });

@@ -8,7 +8,8 @@ const SPEC_KEYS = ["path", "pattern", "expression", "domain", "name"] as const;
 
 /** Build a canonical rule from mevedel plist data: one specifier per rule; `:expression` is literal. */
 export function parseMevedelRule(data: MevedelRuleData, source: RuleSource): ParseResult<Rule> {
-  if (!data || typeof data.tool !== "string" || !data.tool.trim()) return { ok: false, error: "rule needs a tool name" };
+  if (!data || typeof data.tool !== "string" || !data.tool.trim())
+    return { ok: false, error: "rule needs a tool name" };
   if (!ACTIONS.has(data.action)) return { ok: false, error: `invalid :action ${String(data.action)}` };
   const present = SPEC_KEYS.filter((k) => data[k] !== undefined);
   if (present.length > 1) return { ok: false, error: `one specifier per rule (got :${present.join(", :")})` };
@@ -18,11 +19,15 @@ export function parseMevedelRule(data: MevedelRuleData, source: RuleSource): Par
     const v = data[key];
     if (typeof v !== "string" || v === "") return { ok: false, error: `:${key} must be a non-empty string` };
     specifier =
-      key === "pattern" ? { kind: "shell", pattern: v, dialect: "glob" }
-      : key === "expression" ? { kind: "expression", value: v }
-      : key === "path" ? { kind: "path", pattern: v }
-      : key === "domain" ? { kind: "domain", pattern: v.toLowerCase() }
-      : { kind: "name", pattern: v };
+      key === "pattern"
+        ? { kind: "shell", pattern: v, dialect: "glob" }
+        : key === "expression"
+          ? { kind: "expression", value: v }
+          : key === "path"
+            ? { kind: "path", pattern: v }
+            : key === "domain"
+              ? { kind: "domain", pattern: v.toLowerCase() }
+              : { kind: "name", pattern: v };
   }
   const tool = canonicalRuleTool(data.tool);
   const hasProfile = data.network !== undefined || data.fileSystem !== undefined;
@@ -40,7 +45,8 @@ export function parseMevedelRule(data: MevedelRuleData, source: RuleSource): Par
 
 function checkGrant(g: Grant): string | null {
   if (!g || typeof g.path !== "string" || !g.path) return "grant needs :path";
-  if (!(g.path.startsWith("/") || g.path.startsWith("~/") || g.path === "~")) return `grant path "${g.path}" must be absolute or ~/…`;
+  if (!(g.path.startsWith("/") || g.path.startsWith("~/") || g.path === "~"))
+    return `grant path "${g.path}" must be absolute or ~/…`;
   if (g.access !== "read" && g.access !== "write") return `grant :access must be read or write`;
   return null;
 }
@@ -69,7 +75,10 @@ export function formatMevedelRule(rule: Pick<Rule, "tool" | "specifier" | "actio
   else if (s?.kind === "domain") d.domain = s.pattern;
   else if (s?.kind === "name") d.name = s.pattern;
   else if (s?.kind === "expression") d.expression = s.value;
-  if (rule.profile) { d.network = rule.profile.network; d.fileSystem = rule.profile.fileSystem; }
+  if (rule.profile) {
+    d.network = rule.profile.network;
+    d.fileSystem = rule.profile.fileSystem;
+  }
   return formatMevedelData(d);
 }
 
@@ -77,7 +86,8 @@ function plist(items: Sexp[]): ParseResult<Map<string, Sexp>> {
   const map = new Map<string, Sexp>();
   for (let i = 0; i < items.length; i += 2) {
     const k = items[i];
-    if (k.t !== "sym" || !k.v.startsWith(":")) return { ok: false, error: `expected a :keyword, got ${k.t === "list" ? "a list" : k.v}` };
+    if (k.t !== "sym" || !k.v.startsWith(":"))
+      return { ok: false, error: `expected a :keyword, got ${k.t === "list" ? "a list" : k.v}` };
     if (i + 1 >= items.length) return { ok: false, error: `${k.v} has no value` };
     map.set(k.v.slice(1), items[i + 1]);
   }
@@ -85,7 +95,8 @@ function plist(items: Sexp[]): ParseResult<Map<string, Sexp>> {
 }
 
 const str = (s: Sexp | undefined) => (s?.t === "str" ? s.v : s?.t === "sym" ? s.v : undefined);
-const truthy = (s: Sexp | undefined) => s !== undefined && !(s.t === "sym" && s.v === "nil") && !(s.t === "list" && s.items.length === 0);
+const truthy = (s: Sexp | undefined) =>
+  s !== undefined && !(s.t === "sym" && s.v === "nil") && !(s.t === "list" && s.items.length === 0);
 
 /** Parse a grant form `(:path P :access read|write :recursive t)`; `~/` is expanded with `home` when given. */
 export function parseMevedelGrant(text: string | Sexp, home?: string): ParseResult<Grant> {
@@ -109,7 +120,8 @@ export function parseMevedelRuleText(text: string, source: RuleSource): ParseRes
   if (!form.ok) return { ok: false, error: form.error };
   if (form.rest.trim()) return { ok: false, error: "trailing text after the rule" };
   const v = form.value;
-  if (v.t !== "list" || v.items.length === 0 || v.items[0].t !== "str") return { ok: false, error: 'a rule is ("Tool" :key value … :action allow|ask|deny)' };
+  if (v.t !== "list" || v.items.length === 0 || v.items[0].t !== "str")
+    return { ok: false, error: 'a rule is ("Tool" :key value … :action allow|ask|deny)' };
   const p = plist(v.items.slice(1));
   if (!p.ok) return p;
   const data: MevedelRuleData = { tool: v.items[0].v, action: str(p.value.get("action")) as Action };

@@ -20,12 +20,24 @@ const mctx = (over: Partial<PolicyContext>) => ctx({ agent: "mevedel", mode: "as
 
 describe("mevedel rule format", () => {
   it("parses plist rules with each specifier", () => {
-    expect(r('("Bash" :pattern "git log*" :action allow)').specifier).toEqual({ kind: "shell", pattern: "git log*", dialect: "glob" });
+    expect(r('("Bash" :pattern "git log*" :action allow)').specifier).toEqual({
+      kind: "shell",
+      pattern: "git log*",
+      dialect: "glob",
+    });
     expect(r('("Read" :path "~/notes/*" :action deny)').specifier).toEqual({ kind: "path", pattern: "~/notes/*" });
-    expect(r('("Eval" :expression "(message \\"*\\")" :action allow)').specifier).toEqual({ kind: "expression", value: '(message "*")' });
-    expect(r('("WebFetch" :domain "*.gnu.org" :action allow)').specifier).toEqual({ kind: "domain", pattern: "*.gnu.org" });
+    expect(r('("Eval" :expression "(message \\"*\\")" :action allow)').specifier).toEqual({
+      kind: "expression",
+      value: '(message "*")',
+    });
+    expect(r('("WebFetch" :domain "*.gnu.org" :action allow)').specifier).toEqual({
+      kind: "domain",
+      pattern: "*.gnu.org",
+    });
     expect(r('("Agent" :name "reviewer" :action ask)').specifier).toEqual({ kind: "name", pattern: "reviewer" });
-    const p = r('("Bash" :pattern "npx @emacs-eask/cli *" :network t :file-system ((:path "~/.npm" :access write :recursive t)) :action allow)');
+    const p = r(
+      '("Bash" :pattern "npx @emacs-eask/cli *" :network t :file-system ((:path "~/.npm" :access write :recursive t)) :action allow)',
+    );
     expect(p.profile).toEqual({ network: true, fileSystem: [{ path: "~/.npm", access: "write", recursive: true }] });
   });
 
@@ -43,7 +55,10 @@ describe("mevedel rule format", () => {
   });
 
   it("parses grants, expanding ~/ against home", () => {
-    expect(parseMevedelGrant('(:path "~/data" :access read :recursive t)', HOME)).toEqual({ ok: true, value: { path: `${HOME}/data`, access: "read", recursive: true } });
+    expect(parseMevedelGrant('(:path "~/data" :access read :recursive t)', HOME)).toEqual({
+      ok: true,
+      value: { path: `${HOME}/data`, access: "read", recursive: true },
+    });
     expect(parseMevedelGrant('(:path "/x" :access exec)').ok).toBe(false);
     expect(parseMevedelRule({ tool: "Bash", pattern: "ls", action: "allow" }, persistent).ok).toBe(true);
   });
@@ -59,8 +74,12 @@ describe("mevedel rule format", () => {
 describe("mevedel bucket precedence", () => {
   it("the Bash example from the seed", () => {
     const rules = [
-      r('("Bash" :action ask)'), r('("Bash" :pattern "echo" :action allow)'), r('("Bash" :pattern "echo *" :action allow)'),
-      r('("Bash" :pattern "ls" :action allow)'), r('("Bash" :pattern "ls *" :action allow)'), r('("Bash" :pattern "git log*" :action allow)'),
+      r('("Bash" :action ask)'),
+      r('("Bash" :pattern "echo" :action allow)'),
+      r('("Bash" :pattern "echo *" :action allow)'),
+      r('("Bash" :pattern "ls" :action allow)'),
+      r('("Bash" :pattern "ls *" :action allow)'),
+      r('("Bash" :pattern "git log*" :action allow)'),
       r('("Bash" :pattern "rm *" :action deny)'),
     ];
     const c = mctx({ rules });
@@ -72,15 +91,24 @@ describe("mevedel bucket precedence", () => {
   });
 
   it("deny in any bucket is absolute", () => {
-    const c = mctx({ rules: [r('("Bash" :pattern "curl *" :action deny)')], sessionRules: [r('("Bash" :pattern "curl *" :action allow)', session)] });
+    const c = mctx({
+      rules: [r('("Bash" :pattern "curl *" :action deny)')],
+      sessionRules: [r('("Bash" :pattern "curl *" :action allow)', session)],
+    });
     expect(decide(bash("curl x"), c).decision).toBe("deny");
     expect(decide(bash("curl x"), { ...c, mode: "full-auto" }).decision).toBe("deny");
   });
 
   it("the session bucket wins over persistent for allow/ask", () => {
-    const c = mctx({ rules: [r('("Bash" :pattern "make *" :action ask)')], sessionRules: [r('("Bash" :pattern "make *" :action allow)', session)] });
+    const c = mctx({
+      rules: [r('("Bash" :pattern "make *" :action ask)')],
+      sessionRules: [r('("Bash" :pattern "make *" :action allow)', session)],
+    });
     expect(decide(bash("make all"), c)).toMatchObject({ decision: "allow", scope: "session" });
-    const c2 = mctx({ rules: [r('("Bash" :pattern "make *" :action allow)')], sessionRules: [r('("Bash" :pattern "make *" :action ask)', session)] });
+    const c2 = mctx({
+      rules: [r('("Bash" :pattern "make *" :action allow)')],
+      sessionRules: [r('("Bash" :pattern "make *" :action ask)', session)],
+    });
     expect(decide(bash("make all"), c2).decision).toBe("ask");
   });
 
@@ -90,7 +118,9 @@ describe("mevedel bucket precedence", () => {
     expect(decide(bash("npm i"), c).decision).toBe("allow");
     const c2 = mctx({ rules: [r('("Bash" :action ask)'), r('("Bash" :pattern "make *" :action allow)')] });
     expect(decide(bash("make all"), c2).decision).toBe("allow");
-    const c3 = mctx({ rules: [r('("Bash" :pattern "make *" :action allow)'), r('("Bash" :pattern "make a*" :action ask)')] });
+    const c3 = mctx({
+      rules: [r('("Bash" :pattern "make *" :action allow)'), r('("Bash" :pattern "make a*" :action ask)')],
+    });
     expect(decide(bash("make all"), c3).decision).toBe("ask");
   });
 
@@ -114,7 +144,10 @@ describe("mevedel bucket precedence", () => {
     ];
     const c = mctx({ grants });
     expect(decide({ tool: "Read", input: { path: "/data/exact.txt" } }, c).decision).toBe("allow");
-    expect(decide({ tool: "Read", input: { path: "/data/other.txt" } }, c)).toMatchObject({ decision: "ask", step: "external-dir" });
+    expect(decide({ tool: "Read", input: { path: "/data/other.txt" } }, c)).toMatchObject({
+      decision: "ask",
+      step: "external-dir",
+    });
     expect(decide({ tool: "Read", input: { path: `${HOME}/shared/a/b` } }, c).decision).toBe("allow");
     expect(decide({ tool: "ApplyPatch", input: { path: `${HOME}/shared/a` } }, c).decision).toBe("ask");
     expect(decide({ tool: "ApplyPatch", input: { path: "/data/exact.txt" } }, c).decision).toBe("allow");
@@ -122,7 +155,10 @@ describe("mevedel bucket precedence", () => {
 
   it("protected paths need a grant even under an allow rule", () => {
     const c = mctx({ mode: "edits", rules: [r(`("ApplyPatch" :path "${WS}/**" :action allow)`)] });
-    expect(decide({ tool: "ApplyPatch", input: { path: `${WS}/.git/config` } }, c)).toMatchObject({ decision: "ask", step: "sensitive-write" });
+    expect(decide({ tool: "ApplyPatch", input: { path: `${WS}/.git/config` } }, c)).toMatchObject({
+      decision: "ask",
+      step: "sensitive-write",
+    });
     expect(decide({ tool: "Read", input: { path: `${HOME}/.ssh/id_rsa` } }, c).decision).toBe("ask");
     expect(decide({ tool: "ApplyPatch", input: { path: `${WS}/src/a.el` } }, c).decision).toBe("allow");
   });

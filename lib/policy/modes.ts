@@ -2,10 +2,16 @@ import type { Agent, Mode, ParseResult } from "./types";
 
 // Every spelling the agents accept, folded to lower case without separators.
 const ALIASES: Record<string, Mode> = {
-  default: "default", manual: "default", standard: "default",
-  acceptedits: "accept-edits", autoaccept: "accept-edits",
+  default: "default",
+  manual: "default",
+  standard: "default",
+  acceptedits: "accept-edits",
+  autoaccept: "accept-edits",
   plan: "plan",
-  yolo: "yolo", bypass: "yolo", bypasspermissions: "yolo", dangerouslyskippermissions: "yolo",
+  yolo: "yolo",
+  bypass: "yolo",
+  bypasspermissions: "yolo",
+  dangerouslyskippermissions: "yolo",
   dontask: "dont-ask",
 };
 
@@ -13,7 +19,10 @@ const MEVEDEL: Record<string, Mode> = { ask: "default", edits: "accept-edits", f
 
 /** Canonical mode for an agent's spelling (`acceptEdits`, `auto-accept`, `bypassPermissions`, mevedel `full-auto`…). */
 export function normalizeMode(agent: Agent, raw: string): ParseResult<Mode> {
-  const key = raw.trim().toLowerCase().replace(/[-_\s]/g, "");
+  const key = raw
+    .trim()
+    .toLowerCase()
+    .replace(/[-_\s]/g, "");
   const mode = (agent === "mevedel" ? MEVEDEL[key] : undefined) ?? ALIASES[key];
   if (mode) return { ok: true, value: mode };
   return { ok: false, error: `unknown mode "${raw}" for ${agent}` };

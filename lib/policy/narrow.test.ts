@@ -10,15 +10,25 @@ function rule(text: string, action: Action = "allow", agent: Agent = "commandcod
   if (!r.ok) throw new Error(r.error);
   return { kind: "rule", action: r.value.action, rule: r.value };
 }
-const grant = (path: string, access: Grant["access"], recursive: boolean): EntrySpec => ({ kind: "grant", grant: { path, access, recursive } });
-const profile = (network: boolean, fileSystem: Grant[]): EntrySpec => ({ kind: "profile", profile: { network, fileSystem } });
+const grant = (path: string, access: Grant["access"], recursive: boolean): EntrySpec => ({
+  kind: "grant",
+  grant: { path, access, recursive },
+});
+const profile = (network: boolean, fileSystem: Grant[]): EntrySpec => ({
+  kind: "profile",
+  profile: { network, fileSystem },
+});
 
 describe("isNarrower: proved", () => {
   const proved: [string, EntrySpec, EntrySpec][] = [
     ["Shell(git:*) → Shell(git status:*)", rule("Shell(git:*)"), rule("Shell(git status:*)")],
     ["Shell(git *) → Shell(git status)", rule("Shell(git *)"), rule("Shell(git status)")],
     ["Shell(npm run*) → Shell(npm run build)", rule("Shell(npm run*)"), rule("Shell(npm run build)")],
-    ["Bash(git:*) → Bash(git log *) (claude)", rule("Bash(git:*)", "allow", "claude-code"), rule("Bash(git log *)", "allow", "claude-code")],
+    [
+      "Bash(git:*) → Bash(git log *) (claude)",
+      rule("Bash(git:*)", "allow", "claude-code"),
+      rule("Bash(git log *)", "allow", "claude-code"),
+    ],
     ["Edit → Edit(src/**)", rule("Edit"), rule("Edit(src/**)")],
     ["Edit(src/**) → Edit(src/lib/**)", rule("Edit(src/**)"), rule("Edit(src/lib/**)")],
     ["Edit(src/**) → Edit(src/a.ts)", rule("Edit(src/**)"), rule("Edit(src/a.ts)")],
@@ -26,7 +36,11 @@ describe("isNarrower: proved", () => {
     ["mcp__github__* → mcp__github__get_*", rule("mcp__github__*"), rule("mcp__github__get_*")],
     ["mcp__github__* → mcp__github__get_issue", rule("mcp__github__*"), rule("mcp__github__get_issue")],
     ["mcp__github → mcp__github__get_issue", rule("mcp__github"), rule("mcp__github__get_issue")],
-    ["WebFetch(domain:*.x.com) → WebFetch(domain:api.x.com)", rule("WebFetch(domain:*.x.com)"), rule("WebFetch(domain:api.x.com)")],
+    [
+      "WebFetch(domain:*.x.com) → WebFetch(domain:api.x.com)",
+      rule("WebFetch(domain:*.x.com)"),
+      rule("WebFetch(domain:api.x.com)"),
+    ],
     ["allow → ask (same matcher)", rule("Shell(git:*)"), rule("Shell(git:*)", "ask")],
     ["allow → deny (narrower matcher)", rule("Shell(git:*)"), rule("Shell(git push:*)", "deny")],
     ["ask → deny (same matcher)", rule("Shell(git push:*)", "ask"), rule("Shell(git push:*)", "deny")],
@@ -35,9 +49,24 @@ describe("isNarrower: proved", () => {
     ["grant write → read", grant("/data", "write", true), grant("/data", "read", true)],
     ["grant to a descendant", grant("/data", "read", true), grant("/data/sub", "read", true)],
     ["profile network t → nil", profile(true, []), profile(false, [])],
-    ["profile file-system entry removed", profile(false, [{ path: "~/.npm", access: "write", recursive: true }, { path: "/x", access: "read", recursive: false }]), profile(false, [{ path: "~/.npm", access: "write", recursive: true }])],
-    ["profile file-system entry narrowed", profile(false, [{ path: "~/.npm", access: "write", recursive: true }]), profile(false, [{ path: "~/.npm", access: "read", recursive: true }])],
-    ["mevedel :pattern git* → git log*", rule('("Bash" :pattern "git*" :action allow)', "allow", "mevedel"), rule('("Bash" :pattern "git log*" :action allow)', "allow", "mevedel")],
+    [
+      "profile file-system entry removed",
+      profile(false, [
+        { path: "~/.npm", access: "write", recursive: true },
+        { path: "/x", access: "read", recursive: false },
+      ]),
+      profile(false, [{ path: "~/.npm", access: "write", recursive: true }]),
+    ],
+    [
+      "profile file-system entry narrowed",
+      profile(false, [{ path: "~/.npm", access: "write", recursive: true }]),
+      profile(false, [{ path: "~/.npm", access: "read", recursive: true }]),
+    ],
+    [
+      "mevedel :pattern git* → git log*",
+      rule('("Bash" :pattern "git*" :action allow)', "allow", "mevedel"),
+      rule('("Bash" :pattern "git log*" :action allow)', "allow", "mevedel"),
+    ],
   ];
   it.each(proved)("%s", (_n, a, b) => expect(isNarrower(a, b)).toEqual({ proved: true }));
 });

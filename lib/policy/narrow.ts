@@ -3,7 +3,10 @@ import { callNames } from "./tools";
 import type { Action, EntrySpec, Grant, NarrowProof, Rule, Specifier } from "./types";
 
 const RANK: Record<Action, number> = { allow: 0, ask: 1, deny: 2 };
-const no = (why: string): NarrowProof => ({ proved: false, reason: `cannot prove narrower: ${why}; revoke and add instead` });
+const no = (why: string): NarrowProof => ({
+  proved: false,
+  reason: `cannot prove narrower: ${why}; revoke and add instead`,
+});
 const YES: NarrowProof = { proved: true };
 
 /**
@@ -16,7 +19,9 @@ export function isNarrower(old: EntrySpec, next: EntrySpec): NarrowProof {
   if (old.kind === "grant") {
     if (!old.grant || !next.grant) return no("grant missing");
     if (sameGrant(old.grant, next.grant)) return no("the new grant is identical");
-    return grantCovers(old.grant, next.grant) ? YES : no(`${fmtGrant(next.grant)} reaches beyond ${fmtGrant(old.grant)}`);
+    return grantCovers(old.grant, next.grant)
+      ? YES
+      : no(`${fmtGrant(next.grant)} reaches beyond ${fmtGrant(old.grant)}`);
   }
   if (old.kind === "profile") return profileNarrower(old.profile, next.profile);
   const o = old.rule;
@@ -26,7 +31,8 @@ export function isNarrower(old: EntrySpec, next: EntrySpec): NarrowProof {
   const na = next.action ?? n.action;
   if (RANK[na] < RANK[oa]) return no(`${oa} → ${na} loosens the rule`);
   if (oa === "allow") {
-    if (n.profile && !profileCovers(o.profile ?? { network: false, fileSystem: [] }, n.profile)) return no("the new execution profile reaches further");
+    if (n.profile && !profileCovers(o.profile ?? { network: false, fileSystem: [] }, n.profile))
+      return no("the new execution profile reaches further");
     if (oa === na && sameMatcher(o, n) && sameProfile(o, n)) return no("the new rule is identical");
     const why = matcherCovers(o, n);
     return why === null ? YES : no(why);
@@ -56,11 +62,17 @@ export function matcherCovers(outer: Rule, inner: Rule): string | null {
   if (JSON.stringify(os) === JSON.stringify(is)) return null;
   switch (os.kind) {
     case "shell":
-      return shellCovers(os, is as typeof os) ? null : `shell pattern "${(is as typeof os).pattern}" is not a provable sub-pattern of "${os.pattern}"`;
+      return shellCovers(os, is as typeof os)
+        ? null
+        : `shell pattern "${(is as typeof os).pattern}" is not a provable sub-pattern of "${os.pattern}"`;
     case "path":
-      return pathCovers(os.pattern, (is as typeof os).pattern) ? null : `path "${(is as typeof os).pattern}" is not provably under "${os.pattern}"`;
+      return pathCovers(os.pattern, (is as typeof os).pattern)
+        ? null
+        : `path "${(is as typeof os).pattern}" is not provably under "${os.pattern}"`;
     case "domain":
-      return domainCovers(os.pattern, (is as typeof os).pattern) ? null : `domain "${(is as typeof os).pattern}" is not within "${os.pattern}"`;
+      return domainCovers(os.pattern, (is as typeof os).pattern)
+        ? null
+        : `domain "${(is as typeof os).pattern}" is not within "${os.pattern}"`;
     default:
       return "only identical specifiers of this kind can be compared";
   }
@@ -95,13 +107,18 @@ function familyMembers(name: string): string[] {
   return members[name] ?? [name];
 }
 
-type Shape = { kind: "exact"; s: string } | { kind: "word"; s: string } | { kind: "raw"; s: string } | { kind: "complex"; lead: string };
+type Shape =
+  | { kind: "exact"; s: string }
+  | { kind: "word"; s: string }
+  | { kind: "raw"; s: string }
+  | { kind: "complex"; lead: string };
 
 /** Classify a shell pattern by what it matches: exact text, word-boundary prefix, raw prefix or anything else. */
 function shape(p: Extract<Specifier, { kind: "shell" }>): Shape {
   const pat = p.pattern;
   const star = pat.indexOf("*");
-  if (p.dialect !== "glob" && pat.endsWith(" *") && star === pat.length - 1) return { kind: "word", s: pat.slice(0, -2) };
+  if (p.dialect !== "glob" && pat.endsWith(" *") && star === pat.length - 1)
+    return { kind: "word", s: pat.slice(0, -2) };
   if (star === -1) return p.dialect === "prefix" ? { kind: "word", s: pat } : { kind: "exact", s: pat };
   if (star === pat.length - 1) return { kind: "raw", s: pat.slice(0, -1) };
   return { kind: "complex", lead: pat.slice(0, star) };
@@ -127,7 +144,18 @@ function shellCovers(o: Extract<Specifier, { kind: "shell" }>, i: Extract<Specif
 /** `src/**` covers `src/lib/**` and `src/a.ts`; anchors must agree; `..` is never accepted. */
 function pathCovers(o: string, i: string): boolean {
   if (i.split("/").includes("..")) return false;
-  const anchor = (p: string) => (p.startsWith("//") ? "//" : p.startsWith("~/") ? "~/" : p.startsWith("/") ? "/" : p.startsWith("./") ? "./" : p.includes("/") ? "rel/" : "bare");
+  const anchor = (p: string) =>
+    p.startsWith("//")
+      ? "//"
+      : p.startsWith("~/")
+        ? "~/"
+        : p.startsWith("/")
+          ? "/"
+          : p.startsWith("./")
+            ? "./"
+            : p.includes("/")
+              ? "rel/"
+              : "bare";
   if (anchor(o) !== anchor(i)) return false;
   if (o.endsWith("/**")) {
     const base = o.slice(0, -3);
@@ -159,14 +187,24 @@ export function grantCovers(outer: Grant, inner: Grant): boolean {
   return i === o || i.startsWith(o === "/" ? "/" : o + "/");
 }
 
-function profileCovers(o: { network: boolean; fileSystem: Grant[] }, n: { network: boolean; fileSystem: Grant[] }): boolean {
+function profileCovers(
+  o: { network: boolean; fileSystem: Grant[] },
+  n: { network: boolean; fileSystem: Grant[] },
+): boolean {
   return (!n.network || o.network) && n.fileSystem.every((g) => o.fileSystem.some((og) => grantCovers(og, g)));
 }
 
-function profileNarrower(o?: { network: boolean; fileSystem: Grant[] }, n?: { network: boolean; fileSystem: Grant[] }): NarrowProof {
+function profileNarrower(
+  o?: { network: boolean; fileSystem: Grant[] },
+  n?: { network: boolean; fileSystem: Grant[] },
+): NarrowProof {
   if (!o || !n) return no("profile missing");
   if (n.network && !o.network) return no("the new profile turns the network on");
-  for (const g of n.fileSystem) if (!o.fileSystem.some((og) => grantCovers(og, g))) return no(`${fmtGrant(g)} is not covered by the old profile`);
-  const same = n.network === o.network && n.fileSystem.length === o.fileSystem.length && n.fileSystem.every((g) => o.fileSystem.some((og) => sameGrant(og, g)));
+  for (const g of n.fileSystem)
+    if (!o.fileSystem.some((og) => grantCovers(og, g))) return no(`${fmtGrant(g)} is not covered by the old profile`);
+  const same =
+    n.network === o.network &&
+    n.fileSystem.length === o.fileSystem.length &&
+    n.fileSystem.every((g) => o.fileSystem.some((og) => sameGrant(og, g)));
   return same ? no("the new profile is identical") : YES;
 }

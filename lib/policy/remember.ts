@@ -9,7 +9,8 @@ import type { Agent, PolicyContext, Rule, Specifier, ToolCall } from "./types";
 const NONE = { session: [] as string[], workspace: [] as string[] };
 
 function text(agent: Agent, tool: string, specifier: Specifier | null): string {
-  if (agent === "mevedel") return formatMevedelRule({ tool, specifier, action: "allow" } as Pick<Rule, "tool" | "specifier" | "action">);
+  if (agent === "mevedel")
+    return formatMevedelRule({ tool, specifier, action: "allow" } as Pick<Rule, "tool" | "specifier" | "action">);
   return formatRule({ tool, specifier }, agent);
 }
 
@@ -32,7 +33,12 @@ export function rememberRules(call: ToolCall, ctx: PolicyContext): { session: st
     for (const p of a.parts) {
       if (p.origin === "payload" || isReadOnlyPart(p)) continue;
       const base = p.argv[0] ?? "";
-      const exact = ARBITRARY_CODE.has(base) || isDangerousPart(p) || p.assignments.length > 0 || p.wrappers.length > 0 || agent === "mevedel";
+      const exact =
+        ARBITRARY_CODE.has(base) ||
+        isDangerousPart(p) ||
+        p.assignments.length > 0 ||
+        p.wrappers.length > 0 ||
+        agent === "mevedel";
       const prefix = exact ? null : rememberedPrefix(p.argv);
       let pattern: string;
       if (exact || prefix === null) {
@@ -40,15 +46,24 @@ export function rememberRules(call: ToolCall, ctx: PolicyContext): { session: st
         if (p.text.includes("*")) return NONE;
         pattern = p.text;
       } else pattern = `${prefix} *`;
-      const r = agent === "commandcode" && prefix !== null ? `Shell(${prefix}:*)` : text(agent, "Shell", { kind: "shell", pattern, dialect });
+      const r =
+        agent === "commandcode" && prefix !== null
+          ? `Shell(${prefix}:*)`
+          : text(agent, "Shell", { kind: "shell", pattern, dialect });
       if (!out.includes(r)) out.push(r);
     }
   } else if (f.kind === "edit") {
     if (f.paths.length === 0) return NONE;
     for (const p of f.paths) {
-      const spec = isInside(p, ctx.workspaceRoot) ? `/${p.slice(ctx.workspaceRoot.replace(/\/+$/, "").length + 1)}` : `/${p}`;
+      const spec = isInside(p, ctx.workspaceRoot)
+        ? `/${p.slice(ctx.workspaceRoot.replace(/\/+$/, "").length + 1)}`
+        : `/${p}`;
       if (/[*?[\]{}]/.test(spec)) return NONE;
-      out.push(agent === "mevedel" ? text(agent, displayTool("ApplyPatch", agent), { kind: "path", pattern: p }) : text(agent, "Edit", { kind: "path", pattern: spec }));
+      out.push(
+        agent === "mevedel"
+          ? text(agent, displayTool("ApplyPatch", agent), { kind: "path", pattern: p })
+          : text(agent, "Edit", { kind: "path", pattern: spec }),
+      );
     }
   } else if (f.kind === "web-fetch" && f.host) {
     out.push(text(agent, "WebFetch", { kind: "domain", pattern: f.host }));
@@ -63,7 +78,26 @@ export function rememberRules(call: ToolCall, ctx: PolicyContext): { session: st
  * remember every `npm` command: keep the sub-command (and the script name of `run`/`exec`).
  * Returns null when the command has no sub-command to anchor on (remember it exactly).
  */
-const SCRIPT_RUNNERS = new Set(["npm", "pnpm", "yarn", "make", "cargo", "go", "mvn", "gradle", "./gradlew", "composer", "poetry", "uv", "pip", "pip3", "rake", "bundle", "dotnet", "just"]);
+const SCRIPT_RUNNERS = new Set([
+  "npm",
+  "pnpm",
+  "yarn",
+  "make",
+  "cargo",
+  "go",
+  "mvn",
+  "gradle",
+  "./gradlew",
+  "composer",
+  "poetry",
+  "uv",
+  "pip",
+  "pip3",
+  "rake",
+  "bundle",
+  "dotnet",
+  "just",
+]);
 const SCRIPT_VERBS = new Set(["run", "run-script", "exec", "x", "dlx", "test"]);
 
 export function rememberedPrefix(argv: string[]): string | null {

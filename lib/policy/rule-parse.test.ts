@@ -3,7 +3,8 @@ import { formatRule, parseRule } from "./rule-parse";
 import { src } from "./test-helpers";
 import type { Action, Agent } from "./types";
 
-const parse = (text: string, action: Action = "deny", agent: Agent = "commandcode") => parseRule(text, action, { agent, source: src() });
+const parse = (text: string, action: Action = "deny", agent: Agent = "commandcode") =>
+  parseRule(text, action, { agent, source: src() });
 
 describe("rule grammar", () => {
   const ok: [string, Action, string, unknown][] = [
@@ -63,7 +64,8 @@ describe("rule grammar", () => {
   });
 
   it("never throws on junk", () => {
-    for (const t of ["(((", ")", "Shell(()", "\u0000", "Read(\u0000)", 42 as unknown as string, "Shell(:*)"]) expect(() => parse(t)).not.toThrow();
+    for (const t of ["(((", ")", "Shell(()", "\u0000", "Read(\u0000)", 42 as unknown as string, "Shell(:*)"])
+      expect(() => parse(t)).not.toThrow();
   });
 
   it("formats in each dialect", () => {

@@ -5,9 +5,46 @@ const RULE_RE = /^([^()\s]+)(?:\(([\s\S]*)\))?$/;
 const TOOL_NAME_RE = /^[A-Za-z0-9_.*-]+$/;
 const PARAM_RE = /^([A-Za-z_][A-Za-z0-9_]*):([\s\S]+)$/;
 // Shell parameters we recognise; other `word:rest` specifiers are commands (`Shell(git:*)`, `Shell(docker run a:b)`).
-const SHELL_PARAMS = new Set(["run_in_background", "timeout", "description", "sandbox", "dangerouslydisablesandbox", "shell_id"]);
-const PATH_PARAMS = new Set(["offset", "limit", "replace_all", "old_string", "new_string", "content", "pattern", "glob", "type", "output_mode", "edits", "cell_id", "new_source"]);
-const PATH_TOOLS = new Set(["Read", "Edit", "Write", "Glob", "Grep", "MultiEdit", "NotebookEdit", "ApplyPatch", "read_file", "read_directory", "read_multiple_files", "glob", "grep", "edit_file", "write_file"]);
+const SHELL_PARAMS = new Set([
+  "run_in_background",
+  "timeout",
+  "description",
+  "sandbox",
+  "dangerouslydisablesandbox",
+  "shell_id",
+]);
+const PATH_PARAMS = new Set([
+  "offset",
+  "limit",
+  "replace_all",
+  "old_string",
+  "new_string",
+  "content",
+  "pattern",
+  "glob",
+  "type",
+  "output_mode",
+  "edits",
+  "cell_id",
+  "new_source",
+]);
+const PATH_TOOLS = new Set([
+  "Read",
+  "Edit",
+  "Write",
+  "Glob",
+  "Grep",
+  "MultiEdit",
+  "NotebookEdit",
+  "ApplyPatch",
+  "read_file",
+  "read_directory",
+  "read_multiple_files",
+  "glob",
+  "grep",
+  "edit_file",
+  "write_file",
+]);
 
 /** Shell specifier dialect of each agent (see docs/policy.md, "Shell patterns"). */
 export function shellDialect(agent: Agent): ShellDialect {
@@ -37,7 +74,9 @@ export function parseRule(text: string, action: Action, opts: { agent: Agent; so
   if (isGlob) {
     if (spec !== null) return fail(`tool pattern "${rawTool}" takes no specifier`);
     if (action === "allow" && !/^mcp__[^*]+__/i.test(rawTool)) {
-      return fail(`tool pattern "${rawTool}" is ignored in allow: an allow rule must name an MCP server (mcp__server__get_*)`);
+      return fail(
+        `tool pattern "${rawTool}" is ignored in allow: an allow rule must name an MCP server (mcp__server__get_*)`,
+      );
     }
     return { ok: true, value: { ...base, specifier: null } };
   }
@@ -49,9 +88,14 @@ export function parseRule(text: string, action: Action, opts: { agent: Agent; so
 
 function paramSpec(name: string, value: string, action: Action, tool: string): ParseResult<Specifier> {
   if (SPECIFIER_FIELDS.has(name)) {
-    return fail(`"${name}" is matched by the ${tool} specifier itself; write ${tool}(<pattern>) instead of ${tool}(${name}:…)`);
+    return fail(
+      `"${name}" is matched by the ${tool} specifier itself; write ${tool}(<pattern>) instead of ${tool}(${name}:…)`,
+    );
   }
-  if (action === "allow") return fail(`parameter rule ${tool}(${name}:…) works in deny/ask only: one parameter cannot prove the whole call safe`);
+  if (action === "allow")
+    return fail(
+      `parameter rule ${tool}(${name}:…) works in deny/ask only: one parameter cannot prove the whole call safe`,
+    );
   return { ok: true, value: { kind: "param", name, value: value.trim() } };
 }
 
@@ -60,9 +104,15 @@ function parseSpecifier(tool: string, spec: string, action: Action, agent: Agent
   if (tool === "Shell") {
     if (spec.endsWith(":*")) {
       const prefix = spec.slice(0, -2).trim();
-      return { ok: true, value: { kind: "shell", pattern: prefix ? `${prefix} *` : "*", dialect: shellDialect(agent) } };
+      return {
+        ok: true,
+        value: { kind: "shell", pattern: prefix ? `${prefix} *` : "*", dialect: shellDialect(agent) },
+      };
     }
-    if (param && (SPECIFIER_FIELDS.has(param[1]) || SHELL_PARAMS.has(param[1].toLowerCase()) || param[1].includes("_"))) {
+    if (
+      param &&
+      (SPECIFIER_FIELDS.has(param[1]) || SHELL_PARAMS.has(param[1].toLowerCase()) || param[1].includes("_"))
+    ) {
       return paramSpec(param[1], param[2], action, tool);
     }
     const pattern = spec.trim().replace(/\s+/g, " ");
@@ -70,7 +120,8 @@ function parseSpecifier(tool: string, spec: string, action: Action, agent: Agent
     return { ok: true, value: { kind: "shell", pattern, dialect: shellDialect(agent) } };
   }
   if (PATH_TOOLS.has(tool)) {
-    if (param && (SPECIFIER_FIELDS.has(param[1]) || PATH_PARAMS.has(param[1]))) return paramSpec(param[1], param[2], action, tool);
+    if (param && (SPECIFIER_FIELDS.has(param[1]) || PATH_PARAMS.has(param[1])))
+      return paramSpec(param[1], param[2], action, tool);
     const pattern = spec.trim();
     if (pattern.includes("\0")) return fail("path pattern contains a NUL byte");
     return { ok: true, value: { kind: "path", pattern } };
@@ -124,7 +175,16 @@ export function lispString(s: string): string {
 
 function formatMevedelPlist(tool: string, s: Specifier | null): string {
   if (!s) return `(${lispString(tool)})`;
-  const key = s.kind === "shell" ? ":pattern" : s.kind === "path" ? ":path" : s.kind === "domain" ? ":domain" : s.kind === "expression" ? ":expression" : ":name";
+  const key =
+    s.kind === "shell"
+      ? ":pattern"
+      : s.kind === "path"
+        ? ":path"
+        : s.kind === "domain"
+          ? ":domain"
+          : s.kind === "expression"
+            ? ":expression"
+            : ":name";
   const value = s.kind === "param" ? `${s.name}:${s.value}` : s.kind === "expression" ? s.value : s.pattern;
   return `(${lispString(tool)} ${key} ${lispString(value)})`;
 }

@@ -1,8 +1,20 @@
 import { basename } from "./shell/wrappers";
 
 const SECRET = /^(\.env|\.env\..+|.+\.pem|.+\.key|id_rsa|id_ed25519|id_ecdsa|id_dsa|credentials|\.netrc)$/;
-const PERSISTENCE = new Set([".bashrc", ".bash_profile", ".bash_login", ".zshrc", ".zprofile", ".zshenv", ".profile",
-  ".gitconfig", ".gitmodules", ".mcp.json", ".envrc", ".npmrc"]);
+const PERSISTENCE = new Set([
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".zshrc",
+  ".zprofile",
+  ".zshenv",
+  ".profile",
+  ".gitconfig",
+  ".gitmodules",
+  ".mcp.json",
+  ".envrc",
+  ".npmrc",
+]);
 const CONTROL_DIRS = [".git", ".ssh", ".aws", ".gnupg", ".kube", ".vscode", ".idea", ".husky", ".devcontainer"];
 const SETTINGS = /(^|\/)\.(commandcode|claude)\/settings(\.local)?\.json$|(^|\/)\.mevedel\/permissions\.el$/;
 
@@ -15,7 +27,8 @@ export function sensitiveWrite(path: string): { reason: string; token: string } 
   const segs = path.split("/");
   for (const d of CONTROL_DIRS) if (segs.includes(d)) return { reason: `control surface (${d}/)`, token: d };
   const nb = path.indexOf("/node_modules/.bin/");
-  if (nb !== -1 || path.startsWith("node_modules/.bin/")) return { reason: "control surface (node_modules/.bin/)", token: ".bin" };
+  if (nb !== -1 || path.startsWith("node_modules/.bin/"))
+    return { reason: "control surface (node_modules/.bin/)", token: ".bin" };
   return null;
 }
 
@@ -26,6 +39,7 @@ const INACCESSIBLE = [".ssh", ".gnupg", ".aws", ".azure", ".kube"];
 export function mevedelProtection(path: string): "read-only" | "inaccessible" | null {
   const segs = path.split("/");
   if (INACCESSIBLE.some((d) => segs.includes(d)) || path.includes("/.config/gcloud")) return "inaccessible";
-  if (segs.includes(".git") || path.includes("/.mevedel/artifacts/.state") || path.includes("/.mevedel/leases")) return "read-only";
+  if (segs.includes(".git") || path.includes("/.mevedel/artifacts/.state") || path.includes("/.mevedel/leases"))
+    return "read-only";
   return null;
 }

@@ -7,8 +7,12 @@ const WASM_FILES = ["web-tree-sitter/web-tree-sitter.wasm", "tree-sitter-bash/tr
 
 async function load(): Promise<void> {
   // Resolved at run time from the project root: a literal require.resolve("….wasm") makes Turbopack try to bundle it.
-  const req = createRequire(path.join(/*turbopackIgnore: true*/ process.env.COCKPIT_ROOT ?? process.cwd(), "package.json"));
-  const [runtime, grammar] = await Promise.all(WASM_FILES.map((f) => readFile(/*turbopackIgnore: true*/ req.resolve(f))));
+  const req = createRequire(
+    path.join(/*turbopackIgnore: true*/ process.env.COCKPIT_ROOT ?? process.cwd(), "package.json"),
+  );
+  const [runtime, grammar] = await Promise.all(
+    WASM_FILES.map((f) => readFile(/*turbopackIgnore: true*/ req.resolve(f))),
+  );
   await initShell({ runtime: new Uint8Array(runtime!), grammar: new Uint8Array(grammar!) });
 }
 

@@ -6,12 +6,20 @@ export const MODES: Mode[] = ["default", "accept-edits", "plan", "yolo", "dont-a
 export const WS = "/w";
 export const HOME = "/home/u";
 
-export function src(scope: RuleSource["scope"] = "workspace", store = "/w/.commandcode/settings.json", base?: string): RuleSource {
+export function src(
+  scope: RuleSource["scope"] = "workspace",
+  store = "/w/.commandcode/settings.json",
+  base?: string,
+): RuleSource {
   return { scope, store, base };
 }
 
 /** Parse rules from `{ allow: [...], ask: [...], deny: [...] }`, failing the test on a parse error. */
-export function rules(lists: Partial<Record<Action, string[]>>, agent: Agent = "commandcode", source: RuleSource = src()): Rule[] {
+export function rules(
+  lists: Partial<Record<Action, string[]>>,
+  agent: Agent = "commandcode",
+  source: RuleSource = src(),
+): Rule[] {
   const out: Rule[] = [];
   for (const action of ["deny", "ask", "allow"] as Action[]) {
     for (const text of lists[action] ?? []) {
@@ -37,7 +45,13 @@ export function ctx(over: Partial<PolicyContext> = {}): PolicyContext {
   };
 }
 
-export const sh = (command: string, extra: Record<string, unknown> = {}) => ({ tool: "shell_command", input: { command, ...extra } });
+export const sh = (command: string, extra: Record<string, unknown> = {}) => ({
+  tool: "shell_command",
+  input: { command, ...extra },
+});
 export const read = (file_path: string) => ({ tool: "read_file", input: { file_path } });
-export const edit = (file_path: string) => ({ tool: "edit_file", input: { file_path, old_string: "a", new_string: "b" } });
+export const edit = (file_path: string) => ({
+  tool: "edit_file",
+  input: { file_path, old_string: "a", new_string: "b" },
+});
 export const write = (file_path: string) => ({ tool: "write_file", input: { file_path, content: "x" } });

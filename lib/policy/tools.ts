@@ -1,7 +1,8 @@
 /** One tool model for Command Code, Claude Code and mevedel tool names. */
 
 /** Families the ladder reasons about. */
-export type ToolKind = "shell" | "read" | "edit" | "web-fetch" | "web-search" | "always" | "native" | "eval" | "mcp" | "other";
+export type ToolKind =
+  "shell" | "read" | "edit" | "web-fetch" | "web-search" | "always" | "native" | "eval" | "mcp" | "other";
 
 interface ToolInfo {
   /** Canonical family name (`Shell`, `Read`, …). */
@@ -81,9 +82,21 @@ export function callNames(name: string): string[] {
 export function canonicalRuleTool(name: string): string {
   const lower = name.toLowerCase();
   const friendly: Record<string, string> = {
-    shell: "Shell", bash: "Shell", read: "Read", edit: "Edit", write: "Write", webfetch: "WebFetch",
-    websearch: "WebSearch", task: "Agent", agent: "Agent", glob: "Glob", grep: "Grep",
-    multiedit: "MultiEdit", notebookedit: "NotebookEdit", applypatch: "ApplyPatch", eval: "Eval",
+    shell: "Shell",
+    bash: "Shell",
+    read: "Read",
+    edit: "Edit",
+    write: "Write",
+    webfetch: "WebFetch",
+    websearch: "WebSearch",
+    task: "Agent",
+    agent: "Agent",
+    glob: "Glob",
+    grep: "Grep",
+    multiedit: "MultiEdit",
+    notebookedit: "NotebookEdit",
+    applypatch: "ApplyPatch",
+    eval: "Eval",
     askuserquestion: "AskUserQuestion",
   };
   if (friendly[lower]) return friendly[lower];

@@ -17,11 +17,20 @@ export class Trail {
     this.warnings.add(w);
   }
 
-  decide(decision: Action, step: StepName, reason: string, cause: Cause, opts: { rule?: Rule | null; safetyCheck?: boolean } = {}): Decision {
+  decide(
+    decision: Action,
+    step: StepName,
+    reason: string,
+    cause: Cause,
+    opts: { rule?: Rule | null; safetyCheck?: boolean } = {},
+  ): Decision {
     this.trace.push({ step, outcome: "decided", why: reason });
     const rule = opts.rule ?? null;
     return {
-      decision, step, reason, cause,
+      decision,
+      step,
+      reason,
+      cause,
       rule: rule?.text ?? null,
       scope: rule?.source.scope ?? null,
       store: rule?.source.store ?? null,

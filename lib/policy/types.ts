@@ -120,13 +120,7 @@ export interface TraceEntry {
 
 /** Why a prompt appears (for cards). */
 export type Cause =
-  | "rule"
-  | "mode"
-  | "resource-boundary"
-  | "protected-resource"
-  | "explicit-ask-rule"
-  | "safety"
-  | "always-allowed";
+  "rule" | "mode" | "resource-boundary" | "protected-resource" | "explicit-ask-rule" | "safety" | "always-allowed";
 
 /** The engine's answer with its explanation. */
 export interface Decision {

@@ -28,4 +28,8 @@ export async function startBackgroundWork(): Promise<void> {
   }
 }
 
-const BACKGROUND_MODULES: Array<() => Promise<unknown>> = [() => import("@/lib/cards/background"), () => import("@/lib/notify/background"), () => import("@/lib/workspaces/background")];
+const BACKGROUND_MODULES: Array<() => Promise<unknown>> = [
+  () => import("@/lib/cards/background"),
+  () => import("@/lib/notify/background"),
+  () => import("@/lib/workspaces/background"),
+];

@@ -12,12 +12,27 @@ afterAll(async () => opened.close());
 
 describe("session entries", () => {
   it("adds, lists per agent session, revokes, and rejects bad rules", async () => {
-    const a = await addSessionEntry(opened.db, { actorName: "o", input: { workspaceId: "w", agentSessionId: "s1", agent: "claude-code", action: "allow", rule: "Bash(npm test)" } });
-    await addSessionEntry(opened.db, { actorName: "o", input: { workspaceId: "w", agentSessionId: "s2", agent: "claude-code", action: "deny", rule: "Bash(rm:*)" } });
-    expect((await listSessionEntries(opened.db, { workspaceId: "w", agentSessionId: "s1" })).map((r) => r.rule)).toEqual(["Bash(npm test)"]);
+    const a = await addSessionEntry(opened.db, {
+      actorName: "o",
+      input: { workspaceId: "w", agentSessionId: "s1", agent: "claude-code", action: "allow", rule: "Bash(npm test)" },
+    });
+    await addSessionEntry(opened.db, {
+      actorName: "o",
+      input: { workspaceId: "w", agentSessionId: "s2", agent: "claude-code", action: "deny", rule: "Bash(rm:*)" },
+    });
+    expect(
+      (await listSessionEntries(opened.db, { workspaceId: "w", agentSessionId: "s1" })).map((r) => r.rule),
+    ).toEqual(["Bash(npm test)"]);
     expect(await listSessionEntries(opened.db, { workspaceId: "w" })).toHaveLength(2);
     await revokeSessionEntry(opened.db, { actorName: "o", workspaceId: "w", id: a.id });
-    await expect(revokeSessionEntry(opened.db, { actorName: "o", workspaceId: "w", id: a.id })).rejects.toThrow(/no session entry/);
-    await expect(addSessionEntry(opened.db, { actorName: "o", input: { workspaceId: "w", agentSessionId: "s1", agent: "claude-code", action: "allow", rule: "Bash(" } })).rejects.toThrow(/invalid rule/);
+    await expect(revokeSessionEntry(opened.db, { actorName: "o", workspaceId: "w", id: a.id })).rejects.toThrow(
+      /no session entry/,
+    );
+    await expect(
+      addSessionEntry(opened.db, {
+        actorName: "o",
+        input: { workspaceId: "w", agentSessionId: "s1", agent: "claude-code", action: "allow", rule: "Bash(" },
+      }),
+    ).rejects.toThrow(/invalid rule/);
   });
 });

@@ -16,38 +16,89 @@ export const AddSessionEntryInput = z.object({
 export type AddSessionEntryInput = z.infer<typeof AddSessionEntryInput>;
 
 function toRow(r: typeof sessionEntries.$inferSelect): SessionEntryRow {
-  return { id: r.id, agentSessionId: r.agentSessionId, agent: r.agent as SessionEntryRow["agent"], action: r.action as SessionEntryRow["action"], rule: r.rule, createdAt: r.createdAt.toISOString() };
+  return {
+    id: r.id,
+    agentSessionId: r.agentSessionId,
+    agent: r.agent as SessionEntryRow["agent"],
+    action: r.action as SessionEntryRow["action"],
+    rule: r.rule,
+    createdAt: r.createdAt.toISOString(),
+  };
 }
 
 /** Adds a session rule (in the caller's transaction when given one); the rule must parse. */
-export async function addSessionEntry(db: DbOrTx, { actorName, input }: { actorName: string; input: AddSessionEntryInput }): Promise<SessionEntryRow> {
-  const parsed = parseRule(input.rule, input.action, { agent: input.agent, source: { scope: "session", store: `session:${input.agentSessionId}` } });
+export async function addSessionEntry(
+  db: DbOrTx,
+  { actorName, input }: { actorName: string; input: AddSessionEntryInput },
+): Promise<SessionEntryRow> {
+  const parsed = parseRule(input.rule, input.action, {
+    agent: input.agent,
+    source: { scope: "session", store: `session:${input.agentSessionId}` },
+  });
   if (!parsed.ok) throw new ValidationError(`invalid rule "${input.rule}": ${parsed.error}`);
-  const [row] = await db.insert(sessionEntries).values({ id: crypto.randomUUID(), ...input, createdBy: actorName }).returning();
-  await db.insert(auditEvents).values({ actor: actorName, action: "entry.added", target: row!.id, workspaceId: input.workspaceId, detail: { scope: "session", agentSessionId: input.agentSessionId, agent: input.agent, entryAction: input.action, rule: input.rule } });
+  const [row] = await db
+    .insert(sessionEntries)
+    .values({ id: crypto.randomUUID(), ...input, createdBy: actorName })
+    .returning();
+  await db.insert(auditEvents).values({
+    actor: actorName,
+    action: "entry.added",
+    target: row!.id,
+    workspaceId: input.workspaceId,
+    detail: {
+      scope: "session",
+      agentSessionId: input.agentSessionId,
+      agent: input.agent,
+      entryAction: input.action,
+      rule: input.rule,
+    },
+  });
   return toRow(row!);
 }
 
-export async function listSessionEntries(db: DbOrTx, { workspaceId, agentSessionId }: { workspaceId: string; agentSessionId?: string }): Promise<SessionEntryRow[]> {
+export async function listSessionEntries(
+  db: DbOrTx,
+  { workspaceId, agentSessionId }: { workspaceId: string; agentSessionId?: string },
+): Promise<SessionEntryRow[]> {
   const rows = await db
     .select()
     .from(sessionEntries)
-    .where(and(eq(sessionEntries.workspaceId, workspaceId), agentSessionId ? eq(sessionEntries.agentSessionId, agentSessionId) : undefined))
+    .where(
+      and(
+        eq(sessionEntries.workspaceId, workspaceId),
+        agentSessionId ? eq(sessionEntries.agentSessionId, agentSessionId) : undefined,
+      ),
+    )
     .orderBy(asc(sessionEntries.createdAt));
   return rows.map(toRow);
 }
 
-export async function revokeSessionEntry(db: Db, { actorName, workspaceId, id }: { actorName: string; workspaceId: string; id: string }): Promise<SessionEntryRow> {
+export async function revokeSessionEntry(
+  db: Db,
+  { actorName, workspaceId, id }: { actorName: string; workspaceId: string; id: string },
+): Promise<SessionEntryRow> {
   return db.transaction(async (tx) => {
-    const [row] = await tx.delete(sessionEntries).where(and(eq(sessionEntries.id, id), eq(sessionEntries.workspaceId, workspaceId))).returning();
+    const [row] = await tx
+      .delete(sessionEntries)
+      .where(and(eq(sessionEntries.id, id), eq(sessionEntries.workspaceId, workspaceId)))
+      .returning();
     if (!row) throw new NotFoundError(`no session entry ${id} in this workspace`);
-    await tx.insert(auditEvents).values({ actor: actorName, action: "entry.revoked", target: id, workspaceId, detail: { scope: "session", agentSessionId: row.agentSessionId, rule: row.rule, entryAction: row.action } });
+    await tx.insert(auditEvents).values({
+      actor: actorName,
+      action: "entry.revoked",
+      target: id,
+      workspaceId,
+      detail: { scope: "session", agentSessionId: row.agentSessionId, rule: row.rule, entryAction: row.action },
+    });
     return toRow(row);
   });
 }
 
 /** The store layer's view of one workspace's session entries. */
-export function sessionEntrySource(db: Db, { actorName, workspaceId }: { actorName: string; workspaceId: string }): SessionEntrySource {
+export function sessionEntrySource(
+  db: Db,
+  { actorName, workspaceId }: { actorName: string; workspaceId: string },
+): SessionEntrySource {
   return {
     list: () => listSessionEntries(db, { workspaceId }),
     revoke: async (id) => {

@@ -53,7 +53,16 @@ const DELIMITERS = new Set([" ", "\t", "\n", "\r", "\f", "\v", "(", ")", "[", "]
 const NUMBER = /^[+-]?(?:\d+\.?|\d*\.\d+(?:e[+-]?\d+)?|\d+(?:\.\d*)?e[+-]?\d+)$/i;
 
 const SIMPLE_ESCAPES: Record<string, string> = {
-  n: "\n", t: "\t", r: "\r", f: "\f", b: "\b", a: "\x07", e: "\x1b", s: " ", d: "\x7f", v: "\v",
+  n: "\n",
+  t: "\t",
+  r: "\r",
+  f: "\f",
+  b: "\b",
+  a: "\x07",
+  e: "\x1b",
+  s: " ",
+  d: "\x7f",
+  v: "\v",
 };
 
 /** Read every top-level datum of `text`. Throws SexpError with line and column. */
@@ -70,7 +79,15 @@ export function readSexps(text: string): ReadResult {
   const n = text.length;
   while (i < n) {
     const c = text[i];
-    if (c === " " || c === "\t" || c === "\n" || c === "\r" || c === "\f" || c === "\v" || c === "\uFEFF" && i === 0) {
+    if (
+      c === " " ||
+      c === "\t" ||
+      c === "\n" ||
+      c === "\r" ||
+      c === "\f" ||
+      c === "\v" ||
+      (c === "\uFEFF" && i === 0)
+    ) {
       i++;
     } else if (c === ";") {
       const start = i;
@@ -157,7 +174,8 @@ export function readSexps(text: string): ReadResult {
       }
       const raw = text.slice(start, i);
       if (raw === ".") fail("dotted pairs are not allowed", start);
-      if (raw === name && NUMBER.test(raw)) push({ type: "number", value: Number(raw.endsWith(".") ? raw.slice(0, -1) : raw), start, end: i });
+      if (raw === name && NUMBER.test(raw))
+        push({ type: "number", value: Number(raw.endsWith(".") ? raw.slice(0, -1) : raw), start, end: i });
       else if (raw === "nil") push({ type: "nil", start, end: i });
       else if (raw === "t") push({ type: "t", start, end: i });
       else if (name.startsWith(":") && raw === name) push({ type: "keyword", name, start, end: i });
@@ -225,7 +243,8 @@ export function readPlist(text: string, list: Datum, what: string): Map<string, 
   const map = new Map<string, { key: Datum; value: Datum }>();
   for (let k = 0; k < items.length; k += 2) {
     const key = items[k];
-    if (key.type !== "keyword") throw datumError(text, key, `${what}: expected a :keyword, found ${printDatum(key).slice(0, 40)}`);
+    if (key.type !== "keyword")
+      throw datumError(text, key, `${what}: expected a :keyword, found ${printDatum(key).slice(0, 40)}`);
     if (map.has(key.name)) throw datumError(text, key, `${what}: duplicate key ${key.name}`);
     map.set(key.name, { key, value: items[k + 1] });
   }

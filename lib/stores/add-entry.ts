@@ -53,11 +53,16 @@ export async function addEntry(input: AddEntryInput): Promise<AddResult> {
     const key = list === "rules" ? ":rules" : ":resource-grants";
     const eol = text.includes("\r\n") ? "\r\n" : "\n";
     if (!doc.top) {
-      next = list === "rules" ? `(:rules${eol} (${form})${eol} :resource-grants nil)${eol}` : `(:rules nil${eol} :resource-grants${eol} (${form}))${eol}`;
+      next =
+        list === "rules"
+          ? `(:rules${eol} (${form})${eol} :resource-grants nil)${eol}`
+          : `(:rules nil${eol} :resource-grants${eol} (${form}))${eol}`;
       if (text.trim() === "" && text.length) next = text + next;
     } else {
       const value = doc.fields.get(key)?.value;
-      next = applySplices(text, [value ? appendItemSplice(text, value, form) : addKeySplice(text, doc.top, key, `(${form})`)]);
+      next = applySplices(text, [
+        value ? appendItemSplice(text, value, form) : addKeySplice(text, doc.top, key, `(${form})`),
+      ]);
     }
   } else {
     const parsed = parseTextRule(input.rule, input.action, input.agent, source);
@@ -70,10 +75,20 @@ export async function addEntry(input: AddEntryInput): Promise<AddResult> {
   const written = await commitStore(store, next, input.dryRun);
   if (input.dryRun) {
     const end = changedEnd(text, next);
-    return { id: "", unchanged: false, dryRun: true, store: store.info.path, scope: store.info.scope, before: { version: store.info.version, line: 0, text: "" }, after: { version: written.version, ...linesAround(next, end, end) }, scopeWarning: scopeWarning(store.info.scope) };
+    return {
+      id: "",
+      unchanged: false,
+      dryRun: true,
+      store: store.info.path,
+      scope: store.info.scope,
+      before: { version: store.info.version, line: 0, text: "" },
+      after: { version: written.version, ...linesAround(next, end, end) },
+      scopeWarning: scopeWarning(store.info.scope),
+    };
   }
   const after = await loadStore(location, home);
-  const added = after.located.filter((l) => !store.located.some((o) => o.entry.id === l.entry.id)).at(-1) ?? after.located.at(-1)!;
+  const added =
+    after.located.filter((l) => !store.located.some((o) => o.entry.id === l.entry.id)).at(-1) ?? after.located.at(-1)!;
   return {
     id: added.entry.id,
     unchanged: false,
@@ -88,15 +103,27 @@ export async function addEntry(input: AddEntryInput): Promise<AddResult> {
 function unchanged(store: LoadedStore, existing: LocatedEntry): AddResult {
   const { version, path: file, scope } = store.info;
   const lines = linesAround(store.bytes.text, existing.location.start, existing.location.end);
-  return { id: existing.entry.id, unchanged: true, store: file, scope, before: { version, ...lines }, after: { version, ...lines }, scopeWarning: scopeWarning(scope) };
+  return {
+    id: existing.entry.id,
+    unchanged: true,
+    store: file,
+    scope,
+    before: { version, ...lines },
+    after: { version, ...lines },
+    scopeWarning: scopeWarning(scope),
+  };
 }
-
 
 /**
  * Normalise the text an author gave for a mevedel store into a plist form: a rule form (its
  * `:action` filled in or checked against `action`), a grant form, or `Tool(spec)` rule text.
  */
-function mevedelForm(ruleText: string, action: Action, source: RuleSource, home: string): { form: string; list: "rules" | "resource-grants" } {
+function mevedelForm(
+  ruleText: string,
+  action: Action,
+  source: RuleSource,
+  home: string,
+): { form: string; list: "rules" | "resource-grants" } {
   if (!ruleText.startsWith("(")) {
     const parsed = parseTextRule(ruleText, action, "mevedel", source);
     if (!parsed.ok) throw new InvalidInputError(`invalid rule: ${parsed.error}`);
@@ -115,7 +142,10 @@ function mevedelForm(ruleText: string, action: Action, source: RuleSource, home:
       }
     })();
     const given = fields.get(":action")?.value;
-    if (given && !(given.type === "symbol" && given.name === action)) throw new InvalidInputError(`the form says :action ${given.type === "symbol" ? given.name : "?"} but --action is ${action}`);
+    if (given && !(given.type === "symbol" && given.name === action))
+      throw new InvalidInputError(
+        `the form says :action ${given.type === "symbol" ? given.name : "?"} but --action is ${action}`,
+      );
     if (!given) body = `${body.slice(0, -1)} :action ${action})`;
   }
   const wrapped = isGrant ? `(:rules nil :resource-grants (${body}))` : `(:rules (${body}) :resource-grants nil)`;

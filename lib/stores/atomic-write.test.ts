@@ -28,7 +28,13 @@ describe("writeAtomically", () => {
     const file = sb.write(".claude/settings.json", OLD);
     const external = OLD.replace("ls", "ls -la");
     await expect(
-      writeAtomically({ file, root: sb.workspace, expectedVersion: sha256(OLD), content: NEW, beforeRename: async () => writeFileSync(file, external) }),
+      writeAtomically({
+        file,
+        root: sb.workspace,
+        expectedVersion: sha256(OLD),
+        content: NEW,
+        beforeRename: async () => writeFileSync(file, external),
+      }),
     ).rejects.toBeInstanceOf(ConflictError);
     expect(readFileSync(file, "utf8")).toBe(external);
     expect(readdirSync(path.dirname(file))).toEqual(["settings.json"]);
@@ -55,7 +61,9 @@ describe("writeAtomically", () => {
 
   it("creates a missing file and folders only when the expected version is 'missing'", async () => {
     const file = sb.abs(".mevedel/permissions.el");
-    await expect(writeAtomically({ file, root: sb.workspace, expectedVersion: sha256("x"), content: "()" })).rejects.toBeInstanceOf(ConflictError);
+    await expect(
+      writeAtomically({ file, root: sb.workspace, expectedVersion: sha256("x"), content: "()" }),
+    ).rejects.toBeInstanceOf(ConflictError);
     await writeAtomically({ file, root: sb.workspace, expectedVersion: "missing", content: "(:rules nil)\n" });
     expect(readFileSync(file, "utf8")).toBe("(:rules nil)\n");
   });
@@ -69,7 +77,9 @@ describe("writeAtomically", () => {
   });
 
   it("refuses paths outside the root and non-directory parents", async () => {
-    await expect(assertNoSymlinks(sb.workspace, path.join(sb.root, "x.json"))).rejects.toBeInstanceOf(SymlinkRefusedError);
+    await expect(assertNoSymlinks(sb.workspace, path.join(sb.root, "x.json"))).rejects.toBeInstanceOf(
+      SymlinkRefusedError,
+    );
     sb.write(".claude", "a file, not a folder");
     await expect(assertNoSymlinks(sb.workspace, sb.abs(".claude/settings.json"))).rejects.toThrow(/not a directory/);
   });
@@ -77,10 +87,16 @@ describe("writeAtomically", () => {
   it("serialises concurrent writers: of N racing writes from one version exactly one lands", async () => {
     const file = sb.write(".claude/settings.json", OLD);
     const results = await Promise.allSettled(
-      Array.from({ length: 8 }, (_, k) => writeAtomically({ file, root: sb.workspace, expectedVersion: sha256(OLD), content: `${k}\n` })),
+      Array.from({ length: 8 }, (_, k) =>
+        writeAtomically({ file, root: sb.workspace, expectedVersion: sha256(OLD), content: `${k}\n` }),
+      ),
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
-    expect(results.filter((r) => r.status === "rejected").every((r) => (r as PromiseRejectedResult).reason instanceof ConflictError)).toBe(true);
+    expect(
+      results
+        .filter((r) => r.status === "rejected")
+        .every((r) => (r as PromiseRejectedResult).reason instanceof ConflictError),
+    ).toBe(true);
     expect(readFileSync(file, "utf8")).toMatch(/^\d\n$/);
   });
 });
@@ -94,8 +110,15 @@ describe("sweepStaleTemps", () => {
     writeFileSync(path.join(dir, `.settings.json.cockpit-tmp-${process.pid}-123456`), "in flight");
     writeFileSync(path.join(dir, "notes.cockpit-tmp-1-1"), "not ours (no leading dot)");
     const removed = await sweepStaleTemps([dir, path.join(sb.root, "does-not-exist")]);
-    expect(removed.map((p) => path.basename(p)).sort()).toEqual([".settings.json.cockpit-lock", `.settings.json.cockpit-tmp-${dead}-abcdef`]);
-    expect(readdirSync(dir).sort()).toEqual([`.settings.json.cockpit-tmp-${process.pid}-123456`, "notes.cockpit-tmp-1-1", "settings.json"]);
+    expect(removed.map((p) => path.basename(p)).sort()).toEqual([
+      ".settings.json.cockpit-lock",
+      `.settings.json.cockpit-tmp-${dead}-abcdef`,
+    ]);
+    expect(readdirSync(dir).sort()).toEqual([
+      `.settings.json.cockpit-tmp-${process.pid}-123456`,
+      "notes.cockpit-tmp-1-1",
+      "settings.json",
+    ]);
   });
 
   it("a stale lock left by a dead writer does not block the next write", async () => {

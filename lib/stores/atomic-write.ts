@@ -18,7 +18,8 @@ const lockPath = (file: string) => path.join(path.dirname(file), `.${path.basena
  */
 export async function assertNoSymlinks(root: string, file: string): Promise<void> {
   const rel = path.relative(path.resolve(root), path.resolve(file));
-  if (!rel || rel.startsWith("..") || path.isAbsolute(rel)) throw new SymlinkRefusedError(`${file} is not inside ${root}`);
+  if (!rel || rel.startsWith("..") || path.isAbsolute(rel))
+    throw new SymlinkRefusedError(`${file} is not inside ${root}`);
   let current = path.resolve(root);
   const parts = rel.split(path.sep);
   for (let k = 0; k < parts.length; k++) {
@@ -45,7 +46,9 @@ export async function assertNoEmacsLock(file: string): Promise<void> {
   } catch {
     return;
   }
-  throw new StoreLockedError(`${path.basename(file)} is open in Emacs (${lock} exists) — save and close it, then retry`);
+  throw new StoreLockedError(
+    `${path.basename(file)} is open in Emacs (${lock} exists) — save and close it, then retry`,
+  );
 }
 
 /** Read the store without following a symlink at the final component. */
@@ -158,7 +161,11 @@ export async function writeAtomically(input: AtomicWriteInput): Promise<{ versio
     const current = await readNoFollow(file);
     if (current.version !== expectedVersion) throw new ConflictError();
     const mode = current.exists ? (await fs.lstat(file)).mode & 0o7777 : undefined;
-    const handle = await fs.open(temp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, mode ?? 0o644);
+    const handle = await fs.open(
+      temp,
+      constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW,
+      mode ?? 0o644,
+    );
     try {
       await handle.writeFile(content, "utf8");
       if (mode !== undefined) await handle.chmod(mode);

@@ -20,14 +20,16 @@ export function parseAgentFlag(value: string | undefined, required: boolean): Ag
     if (required) throw new InvalidInputError(`--agent is required (${AGENTS.join(", ")})`);
     return undefined;
   }
-  if (!(AGENTS as string[]).includes(value)) throw new InvalidInputError(`unknown agent "${value}" (use ${AGENTS.join(", ")})`);
+  if (!(AGENTS as string[]).includes(value))
+    throw new InvalidInputError(`unknown agent "${value}" (use ${AGENTS.join(", ")})`);
   return value as Agent;
 }
 
 const SCOPES: Scope[] = ["session", "workspace", "global", "managed"];
 export function parseScopeFlag(value: string | undefined): Scope | undefined {
   if (value === undefined) return undefined;
-  if (!(SCOPES as string[]).includes(value)) throw new InvalidInputError(`unknown scope "${value}" (use ${SCOPES.join(", ")})`);
+  if (!(SCOPES as string[]).includes(value))
+    throw new InvalidInputError(`unknown scope "${value}" (use ${SCOPES.join(", ")})`);
   return value as Scope;
 }
 
@@ -43,9 +45,12 @@ export function cliFailure(error: unknown): { usage: boolean; message: string } 
 
 /** What a write changed, for people: file, line before/after, and the global warning. */
 export function describeWrite(verb: string, result: WriteResult): string {
-  const lines = [`${result.dryRun ? `would be ${verb} (dry run, nothing written)` : verb} in ${result.store} (${result.scope})`];
+  const lines = [
+    `${result.dryRun ? `would be ${verb} (dry run, nothing written)` : verb} in ${result.store} (${result.scope})`,
+  ];
   if (result.before.text) lines.push(`  line ${result.before.line} before: ${result.before.text.trim()}`);
-  if (result.after.text !== undefined && verb !== "revoked") lines.push(`  line ${result.after.line} after:  ${result.after.text.trim()}`);
+  if (result.after.text !== undefined && verb !== "revoked")
+    lines.push(`  line ${result.after.line} after:  ${result.after.text.trim()}`);
   if (result.scopeWarning) lines.push(`  note: ${result.scopeWarning}`);
   return lines.join("\n") + "\n";
 }

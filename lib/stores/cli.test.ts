@@ -26,8 +26,14 @@ async function cli(...argv: string[]): Promise<{ code: number; out: string; err:
   let err = "";
   const stdout = process.stdout.write.bind(process.stdout);
   const stderr = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((chunk: string | Uint8Array) => ((out += String(chunk)), true)) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string | Uint8Array) => ((err += String(chunk)), true)) as typeof process.stderr.write;
+  process.stdout.write = ((chunk: string | Uint8Array) => (
+    (out += String(chunk)),
+    true
+  )) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: string | Uint8Array) => (
+    (err += String(chunk)),
+    true
+  )) as typeof process.stderr.write;
   try {
     const code = await main(argv);
     return { code, out, err };
@@ -37,7 +43,8 @@ async function cli(...argv: string[]): Promise<{ code: number; out: string; err:
   }
 }
 
-const entriesJson = async (...extra: string[]) => JSON.parse((await cli("entries", "--workspace", sb.workspace, "--json", ...extra)).out) as Entry[];
+const entriesJson = async (...extra: string[]) =>
+  JSON.parse((await cli("entries", "--workspace", sb.workspace, "--json", ...extra)).out) as Entry[];
 
 describe("cockpit entries / revoke / narrow / add", () => {
   it("lists entries as JSON per the contract, including invalid stores", async () => {
@@ -48,15 +55,31 @@ describe("cockpit entries / revoke / narrow / add", () => {
     expect(all).toHaveLength(6);
     const broken = all.filter((e) => !e.store.valid);
     expect(broken).toEqual([
-      expect.objectContaining({ kind: "store", agent: "mevedel", action: null, rule: null, error: expect.stringMatching(/^line 1, column \d+/), store: expect.objectContaining({ path: path.join(sb.workspace, ".mevedel/permissions.el"), valid: false, error: expect.stringMatching(/^line 1/) }) }),
+      expect.objectContaining({
+        kind: "store",
+        agent: "mevedel",
+        action: null,
+        rule: null,
+        error: expect.stringMatching(/^line 1, column \d+/),
+        store: expect.objectContaining({
+          path: path.join(sb.workspace, ".mevedel/permissions.el"),
+          valid: false,
+          error: expect.stringMatching(/^line 1/),
+        }),
+      }),
     ]);
     expect(all.filter((e) => e.store.valid)).toHaveLength(5);
     for (const e of all) {
-      expect(Object.keys(e)).toEqual(expect.arrayContaining(["id", "scope", "kind", "agent", "action", "rule", "store", "line", "writable"]));
+      expect(Object.keys(e)).toEqual(
+        expect.arrayContaining(["id", "scope", "kind", "agent", "action", "rule", "store", "line", "writable"]),
+      );
       expect(Object.keys(e.store)).toEqual(expect.arrayContaining(["path", "format", "version", "valid"]));
     }
     const withStores = JSON.parse((await cli("entries", "--workspace", sb.workspace, "--json", "--stores")).out);
-    expect(withStores.stores.find((s: { valid: boolean }) => !s.valid)).toMatchObject({ format: "mevedel-plist", error: expect.stringMatching(/^line 1, column \d+/) });
+    expect(withStores.stores.find((s: { valid: boolean }) => !s.valid)).toMatchObject({
+      format: "mevedel-plist",
+      error: expect.stringMatching(/^line 1, column \d+/),
+    });
     const table = await cli("entries", "--workspace", sb.workspace);
     expect(table.out).toMatch(/WORKSPACE\n/);
     expect(table.out).toContain("INVALID: line 1");
@@ -92,7 +115,20 @@ describe("cockpit entries / revoke / narrow / add", () => {
     expect(dry.out).toContain("would be revoked (dry run, nothing written)");
     expect(dry.out).toContain('line 13 before: ((:path "~/notes" :access read)');
     expect(dry.out).toMatch(/affects every project/);
-    const add = await cli("add", "--workspace", sb.workspace, "--agent", "mevedel", "--scope", "global", "--action", "deny", "--rule", '("Bash" :pattern "sudo *")', "--dry-run");
+    const add = await cli(
+      "add",
+      "--workspace",
+      sb.workspace,
+      "--agent",
+      "mevedel",
+      "--scope",
+      "global",
+      "--action",
+      "deny",
+      "--rule",
+      '("Bash" :pattern "sudo *")',
+      "--dry-run",
+    );
     expect(add.out).toContain('after:  ("Bash" :pattern "sudo *" :action deny))');
     expect(sb.read("~/.mevedel/permissions.el")).toBe(FIXTURES.mevedel);
   });
@@ -122,15 +158,67 @@ describe("cockpit entries / revoke / narrow / add", () => {
   });
 
   it("adds workspace and global rules", async () => {
-    const ws = await cli("add", "--workspace", sb.workspace, "--agent", "mevedel", "--scope", "workspace", "--action", "allow", "--rule", '("Bash" :pattern "make *")');
+    const ws = await cli(
+      "add",
+      "--workspace",
+      sb.workspace,
+      "--agent",
+      "mevedel",
+      "--scope",
+      "workspace",
+      "--action",
+      "allow",
+      "--rule",
+      '("Bash" :pattern "make *")',
+    );
     expect(ws.code).toBe(0);
     expect(sb.read(".mevedel/permissions.el")).toContain('("Bash" :pattern "make *" :action allow)');
-    const global = await cli("add", "--workspace", sb.workspace, "--agent", "claude-code", "--scope", "global", "--action", "deny", "--rule", "Bash(rm -rf *)");
+    const global = await cli(
+      "add",
+      "--workspace",
+      sb.workspace,
+      "--agent",
+      "claude-code",
+      "--scope",
+      "global",
+      "--action",
+      "deny",
+      "--rule",
+      "Bash(rm -rf *)",
+    );
     expect(global.out).toMatch(/affects every project/);
     expect(JSON.parse(sb.read("~/.claude/settings.json")).permissions.deny).toEqual(["Bash(rm -rf *)"]);
-    const dup = await cli("add", "--workspace", sb.workspace, "--agent", "claude-code", "--scope", "global", "--action", "deny", "--rule", "Bash(rm -rf *)");
+    const dup = await cli(
+      "add",
+      "--workspace",
+      sb.workspace,
+      "--agent",
+      "claude-code",
+      "--scope",
+      "global",
+      "--action",
+      "deny",
+      "--rule",
+      "Bash(rm -rf *)",
+    );
     expect(dup.out).toMatch(/already present/);
-    expect((await cli("add", "--workspace", sb.workspace, "--agent", "claude-code", "--scope", "session", "--action", "deny", "--rule", "x")).code).toBe(2);
+    expect(
+      (
+        await cli(
+          "add",
+          "--workspace",
+          sb.workspace,
+          "--agent",
+          "claude-code",
+          "--scope",
+          "session",
+          "--action",
+          "deny",
+          "--rule",
+          "x",
+        )
+      ).code,
+    ).toBe(2);
   });
 });
 
@@ -139,23 +227,67 @@ describe("cockpit decide", () => {
   it("prints exactly the contract's keys, using the stores and $HOME", async () => {
     sb.write(".claude/settings.json", FIXTURES.claudeTabs);
     sb.write("~/.claude/settings.json", '{"permissions": {"ask": ["Bash(git push *)"]}}');
-    const denied = await cli("decide", "--workspace", sb.workspace, "--agent", "claude-code", "--call", call({ tool: "Bash", input: { command: "curl https://x" } }));
+    const denied = await cli(
+      "decide",
+      "--workspace",
+      sb.workspace,
+      "--agent",
+      "claude-code",
+      "--call",
+      call({ tool: "Bash", input: { command: "curl https://x" } }),
+    );
     expect(denied.code).toBe(0);
     const d = JSON.parse(denied.out);
     expect(Object.keys(d)).toEqual(["decision", "step", "rule", "scope", "store", "reason"]);
-    expect(d).toMatchObject({ decision: "deny", step: "deny-rule", rule: "Bash(curl *)", scope: "workspace", store: sb.abs(".claude/settings.json") });
-    const ask = JSON.parse((await cli("decide", "--workspace", sb.workspace, "--agent", "claude-code", "--call", call({ tool: "Bash", input: { command: "git push origin main" } }))).out);
+    expect(d).toMatchObject({
+      decision: "deny",
+      step: "deny-rule",
+      rule: "Bash(curl *)",
+      scope: "workspace",
+      store: sb.abs(".claude/settings.json"),
+    });
+    const ask = JSON.parse(
+      (
+        await cli(
+          "decide",
+          "--workspace",
+          sb.workspace,
+          "--agent",
+          "claude-code",
+          "--call",
+          call({ tool: "Bash", input: { command: "git push origin main" } }),
+        )
+      ).out,
+    );
     expect(ask).toMatchObject({ decision: "ask", step: "ask-rule", scope: "global" });
-    const explained = JSON.parse((await cli("decide", "--workspace", sb.workspace, "--agent", "claude-code", "--explain", "--call", call({ tool: "Read", input: { file_path: path.join(sb.workspace, "a.txt") } }))).out);
+    const explained = JSON.parse(
+      (
+        await cli(
+          "decide",
+          "--workspace",
+          sb.workspace,
+          "--agent",
+          "claude-code",
+          "--explain",
+          "--call",
+          call({ tool: "Read", input: { file_path: path.join(sb.workspace, "a.txt") } }),
+        )
+      ).out,
+    );
     expect(explained.trace.length).toBeGreaterThan(0);
   });
 
   it("takes the mode from the stores unless given", async () => {
     sb.write(".commandcode/settings.json", '{"permissions": {"defaultMode": "plan"}}');
     const edit = call({ tool: "write_file", input: { path: path.join(sb.workspace, "x.ts"), content: "x" } });
-    const plan = JSON.parse((await cli("decide", "--workspace", sb.workspace, "--agent", "commandcode", "--call", edit)).out);
+    const plan = JSON.parse(
+      (await cli("decide", "--workspace", sb.workspace, "--agent", "commandcode", "--call", edit)).out,
+    );
     expect(plan.step).toBe("plan-mode");
-    const yolo = JSON.parse((await cli("decide", "--workspace", sb.workspace, "--agent", "commandcode", "--mode", "yolo", "--call", edit)).out);
+    const yolo = JSON.parse(
+      (await cli("decide", "--workspace", sb.workspace, "--agent", "commandcode", "--mode", "yolo", "--call", edit))
+        .out,
+    );
     expect(yolo.decision).toBe("allow");
   });
 
@@ -176,9 +308,22 @@ describe("cockpit decide", () => {
     sb.write(".mevedel/permissions.el", FIXTURES.mevedel);
     const run = promisify(execFile);
     const root = path.resolve(import.meta.dirname, "../..");
-    const { stdout } = await run(process.execPath, [path.join(root, "bin/cockpit.mjs"), "decide", "--workspace", sb.workspace, "--agent", "mevedel", "--call", call({ tool: "Bash", input: { command: "rm x" } })], {
-      env: { ...process.env, HOME: sb.home },
-    });
+    const { stdout } = await run(
+      process.execPath,
+      [
+        path.join(root, "bin/cockpit.mjs"),
+        "decide",
+        "--workspace",
+        sb.workspace,
+        "--agent",
+        "mevedel",
+        "--call",
+        call({ tool: "Bash", input: { command: "rm x" } }),
+      ],
+      {
+        env: { ...process.env, HOME: sb.home },
+      },
+    );
     expect(JSON.parse(stdout)).toMatchObject({ decision: "deny", step: "deny-rule", scope: "workspace" });
   });
 });

@@ -14,7 +14,13 @@ for (;;) {
   const current = await readNoFollow(file);
   const content = current.text === states[0] ? states[1] : states[0];
   try {
-    await writeAtomically({ file, root, expectedVersion: current.version, content, emacsLockCheck: file.endsWith(".el") });
+    await writeAtomically({
+      file,
+      root,
+      expectedVersion: current.version,
+      content,
+      emacsLockCheck: file.endsWith(".el"),
+    });
   } catch (error) {
     process.stderr.write(`${(error as Error).name}: ${(error as Error).message}\n`);
   }

@@ -40,7 +40,15 @@ beforeAll(async () => {
     const scratch = makeSandbox("crash-child-");
     cleanups.push(scratch.cleanup);
     const outfile = path.join(scratch.root, "crash-child.mjs");
-    await build({ entryPoints: [CHILD], bundle: true, platform: "node", format: "esm", target: "node20", outfile, logLevel: "silent" });
+    await build({
+      entryPoints: [CHILD],
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      outfile,
+      logLevel: "silent",
+    });
     childCommand = [outfile];
   } catch {
     // esbuild comes with tsx; if it is missing the tsx spawn still works, only slower.
@@ -50,8 +58,20 @@ beforeAll(async () => {
     const sb = makeSandbox("crash-");
     const file = sb.write(rel, text);
     // The two states the child flips between: add then revoke must restore the bytes exactly.
-    const rule = agent === "mevedel" ? '("Bash" :pattern "crash test *" :action allow)' : agent === "commandcode" ? "Shell(crash test:*)" : "Bash(crash test:*)";
-    const added = await addEntry({ ...sb.paths, agent, scope: "workspace", action: "allow", rule, file: agent === "mevedel" ? undefined : "settings.json" });
+    const rule =
+      agent === "mevedel"
+        ? '("Bash" :pattern "crash test *" :action allow)'
+        : agent === "commandcode"
+          ? "Shell(crash test:*)"
+          : "Bash(crash test:*)";
+    const added = await addEntry({
+      ...sb.paths,
+      agent,
+      scope: "workspace",
+      action: "allow",
+      rule,
+      file: agent === "mevedel" ? undefined : "settings.json",
+    });
     const withRule = readFileSync(file, "utf8");
     const entry = (await listEntries(sb.paths)).entries.find((e) => e.id === added.id)!;
     await revokeEntry({ ...sb.paths, id: entry.id, expectedVersion: entry.store.version });
@@ -106,7 +126,9 @@ describe("crash safety (kill -9 during writes)", () => {
       }),
     );
     const seconds = (performance.now() - started) / 1000;
-    console.log(`crash safety: ${done} kills in ${seconds.toFixed(1)} s; both states observed in ${[...seen.values()].filter((s) => s.size === 2).length}/${lanes.length} lanes`);
+    console.log(
+      `crash safety: ${done} kills in ${seconds.toFixed(1)} s; both states observed in ${[...seen.values()].filter((s) => s.size === 2).length}/${lanes.length} lanes`,
+    );
     expect(done).toBeGreaterThanOrEqual(ITERATIONS);
     // The kills really landed between writes of both kinds.
     expect([...seen.values()].some((s) => s.size === 2)).toBe(true);

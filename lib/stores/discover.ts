@@ -39,7 +39,15 @@ export function discoverStores({ workspace, home, managedSettingsPath }: StorePa
     );
     const managed = managedSettingsPath === undefined ? DEFAULT_MANAGED_SETTINGS : managedSettingsPath;
     if (managed) {
-      out.push({ path: managed, agent: "claude-code", scope: "managed", format: "claude-json", base: path.dirname(managed), root: null, readOnly: true });
+      out.push({
+        path: managed,
+        agent: "claude-code",
+        scope: "managed",
+        format: "claude-json",
+        base: path.dirname(managed),
+        root: null,
+        readOnly: true,
+      });
     }
   }
   if (want("commandcode")) {
@@ -63,11 +71,19 @@ function loc(root: string, rel: string, agent: Agent, scope: Scope, format: Stor
 }
 
 /** The writable store an `add` targets: `file` picks settings.json vs settings.local.json. */
-export function targetStore(paths: StorePaths, agent: Agent, scope: "workspace" | "global", file?: string): StoreLocation {
+export function targetStore(
+  paths: StorePaths,
+  agent: Agent,
+  scope: "workspace" | "global",
+  file?: string,
+): StoreLocation {
   const candidates = discoverStores({ ...paths, managedSettingsPath: null }, agent).filter((s) => s.scope === scope);
   if (file) {
     const hit = candidates.find((s) => path.basename(s.path) === path.basename(file));
-    if (!hit) throw new Error(`no ${scope} store named ${file} for ${agent} (choose ${candidates.map((s) => path.basename(s.path)).join(" or ")})`);
+    if (!hit)
+      throw new Error(
+        `no ${scope} store named ${file} for ${agent} (choose ${candidates.map((s) => path.basename(s.path)).join(" or ")})`,
+      );
     return hit;
   }
   // Personal, uncommitted file by default for workspace rules (what the agents' "always allow" writes).

@@ -1,5 +1,15 @@
 import { parseTree, type Node } from "jsonc-parser";
-import { actionArray, applySplices, detectFormatting, findComma, lineEndOf, lineStartOf, restoreBom, withoutBom, type Splice } from "./json-edit";
+import {
+  actionArray,
+  applySplices,
+  detectFormatting,
+  findComma,
+  lineEndOf,
+  lineStartOf,
+  restoreBom,
+  withoutBom,
+  type Splice,
+} from "./json-edit";
 import type { Action } from "./types";
 
 /**
@@ -9,7 +19,9 @@ import type { Action } from "./types";
  */
 export function appendJsonRule(text: string, action: Action, rule: string): string {
   const source = withoutBom(text);
-  const fo = /^\s*$/.test(source) ? { insertSpaces: true, tabSize: 2, eol: text.includes("\r\n") ? "\r\n" : "\n" } : detectFormatting(source);
+  const fo = /^\s*$/.test(source)
+    ? { insertSpaces: true, tabSize: 2, eol: text.includes("\r\n") ? "\r\n" : "\n" }
+    : detectFormatting(source);
   const unit = fo.insertSpaces ? " ".repeat(fo.tabSize ?? 2) : "\t";
   const eol = fo.eol ?? "\n";
   const value = JSON.stringify(rule);
@@ -21,12 +33,15 @@ export function appendJsonRule(text: string, action: Action, rule: string): stri
   if (list) return restoreBom(text, applySplices(source, appendToArray(source, list, value)));
   const root = parseTree(source, [], { allowTrailingComma: true })!;
   const permissions = root.children?.find((p) => p.children?.[0]?.value === "permissions")?.children?.[1];
-  const array = (indent: string, multi: boolean) => (multi ? `[${eol}${indent}${unit}${value}${eol}${indent}]` : `[${value}]`);
+  const array = (indent: string, multi: boolean) =>
+    multi ? `[${eol}${indent}${unit}${value}${eol}${indent}]` : `[${value}]`;
   if (permissions?.type === "object") {
     return restoreBom(text, applySplices(source, insertProperty(source, permissions, action, array, unit, eol)));
   }
   const object = (indent: string, multi: boolean) =>
-    multi ? `{${eol}${indent}${unit}"${action}": ${array(indent + unit, true)}${eol}${indent}}` : `{"${action}": [${value}]}`;
+    multi
+      ? `{${eol}${indent}${unit}"${action}": ${array(indent + unit, true)}${eol}${indent}}`
+      : `{"${action}": [${value}]}`;
   return restoreBom(text, applySplices(source, insertProperty(source, root, "permissions", object, unit, eol)));
 }
 
@@ -54,7 +69,8 @@ function appendToArray(source: string, list: Node, value: string): Splice[] {
   const trailingComma = findComma(source, lastEnd, close);
   const afterItem = trailingComma >= 0 ? trailingComma + 1 : lastEnd;
   const lineEnd = lineEndOf(source, afterItem);
-  if (!source.slice(lastEnd, close).includes("\n")) return [[afterItem, afterItem, trailingComma >= 0 ? ` ${value},` : `, ${value}`]];
+  if (!source.slice(lastEnd, close).includes("\n"))
+    return [[afterItem, afterItem, trailingComma >= 0 ? ` ${value},` : `, ${value}`]];
   const eol = source.includes("\r\n") ? "\r\n" : "\n";
   const prefix = source.slice(lineStartOf(source, last.offset), last.offset);
   const indent = prefix.trim() === "" ? prefix : lineIndent(source, last.offset);
@@ -94,7 +110,9 @@ function insertProperty(
   const indent = prefix.trim() === "" ? prefix : lineIndent(source, last.offset) + unit;
   const lineEnd = lineEndOf(source, afterItem);
   const at = insertionPoint(source, afterItem, lineEnd);
-  const splices: Splice[] = [[at, at, `${eol}${indent}"${key}": ${build(indent, true)}${trailingComma >= 0 ? "," : ""}`]];
+  const splices: Splice[] = [
+    [at, at, `${eol}${indent}"${key}": ${build(indent, true)}${trailingComma >= 0 ? "," : ""}`],
+  ];
   if (trailingComma < 0) splices.push([lastEnd, lastEnd, ","]);
   return splices;
 }

@@ -13,7 +13,8 @@ export function detectFormatting(text: string): FormattingOptions {
 }
 
 export const withoutBom = (text: string) => (text.startsWith("\uFEFF") ? " " + text.slice(1) : text);
-export const restoreBom = (original: string, edited: string) => (original.startsWith("\uFEFF") ? "\uFEFF" + edited.slice(1) : edited);
+export const restoreBom = (original: string, edited: string) =>
+  original.startsWith("\uFEFF") ? "\uFEFF" + edited.slice(1) : edited;
 
 export function actionArray(text: string, action: Action): Node | undefined {
   const root = parseTree(withoutBom(text), [], { allowTrailingComma: true });
@@ -86,7 +87,8 @@ export function removeJsonRule(text: string, action: Action, index: number, expe
 
   if (ownComma >= 0) {
     const sameLine = ownComma < lineEndOf(source, end);
-    if (prefixBlank && sameLine && blankOrComment(restAfter(ownComma + 1))) splices.push([lineStart, nextLineStart(source, end), ""]);
+    if (prefixBlank && sameLine && blankOrComment(restAfter(ownComma + 1)))
+      splices.push([lineStart, nextLineStart(source, end), ""]);
     else {
       let stop = ownComma + 1;
       while (source[stop] === " " || source[stop] === "\t") stop++;
@@ -108,7 +110,13 @@ export function removeJsonRule(text: string, action: Action, index: number, expe
 }
 
 /** Replace the string `permissions.<action>[index]` in place. */
-export function replaceJsonRule(text: string, action: Action, index: number, expected: string, replacement: string): string {
+export function replaceJsonRule(
+  text: string,
+  action: Action,
+  index: number,
+  expected: string,
+  replacement: string,
+): string {
   const { item } = itemAt(text, action, index, expected);
   return text.slice(0, item.offset) + JSON.stringify(replacement) + text.slice(item.offset + item.length);
 }

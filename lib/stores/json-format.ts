@@ -28,8 +28,7 @@ export interface JsonRawEntry {
 }
 
 export type JsonParse =
-  | { ok: true; settings: JsonSettings; entries: JsonRawEntry[]; empty: boolean }
-  | { ok: false; error: string };
+  { ok: true; settings: JsonSettings; entries: JsonRawEntry[]; empty: boolean } | { ok: false; error: string };
 
 export const ACTIONS: Action[] = ["allow", "ask", "deny"];
 
@@ -41,7 +40,11 @@ export function parseJsonSettings(text: string, strict: boolean): JsonParse {
   const errors: ParseError[] = [];
   let root: Node | undefined;
   try {
-    root = parseTree(source, errors, { disallowComments: strict, allowTrailingComma: !strict, allowEmptyContent: !strict });
+    root = parseTree(source, errors, {
+      disallowComments: strict,
+      allowTrailingComma: !strict,
+      allowEmptyContent: !strict,
+    });
   } catch {
     return { ok: false, error: "nesting too deep to read" };
   }

@@ -28,13 +28,23 @@ describe("listEntries", () => {
       ["deny", "Read(./.env)", 8],
       ["deny", "Bash(curl *)", 8],
     ]);
-    expect(claude[0]).toMatchObject({ scope: "workspace", kind: "rule", agent: "claude-code", writable: true, store: { format: "claude-json", valid: true } });
+    expect(claude[0]).toMatchObject({
+      scope: "workspace",
+      kind: "rule",
+      agent: "claude-code",
+      writable: true,
+      store: { format: "claude-json", valid: true },
+    });
     expect(claude[0].store.version).toMatch(/^[0-9a-f]{64}$/);
     expect(claude[0].tool).toBe("Shell");
     expect(claude[0].specifier).toBe("git log *");
 
     const global = entries.filter((e) => e.scope === "global");
-    expect(global.map((e) => e.rule)).toEqual(["Bash(git status:*)", "WebFetch(domain:exämple.com)", "Bash(git push *)"]);
+    expect(global.map((e) => e.rule)).toEqual([
+      "Bash(git status:*)",
+      "WebFetch(domain:exämple.com)",
+      "Bash(git push *)",
+    ]);
     expect(global.map((e) => e.line)).toEqual([4, 5, 8]);
 
     const cc = entries.filter((e) => e.agent === "commandcode");
@@ -98,8 +108,14 @@ describe("listEntries", () => {
   it("treats a missing store as valid and empty, and Claude files as strict JSON", async () => {
     sb.write(".claude/settings.json", '{"permissions": {"allow": ["Bash(ls)"]}} // no comments in Claude files');
     const { stores } = await listEntries({ ...sb.paths, agent: "claude-code" });
-    expect(stores.find((s) => s.path === sb.abs(".claude/settings.local.json"))).toMatchObject({ valid: true, version: "missing", entryCount: 0 });
-    expect(stores.find((s) => s.path === sb.abs(".claude/settings.json"))?.error).toMatch(/InvalidCommentToken|InvalidSymbol/);
+    expect(stores.find((s) => s.path === sb.abs(".claude/settings.local.json"))).toMatchObject({
+      valid: true,
+      version: "missing",
+      entryCount: 0,
+    });
+    expect(stores.find((s) => s.path === sb.abs(".claude/settings.json"))?.error).toMatch(
+      /InvalidCommentToken|InvalidSymbol/,
+    );
   });
 
   it("flags malformed rules but still lists them", async () => {
@@ -126,8 +142,22 @@ describe("listEntries", () => {
   it("merges session entries from a source and filters by scope and agent", async () => {
     sb.write(".claude/settings.json", FIXTURES.claudeTabs);
     const source = memorySessionSource([
-      { id: "r1", agentSessionId: "s-1", agent: "claude-code", action: "allow", rule: "Bash(make:*)", createdAt: "2026-01-01T00:00:00Z" },
-      { id: "r2", agentSessionId: "s-2", agent: "mevedel", action: "allow", rule: '("Bash" :pattern "make *" :action allow)', createdAt: "2026-01-01T00:00:00Z" },
+      {
+        id: "r1",
+        agentSessionId: "s-1",
+        agent: "claude-code",
+        action: "allow",
+        rule: "Bash(make:*)",
+        createdAt: "2026-01-01T00:00:00Z",
+      },
+      {
+        id: "r2",
+        agentSessionId: "s-2",
+        agent: "mevedel",
+        action: "allow",
+        rule: '("Bash" :pattern "make *" :action allow)',
+        createdAt: "2026-01-01T00:00:00Z",
+      },
     ]);
     const all = await listEntries({ ...sb.paths, sessionSource: source });
     expect(all.entries.filter((e) => e.scope === "session").map((e) => e.id)).toEqual(["session:r1", "session:r2"]);
@@ -164,10 +194,18 @@ describe("listEntries", () => {
 describe("loadPolicyInputs", () => {
   it("collects rules, grants, directories, mode and bypass switch; invalid stores add nothing", async () => {
     sb.write(".commandcode/settings.json", FIXTURES.commandcodeJsonc);
-    sb.write(".commandcode/settings.local.json", '{"permissions": {"additionalDirectories": ["../docs", "~/shared"], "defaultMode": "plan"}}');
+    sb.write(
+      ".commandcode/settings.local.json",
+      '{"permissions": {"additionalDirectories": ["../docs", "~/shared"], "defaultMode": "plan"}}',
+    );
     sb.write("~/.commandcode/settings.json", "{ broken");
     const inputs = await loadPolicyInputs({ ...sb.paths, agent: "commandcode" });
-    expect(inputs.rules.map((r) => r.text)).toEqual(["Shell(git:*)", "Edit(src/**)", "mcp__github__*", "Shell(rm -rf *)"]);
+    expect(inputs.rules.map((r) => r.text)).toEqual([
+      "Shell(git:*)",
+      "Edit(src/**)",
+      "mcp__github__*",
+      "Shell(rm -rf *)",
+    ]);
     expect(inputs.defaultMode).toBe("plan");
     expect(inputs.disableBypass).toBe(true);
     expect(inputs.additionalDirectories).toEqual([path.join(sb.root, "docs"), path.join(sb.home, "shared")]);

@@ -58,7 +58,11 @@ export async function listEntries(input: ListEntriesInput): Promise<EntryListing
         agentSessionId: row.agentSessionId,
         createdAt: row.createdAt,
       };
-      const source = { scope: "session" as const, store: `session:${row.agentSessionId}`, base: path.resolve(input.workspace) };
+      const source = {
+        scope: "session" as const,
+        store: `session:${row.agentSessionId}`,
+        base: path.resolve(input.workspace),
+      };
       const parsed = parseAnyRule(row.rule, row.action, row.agent, source);
       if (parsed.ok) {
         entry.tool = parsed.value.tool;

@@ -28,7 +28,15 @@ export interface LoadPolicyInputsInput extends StorePaths {
 // Highest precedence first: managed, then the personal local file, then the project file, then global.
 const PRECEDENCE = ["managed", "local", "workspace", "global"] as const;
 const rank = (s: LoadedStore) =>
-  PRECEDENCE.indexOf(s.info.scope === "managed" ? "managed" : s.info.path.endsWith(".local.json") ? "local" : s.info.scope === "workspace" ? "workspace" : "global");
+  PRECEDENCE.indexOf(
+    s.info.scope === "managed"
+      ? "managed"
+      : s.info.path.endsWith(".local.json")
+        ? "local"
+        : s.info.scope === "workspace"
+          ? "workspace"
+          : "global",
+  );
 
 /** Everything the engine needs from an agent's stores; invalid stores contribute nothing. */
 export async function loadPolicyInputs(input: LoadPolicyInputsInput): Promise<PolicyInputs> {
@@ -42,17 +50,28 @@ export async function loadPolicyInputs(input: LoadPolicyInputsInput): Promise<Po
     const permissions = store.settings?.permissions;
     if (!permissions && !store.settings?.disableBypass) continue;
     if (defaultMode === null && permissions?.defaultMode) defaultMode = permissions.defaultMode;
-    if (permissions?.disableBypassPermissionsMode === "disable" || permissions?.disableBypass || store.settings?.disableBypass) disableBypass = true;
+    if (
+      permissions?.disableBypassPermissionsMode === "disable" ||
+      permissions?.disableBypass ||
+      store.settings?.disableBypass
+    )
+      disableBypass = true;
     for (const dir of permissions?.additionalDirectories ?? []) {
       const expanded = expandHome(dir, home);
-      additionalDirectories.push(path.isAbsolute(expanded) ? path.normalize(expanded) : path.resolve(input.workspace, expanded));
+      additionalDirectories.push(
+        path.isAbsolute(expanded) ? path.normalize(expanded) : path.resolve(input.workspace, expanded),
+      );
     }
   }
   const sessionRules: Rule[] = [];
   if (input.sessionSource) {
     for (const row of await input.sessionSource.list()) {
       if (row.agent !== input.agent || (input.sessionId && row.agentSessionId !== input.sessionId)) continue;
-      const parsed = parseAnyRule(row.rule, row.action, row.agent, { scope: "session", store: `session:${row.agentSessionId}`, base: path.resolve(input.workspace) });
+      const parsed = parseAnyRule(row.rule, row.action, row.agent, {
+        scope: "session",
+        store: `session:${row.agentSessionId}`,
+        base: path.resolve(input.workspace),
+      });
       if (parsed.ok) sessionRules.push(parsed.value);
     }
   }

@@ -69,7 +69,10 @@ describe("narrowEntry: JSON rules", () => {
 
   it("previews without writing", async () => {
     const target = await entry((e) => e.rule === "Shell(git:*)");
-    expect(await previewNarrowing({ ...sb.paths, id: target.id, to: "Shell(git log:*)" })).toEqual({ proved: true, to: "Shell(git log:*)" });
+    expect(await previewNarrowing({ ...sb.paths, id: target.id, to: "Shell(git log:*)" })).toEqual({
+      proved: true,
+      to: "Shell(git log:*)",
+    });
     const refused = await previewNarrowing({ ...sb.paths, id: target.id, to: "Shell(*)" });
     expect(refused.proved).toBe(false);
     expect(sb.read(file)).toBe(FIXTURES.commandcodeJsonc);
@@ -83,14 +86,52 @@ describe("narrowEntry: mevedel rules, grants and profiles", () => {
   });
 
   it.each([
-    ["grant recursive → exact", (e: Entry) => e.rule.includes("/srv/data"), "exact", ["/srv/data\" :access write :recursive t)", '/srv/data" :access write)']],
-    ["grant write → read", (e: Entry) => e.rule.includes("/srv/data"), "read", [":access write :recursive t)))", ":access read :recursive t)))"]],
-    ["grant to a descendant", (e: Entry) => e.rule.includes("/srv/data"), "path:/srv/data/cache", ['(:path "/srv/data"', '(:path "/srv/data/cache"']],
-    ["rule pattern", (e: Entry) => e.rule.includes("git log*"), 'pattern:"git log --oneline*"', ['"git log*"', '"git log --oneline*"']],
-    ["rule allow → ask", (e: Entry) => e.rule.includes("git log*"), "ask", ['"git log*" :action allow', '"git log*" :action ask']],
+    [
+      "grant recursive → exact",
+      (e: Entry) => e.rule.includes("/srv/data"),
+      "exact",
+      ['/srv/data" :access write :recursive t)', '/srv/data" :access write)'],
+    ],
+    [
+      "grant write → read",
+      (e: Entry) => e.rule.includes("/srv/data"),
+      "read",
+      [":access write :recursive t)))", ":access read :recursive t)))"],
+    ],
+    [
+      "grant to a descendant",
+      (e: Entry) => e.rule.includes("/srv/data"),
+      "path:/srv/data/cache",
+      ['(:path "/srv/data"', '(:path "/srv/data/cache"'],
+    ],
+    [
+      "rule pattern",
+      (e: Entry) => e.rule.includes("git log*"),
+      'pattern:"git log --oneline*"',
+      ['"git log*"', '"git log --oneline*"'],
+    ],
+    [
+      "rule allow → ask",
+      (e: Entry) => e.rule.includes("git log*"),
+      "ask",
+      ['"git log*" :action allow', '"git log*" :action ask'],
+    ],
     ["profile network off", (e: Entry) => e.kind === "profile", "network:off", ["\n   :network t\n", "\n"]],
-    ["profile child dropped", (e: Entry) => e.kind === "profile", "drop-fs:/usr/share/emacs", ['((:path "~/.npm" :access write :recursive t)\n                 (:path "/usr/share/emacs" :access read :recursive t))', '((:path "~/.npm" :access write :recursive t))']],
-    ["profile child write → read", (e: Entry) => e.kind === "profile", "fs-read:~/.npm", ['"~/.npm" :access write', '"~/.npm" :access read']],
+    [
+      "profile child dropped",
+      (e: Entry) => e.kind === "profile",
+      "drop-fs:/usr/share/emacs",
+      [
+        '((:path "~/.npm" :access write :recursive t)\n                 (:path "/usr/share/emacs" :access read :recursive t))',
+        '((:path "~/.npm" :access write :recursive t))',
+      ],
+    ],
+    [
+      "profile child write → read",
+      (e: Entry) => e.kind === "profile",
+      "fs-read:~/.npm",
+      ['"~/.npm" :access write', '"~/.npm" :access read'],
+    ],
   ] as const)("%s", async (_name, pick, spec, [from, to]) => {
     const result = await narrow(await entry(pick), spec.replace("HOME", sb.home));
     expect(sb.read(file)).toBe(FIXTURES.mevedel.replace(from, to));
@@ -118,7 +159,12 @@ describe("narrowEntry: mevedel rules, grants and profiles", () => {
   it("accepts a whole replacement form", async () => {
     const rule = await entry((e) => e.rule.includes("git log*"));
     await narrow(rule, '("Bash" :pattern "git log -1*" :action allow)');
-    expect(sb.read(file)).toBe(FIXTURES.mevedel.replace('("Bash" :pattern "git log*" :action allow)', '("Bash" :pattern "git log -1*" :action allow)'));
+    expect(sb.read(file)).toBe(
+      FIXTURES.mevedel.replace(
+        '("Bash" :pattern "git log*" :action allow)',
+        '("Bash" :pattern "git log -1*" :action allow)',
+      ),
+    );
   });
 });
 
@@ -130,11 +176,17 @@ describe("suggestNarrowings", () => {
     const listDir = (abs: string) => (abs.endsWith("src") ? ["lib", "app"] : abs.endsWith("data") ? ["cache"] : []);
     const opts = { listDir, workspace: sb.workspace, home: sb.home };
     const get = (p: (e: Entry) => boolean) => suggestNarrowings(entries.find(p)!, opts);
-    expect(get((e) => e.rule === "Shell(git:*)")).toEqual(expect.arrayContaining(["ask", "Shell(git status:*)", "Shell(git log:*)", "Shell(git diff:*)"]));
-    expect(get((e) => e.rule === "Edit(src/**)")).toEqual(expect.arrayContaining(["Edit(src/app/**)", "Edit(src/lib/**)"]));
+    expect(get((e) => e.rule === "Shell(git:*)")).toEqual(
+      expect.arrayContaining(["ask", "Shell(git status:*)", "Shell(git log:*)", "Shell(git diff:*)"]),
+    );
+    expect(get((e) => e.rule === "Edit(src/**)")).toEqual(
+      expect.arrayContaining(["Edit(src/app/**)", "Edit(src/lib/**)"]),
+    );
     expect(get((e) => e.rule === "mcp__github__*")).toContain("mcp__github__get_*");
     expect(get((e) => e.rule.includes("/srv/data"))).toEqual(["exact", "read", "path:/srv/data/cache"]);
-    expect(get((e) => e.kind === "profile")).toEqual(expect.arrayContaining(["network:off", "drop-fs:~/.npm", "fs-exact:~/.npm", "fs-read:~/.npm"]));
+    expect(get((e) => e.kind === "profile")).toEqual(
+      expect.arrayContaining(["network:off", "drop-fs:~/.npm", "fs-exact:~/.npm", "fs-read:~/.npm"]),
+    );
     expect(get((e) => e.action === "ask" && e.agent === "mevedel")).toContain("deny");
 
     // Every suggestion for the JSON rules is proved narrower by the engine.

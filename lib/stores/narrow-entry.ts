@@ -8,11 +8,26 @@ import type { LoadedStore } from "./load-store";
 import { isAction, parseModifiers, type Modifier } from "./narrow-spec";
 import { applySplices, removeItemSplice, removePairSplice, type Splice } from "./plist-edit";
 import { parsePlistStore, type PlistRawEntry } from "./plist-format";
-import { parsePlistRule, parseTextRule, proveEntryNarrower, type EntrySpec, type Grant, type RuleSource } from "./policy-adapter";
+import {
+  parsePlistRule,
+  parseTextRule,
+  proveEntryNarrower,
+  type EntrySpec,
+  type Grant,
+  type RuleSource,
+} from "./policy-adapter";
 import { isSessionEntryId } from "./session";
 import { printString, readPlist, type Datum } from "@/lib/sexp/read";
 import type { LocatedEntry } from "./types";
-import { assertWritable, commitStore, findEntry, linesAround, scopeWarning, type EntryRef, type WriteResult } from "./write-common";
+import {
+  assertWritable,
+  commitStore,
+  findEntry,
+  linesAround,
+  scopeWarning,
+  type EntryRef,
+  type WriteResult,
+} from "./write-common";
 
 export interface NarrowEntryInput extends EntryRef {
   to: string;
@@ -23,7 +38,8 @@ export interface NarrowResult extends WriteResult {
   to: string;
 }
 
-const refusal = (reason: string) => (reason.startsWith("cannot prove narrower") ? reason : `cannot prove narrower: ${reason}; revoke and add instead`);
+const refusal = (reason: string) =>
+  reason.startsWith("cannot prove narrower") ? reason : `cannot prove narrower: ${reason}; revoke and add instead`;
 
 interface NarrowPlan {
   next: string;
@@ -35,7 +51,9 @@ interface NarrowPlan {
 }
 
 /** Check a narrowing without writing (the dialog's live "narrower ✓ / cannot prove narrower: …"). */
-export async function previewNarrowing(input: NarrowEntryInput): Promise<{ proved: true; to: string } | { proved: false; reason: string }> {
+export async function previewNarrowing(
+  input: NarrowEntryInput,
+): Promise<{ proved: true; to: string } | { proved: false; reason: string }> {
   try {
     const { store, located } = await findEntry(input);
     const plan = planNarrowing(store, located, input.to, path.resolve(input.home));
@@ -80,7 +98,10 @@ function planJson(store: LoadedStore, located: LocatedEntry, spec: string, sourc
   const { entry, location } = located;
   const agent = entry.agent;
   const old = parseTextRule(entry.rule, entry.action, agent, source);
-  if (!old.ok) throw new NarrowingRefusedError(`cannot prove narrower: the current rule is malformed (${old.error}) — revoke and add instead`);
+  if (!old.ok)
+    throw new NarrowingRefusedError(
+      `cannot prove narrower: the current rule is malformed (${old.error}) — revoke and add instead`,
+    );
   const action = isAction(spec) ? spec : entry.action;
   const newText = isAction(spec) ? entry.rule : spec;
   if (action === entry.action && newText === entry.rule) throw new InvalidInputError("the SPEC names the same entry");
@@ -107,17 +128,27 @@ function planJson(store: LoadedStore, located: LocatedEntry, spec: string, sourc
   };
 }
 
-function planPlist(store: LoadedStore, located: LocatedEntry, spec: string, home: string, source: RuleSource): NarrowPlan {
+function planPlist(
+  store: LoadedStore,
+  located: LocatedEntry,
+  spec: string,
+  home: string,
+  source: RuleSource,
+): NarrowPlan {
   const text = store.bytes.text;
   const raw = store.plist!.entries.find((e) => e.start === located.location.start)!;
-  const splices = spec.startsWith("(") ? [replaceForm(raw, spec, home)] : modifierSplices(text, raw, parseModifiers(spec), home, store.plist!.doc.comments);
+  const splices = spec.startsWith("(")
+    ? [replaceForm(raw, spec, home)]
+    : modifierSplices(text, raw, parseModifiers(spec), home, store.plist!.doc.comments);
   const sorted = [...splices].sort((a, b) => a[0] - b[0]);
-  for (let k = 1; k < sorted.length; k++) if (sorted[k][0] < sorted[k - 1][1]) throw new InvalidInputError("SPEC items overlap");
+  for (let k = 1; k < sorted.length; k++)
+    if (sorted[k][0] < sorted[k - 1][1]) throw new InvalidInputError("SPEC items overlap");
   const next = applySplices(text, splices);
   const reparsed = parsePlistStore(next);
   if (!reparsed.ok) throw new InvalidInputError(`edit would not parse: ${reparsed.error}`);
   const newRaw = reparsed.entries.find((e) => e.list === raw.list && e.start === raw.start);
-  if (!newRaw) throw new InvalidInputError("the SPEC must keep the entry a " + (raw.list === "rules" ? "rule" : "resource grant"));
+  if (!newRaw)
+    throw new InvalidInputError("the SPEC must keep the entry a " + (raw.list === "rules" ? "rule" : "resource grant"));
   if (newRaw.text === raw.text) throw new InvalidInputError("the SPEC names the same entry");
   const oldSpec = entrySpec(raw, source, home, "current");
   const newSpec = entrySpec(newRaw, source, home, "new");
@@ -134,11 +165,17 @@ function entrySpec(raw: PlistRawEntry, source: RuleSource, home: string, which: 
   if (raw.grant) return { kind: "grant", action: "allow", grant: expandGrant(raw.grant, home) };
   const parsed = parsePlistRule(raw.rule!, source);
   if (!parsed.ok) {
-    if (which === "current") throw new NarrowingRefusedError(`cannot prove narrower: the current rule is malformed (${parsed.error}) — revoke and add instead`);
+    if (which === "current")
+      throw new NarrowingRefusedError(
+        `cannot prove narrower: the current rule is malformed (${parsed.error}) — revoke and add instead`,
+      );
     throw new InvalidInputError(`invalid rule: ${parsed.error}`);
   }
   const rule = parsed.value;
-  const profile = rule.profile && { network: rule.profile.network, fileSystem: rule.profile.fileSystem.map((g) => expandGrant(g, home)) };
+  const profile = rule.profile && {
+    network: rule.profile.network,
+    fileSystem: rule.profile.fileSystem.map((g) => expandGrant(g, home)),
+  };
   return { kind: raw.kind, action: raw.action, rule: { ...rule, profile }, ...(profile ? { profile } : {}) };
 }
 
@@ -162,7 +199,8 @@ function grantOps(text: string, grant: Datum, ops: Modifier[], home: string): Sp
       out.push(removePairSplice(text, grant.items, itemIndex(grant.items, f.key)));
     } else if (op.op === "read" || op.op === "fs-read") {
       const f = fields.get(":access")!;
-      if (f.value.type === "symbol" && f.value.name === "read") throw new InvalidInputError("the grant is already read-only");
+      if (f.value.type === "symbol" && f.value.name === "read")
+        throw new InvalidInputError("the grant is already read-only");
       out.push([f.value.start, f.value.end, "read"]);
     } else if (op.op === "specifier" && op.key === "path") {
       const f = fields.get(":path")!;
@@ -176,7 +214,13 @@ function samePath(a: string, b: string, home: string): boolean {
   return path.resolve(expandHome(a, home)) === path.resolve(expandHome(b, home));
 }
 
-function modifierSplices(text: string, raw: PlistRawEntry, mods: Modifier[], home: string, comments: { start: number; end: number }[]): Splice[] {
+function modifierSplices(
+  text: string,
+  raw: PlistRawEntry,
+  mods: Modifier[],
+  home: string,
+  comments: { start: number; end: number }[],
+): Splice[] {
   if (raw.grant) return grantOps(text, raw.datum, mods, home);
   const items = (raw.datum as Datum & { type: "list" }).items;
   const out: Splice[] = [];
@@ -190,7 +234,9 @@ function modifierSplices(text: string, raw: PlistRawEntry, mods: Modifier[], hom
       case "specifier": {
         const value = mod.key === "path" ? abbreviateHome(expandHome(mod.value, home), home) : mod.value;
         const existing = raw.fields.get(`:${mod.key}`);
-        const other = ["pattern", "path", "domain", "name", "expression"].find((k) => k !== mod.key && raw.fields.has(`:${k}`));
+        const other = ["pattern", "path", "domain", "name", "expression"].find(
+          (k) => k !== mod.key && raw.fields.has(`:${k}`),
+        );
         if (other) throw new InvalidInputError(`a rule has one specifier and this one uses :${other}`);
         if (existing) out.push([existing.value.start, existing.value.end, printString(value)]);
         else out.push([items[0].end, items[0].end, ` :${mod.key} ${printString(value)}`]);

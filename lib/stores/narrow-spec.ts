@@ -58,7 +58,8 @@ export function parseModifiers(spec: string): Modifier[] {
     const m = /^([a-z-]+):([\s\S]+)$/.exec(token);
     if (m) {
       const [, key, value] = m;
-      if (key === "pattern" || key === "path" || key === "domain" || key === "name" || key === "expression") return { op: "specifier", key, value };
+      if (key === "pattern" || key === "path" || key === "domain" || key === "name" || key === "expression")
+        return { op: "specifier", key, value };
       if (key === "drop-fs") return { op: "drop-fs", path: value };
       if (key === "fs-exact") return { op: "fs-exact", path: value };
       if (key === "fs-read") return { op: "fs-read", path: value };

@@ -19,7 +19,8 @@ function lineEndOf(text: string, at: number): number {
   const end = nl < 0 ? text.length : nl;
   return text[end - 1] === "\r" ? end - 1 : end;
 }
-const overlapsComment = (comments: Span[], from: number, to: number) => comments.some((c) => c.start < to && c.end > from);
+const overlapsComment = (comments: Span[], from: number, to: number) =>
+  comments.some((c) => c.start < to && c.end > from);
 const insideComment = (comments: Span[], at: number) => comments.some((c) => c.start <= at && at < c.end);
 
 /**
@@ -44,7 +45,8 @@ export function removeItemSplice(text: string, items: Datum[], index: number, co
   }
   // The next item moves up into this one's place; a comment trailing this item on its line goes with it.
   if (next && !overlapsComment(comments, el.end, next.start)) return [el.start, next.start, ""];
-  if (next && /^[ \t]*(;.*)?$/.test(rest) && !overlapsComment(comments, lineEnd, next.start)) return [el.start, next.start, ""];
+  if (next && /^[ \t]*(;.*)?$/.test(rest) && !overlapsComment(comments, lineEnd, next.start))
+    return [el.start, next.start, ""];
   let from = el.start;
   while (from > 0 && (text[from - 1] === " " || text[from - 1] === "\t")) from--;
   if (text[from - 1] === "(") {
@@ -60,7 +62,10 @@ export function removePairSplice(text: string, items: Datum[], keyIndex: number)
   const key = items[keyIndex];
   const value = items[keyIndex + 1];
   const lineStart = lineStartOf(text, key.start);
-  if (text.slice(lineStart, key.start).trim() === "" && /^[ \t]*$/.test(text.slice(value.end, lineEndOf(text, value.end)))) {
+  if (
+    text.slice(lineStart, key.start).trim() === "" &&
+    /^[ \t]*$/.test(text.slice(value.end, lineEndOf(text, value.end)))
+  ) {
     return [lineStart, nextLineStart(text, value.end), ""];
   }
   let from = key.start;

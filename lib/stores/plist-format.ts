@@ -2,7 +2,15 @@ import { z } from "zod";
 import { datumError, printDatum, readPlist, readSexps, SexpError, type Datum } from "@/lib/sexp/read";
 import type { Action, EntryKind, Grant, MevedelRuleData } from "./types";
 
-type Converted = string | number | boolean | null | { $symbol: string } | { $keyword: string } | Converted[] | { [k: string]: Converted };
+type Converted =
+  | string
+  | number
+  | boolean
+  | null
+  | { $symbol: string }
+  | { $keyword: string }
+  | Converted[]
+  | { [k: string]: Converted };
 
 const sym = <T extends string>(names: readonly [T, ...T[]]) =>
   z.object({ $symbol: z.enum(names) }).transform((v) => v.$symbol);
@@ -51,8 +59,7 @@ export interface PlistDocument {
 }
 
 export type PlistParse =
-  | { ok: true; doc: PlistDocument; entries: PlistRawEntry[]; empty: boolean }
-  | { ok: false; error: string };
+  { ok: true; doc: PlistDocument; entries: PlistRawEntry[]; empty: boolean } | { ok: false; error: string };
 
 const camel = (keyword: string) => keyword.slice(1).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
@@ -110,7 +117,10 @@ function readDocument(text: string): { doc: PlistDocument; entries: PlistRawEntr
   const rules = fields.get(":rules")?.value;
   const grants = fields.get(":resource-grants")?.value;
   const entries: PlistRawEntry[] = [];
-  for (const [list, value] of [["rules", rules], ["resource-grants", grants]] as const) {
+  for (const [list, value] of [
+    ["rules", rules],
+    ["resource-grants", grants],
+  ] as const) {
     if (!value || value.type === "nil") continue;
     if (value.type !== "list") throw datumError(text, value, `wrong shape: :${list} must be a list`);
     for (const item of value.items) entries.push(list === "rules" ? readRule(text, item) : readGrant(text, item));
@@ -131,16 +141,44 @@ function readRule(text: string, d: Datum): PlistRawEntry {
   // Only keys present in the file reach the engine: a profile key on a non-Bash rule is its call.
   if (network !== undefined) rule.network = network;
   if (fileSystem !== undefined) {
-    rule.fileSystem = (fileSystem ?? []).map((g) => ({ path: g.path, access: g.access, recursive: g.recursive ?? false }));
+    rule.fileSystem = (fileSystem ?? []).map((g) => ({
+      path: g.path,
+      access: g.access,
+      recursive: g.recursive ?? false,
+    }));
   }
   const kind: EntryKind = rule.network || (rule.fileSystem?.length ?? 0) > 0 ? "profile" : "rule";
-  return { kind, list: "rules", action: rule.action, text: printDatum(d), start: d.start, end: d.end, datum: d, fields, rule };
+  return {
+    kind,
+    list: "rules",
+    action: rule.action,
+    text: printDatum(d),
+    start: d.start,
+    end: d.end,
+    datum: d,
+    fields,
+    rule,
+  };
 }
 
 function readGrant(text: string, d: Datum): PlistRawEntry {
   const fields = readPlist(text, d, "resource grant");
   const parsed = PlistGrant.safeParse(convertPlist(text, d, "resource grant"));
   if (!parsed.success) throw shapeError(text, d, parsed.error, "resource grant");
-  const grant: Grant = { path: parsed.data.path, access: parsed.data.access, recursive: parsed.data.recursive ?? false };
-  return { kind: "grant", list: "resource-grants", action: "allow", text: printDatum(d), start: d.start, end: d.end, datum: d, fields, grant };
+  const grant: Grant = {
+    path: parsed.data.path,
+    access: parsed.data.access,
+    recursive: parsed.data.recursive ?? false,
+  };
+  return {
+    kind: "grant",
+    list: "resource-grants",
+    action: "allow",
+    text: printDatum(d),
+    start: d.start,
+    end: d.end,
+    datum: d,
+    fields,
+    grant,
+  };
 }

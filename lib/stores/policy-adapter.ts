@@ -1,8 +1,32 @@
 /** The one place the store layer touches the policy engine, so its API can move without rippling. */
 import { formatMevedelRule, isNarrower, parseMevedelRule, parseMevedelRuleText, parseRule } from "@/lib/policy";
-import type { Action, Agent, EntrySpec, Grant, MevedelRuleData, NarrowProof, ParseResult, Rule, RuleSource, Scope, Specifier } from "@/lib/policy";
+import type {
+  Action,
+  Agent,
+  EntrySpec,
+  Grant,
+  MevedelRuleData,
+  NarrowProof,
+  ParseResult,
+  Rule,
+  RuleSource,
+  Scope,
+  Specifier,
+} from "@/lib/policy";
 
-export type { Action, Agent, EntrySpec, Grant, MevedelRuleData, NarrowProof, ParseResult, Rule, RuleSource, Scope, Specifier };
+export type {
+  Action,
+  Agent,
+  EntrySpec,
+  Grant,
+  MevedelRuleData,
+  NarrowProof,
+  ParseResult,
+  Rule,
+  RuleSource,
+  Scope,
+  Specifier,
+};
 
 export function parseTextRule(text: string, action: Action, agent: Agent, source: RuleSource): ParseResult<Rule> {
   try {
@@ -45,15 +69,22 @@ const sameJson = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.
  * rule's matcher/action and the profile. Each must be narrower or unchanged, and one must change.
  */
 export function proveEntryNarrower(oldSpec: EntrySpec, newSpec: EntrySpec): NarrowProof {
-  if (oldSpec.kind !== "profile" || newSpec.kind !== "profile" || !oldSpec.rule || !newSpec.rule) return proveNarrower(oldSpec, newSpec);
-  const strip = (spec: EntrySpec): EntrySpec => ({ kind: "rule", action: spec.action, rule: { ...spec.rule!, profile: undefined } });
+  if (oldSpec.kind !== "profile" || newSpec.kind !== "profile" || !oldSpec.rule || !newSpec.rule)
+    return proveNarrower(oldSpec, newSpec);
+  const strip = (spec: EntrySpec): EntrySpec => ({
+    kind: "rule",
+    action: spec.action,
+    rule: { ...spec.rule!, profile: undefined },
+  });
   const o = oldSpec.rule;
   const n = newSpec.rule;
-  const sameRule = o.action === n.action && o.tool.toLowerCase() === n.tool.toLowerCase() && sameJson(o.specifier, n.specifier);
+  const sameRule =
+    o.action === n.action && o.tool.toLowerCase() === n.tool.toLowerCase() && sameJson(o.specifier, n.specifier);
   const oldProfile = oldSpec.profile ?? { network: false, fileSystem: [] };
   const newProfile = newSpec.profile ?? { network: false, fileSystem: [] };
   const sameProfile = sameJson(oldProfile, newProfile);
-  if (sameRule && sameProfile) return { proved: false, reason: "cannot prove narrower: the new entry is identical; revoke and add instead" };
+  if (sameRule && sameProfile)
+    return { proved: false, reason: "cannot prove narrower: the new entry is identical; revoke and add instead" };
   if (!sameRule) {
     const rule = proveNarrower(strip(oldSpec), strip(newSpec));
     if (!rule.proved) return rule;

@@ -22,7 +22,11 @@ export interface ResolvedModes {
 }
 
 /** The agent's mode: the one it reports, else the stores' `defaultMode`, else `default`. */
-export function resolveModes(agent: Agent, requested: string | undefined | null, inputs: Pick<PolicyInputs, "defaultMode" | "disableBypass">): ResolvedModes {
+export function resolveModes(
+  agent: Agent,
+  requested: string | undefined | null,
+  inputs: Pick<PolicyInputs, "defaultMode" | "disableBypass">,
+): ResolvedModes {
   const fromRequest = requested ? normalizeMode(agent, requested) : null;
   const fromStores = inputs.defaultMode ? normalizeMode(agent, inputs.defaultMode) : null;
   const modeBase: Mode = fromRequest?.ok ? fromRequest.value : fromStores?.ok ? fromStores.value : "default";
@@ -32,7 +36,21 @@ export function resolveModes(agent: Agent, requested: string | undefined | null,
 }
 
 /** Everything the engine needs to decide one call in a workspace, from the loaded stores. */
-export function policyContextFor({ agent, mode, workspace, cwd, home, inputs }: { agent: Agent; mode: Mode; workspace: string; cwd?: string | null; home: string; inputs: PolicyInputs }): PolicyContext {
+export function policyContextFor({
+  agent,
+  mode,
+  workspace,
+  cwd,
+  home,
+  inputs,
+}: {
+  agent: Agent;
+  mode: Mode;
+  workspace: string;
+  cwd?: string | null;
+  home: string;
+  inputs: PolicyInputs;
+}): PolicyContext {
   return {
     agent,
     mode,

@@ -35,7 +35,8 @@ export async function readStoreBytes(file: string): Promise<StoreBytes> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return MISSING;
-    if (code === "EISDIR") return { ...MISSING, exists: true, version: "unreadable", decodeError: "path is a directory" };
+    if (code === "EISDIR")
+      return { ...MISSING, exists: true, version: "unreadable", decodeError: "path is a directory" };
     return { ...MISSING, exists: true, version: "unreadable", decodeError: `cannot read: ${code ?? String(error)}` };
   }
 }

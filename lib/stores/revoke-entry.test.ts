@@ -1,7 +1,14 @@
 import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ConflictError, InvalidStoreError, NotFoundError, ReadOnlyStoreError, StoreLockedError, SymlinkRefusedError } from "./errors";
+import {
+  ConflictError,
+  InvalidStoreError,
+  NotFoundError,
+  ReadOnlyStoreError,
+  StoreLockedError,
+  SymlinkRefusedError,
+} from "./errors";
 import { listEntries } from "./list-entries";
 import { revokeEntry } from "./revoke-entry";
 import { memorySessionSource } from "./session";
@@ -24,13 +31,48 @@ const revoke = (e: Entry) => revokeEntry({ ...sb.paths, id: e.id, expectedVersio
 
 describe("revokeEntry: byte-exact JSON edits", () => {
   it.each([
-    ["first of a tab-indented list", FIXTURES.claudeTabs, "Bash(git log:*)", FIXTURES.claudeTabs.replace('\t\t\t"Bash(git log:*)",\n', "")],
-    ["middle item", FIXTURES.claudeTabs, "Bash(npm run test:*)", FIXTURES.claudeTabs.replace('\t\t\t"Bash(npm run test:*)",\n', "")],
-    ["last item (comma of the previous goes)", FIXTURES.claudeTabs, "Read(~/.zshrc)", FIXTURES.claudeTabs.replace('"Bash(npm run test:*)",\n\t\t\t"Read(~/.zshrc)"\n', '"Bash(npm run test:*)"\n')],
-    ["first of an inline list", FIXTURES.claudeTabs, "Read(./.env)", FIXTURES.claudeTabs.replace('["Read(./.env)", "Bash(curl *)"]', '["Bash(curl *)"]')],
-    ["last of an inline list", FIXTURES.claudeTabs, "Bash(curl *)", FIXTURES.claudeTabs.replace('["Read(./.env)", "Bash(curl *)"]', '["Read(./.env)"]')],
-    ["CRLF, 3-space indent, unicode", FIXTURES.claudeCrlf3, "Bash(git status:*)", FIXTURES.claudeCrlf3.replace('         "Bash(git status:*)",\r\n', "")],
-    ["CRLF only item", FIXTURES.claudeCrlf3, "Bash(git push *)", FIXTURES.claudeCrlf3.replace('         "Bash(git push *)"\r\n', "")],
+    [
+      "first of a tab-indented list",
+      FIXTURES.claudeTabs,
+      "Bash(git log:*)",
+      FIXTURES.claudeTabs.replace('\t\t\t"Bash(git log:*)",\n', ""),
+    ],
+    [
+      "middle item",
+      FIXTURES.claudeTabs,
+      "Bash(npm run test:*)",
+      FIXTURES.claudeTabs.replace('\t\t\t"Bash(npm run test:*)",\n', ""),
+    ],
+    [
+      "last item (comma of the previous goes)",
+      FIXTURES.claudeTabs,
+      "Read(~/.zshrc)",
+      FIXTURES.claudeTabs.replace('"Bash(npm run test:*)",\n\t\t\t"Read(~/.zshrc)"\n', '"Bash(npm run test:*)"\n'),
+    ],
+    [
+      "first of an inline list",
+      FIXTURES.claudeTabs,
+      "Read(./.env)",
+      FIXTURES.claudeTabs.replace('["Read(./.env)", "Bash(curl *)"]', '["Bash(curl *)"]'),
+    ],
+    [
+      "last of an inline list",
+      FIXTURES.claudeTabs,
+      "Bash(curl *)",
+      FIXTURES.claudeTabs.replace('["Read(./.env)", "Bash(curl *)"]', '["Read(./.env)"]'),
+    ],
+    [
+      "CRLF, 3-space indent, unicode",
+      FIXTURES.claudeCrlf3,
+      "Bash(git status:*)",
+      FIXTURES.claudeCrlf3.replace('         "Bash(git status:*)",\r\n', ""),
+    ],
+    [
+      "CRLF only item",
+      FIXTURES.claudeCrlf3,
+      "Bash(git push *)",
+      FIXTURES.claudeCrlf3.replace('         "Bash(git push *)"\r\n', ""),
+    ],
   ])("%s", async (_name, before, rule, expected) => {
     sb.write(".claude/settings.json", before);
     const result = await revoke(await entry((e) => e.rule === rule));
@@ -41,8 +83,16 @@ describe("revokeEntry: byte-exact JSON edits", () => {
   });
 
   it.each([
-    ["item with a trailing line comment", "Shell(git:*)", FIXTURES.commandcodeJsonc.replace('      "Shell(git:*)", // everything git\n', "")],
-    ["item before a trailing comma", "mcp__github__*", FIXTURES.commandcodeJsonc.replace('      "mcp__github__*",\n', "")],
+    [
+      "item with a trailing line comment",
+      "Shell(git:*)",
+      FIXTURES.commandcodeJsonc.replace('      "Shell(git:*)", // everything git\n', ""),
+    ],
+    [
+      "item before a trailing comma",
+      "mcp__github__*",
+      FIXTURES.commandcodeJsonc.replace('      "mcp__github__*",\n', ""),
+    ],
     ["sole inline item", "Shell(rm -rf *)", FIXTURES.commandcodeJsonc.replace('["Shell(rm -rf *)"]', "[]")],
   ])("JSONC: %s", async (_name, rule, expected) => {
     sb.write(".commandcode/settings.json", FIXTURES.commandcodeJsonc);
@@ -61,12 +111,39 @@ describe("revokeEntry: byte-exact JSON edits", () => {
 describe("revokeEntry: byte-exact plist edits", () => {
   const file = ".mevedel/permissions.el";
   it.each([
-    ["rule with its trailing comment", '("Bash" :action ask)', FIXTURES.mevedel.replace(' (("Bash" :action ask)                       ; default ask\n  ("Bash" :pattern "git log*"', ' (("Bash" :pattern "git log*"')],
-    ["rule on its own line", '("Bash" :pattern "git log*" :action allow)', FIXTURES.mevedel.replace('  ("Bash" :pattern "git log*" :action allow)\n', "")],
-    ["multi-line profile", "profile", FIXTURES.mevedel.replace(/  \("Bash" :pattern "npx[\s\S]*?:action allow\)\n/, "")],
-    ["last rule before closing parens", '("Bash" :pattern "rm *" :action deny)', FIXTURES.mevedel.replace('\n  ("Bash" :pattern "rm *" :action deny))', ")")],
-    ["first grant", '(:path "~/notes" :access read)', FIXTURES.mevedel.replace('((:path "~/notes" :access read)\n  (:path "/srv/data"', '((:path "/srv/data"')],
-    ["last grant", '(:path "/srv/data" :access write :recursive t)', FIXTURES.mevedel.replace('\n  (:path "/srv/data" :access write :recursive t)))', "))")],
+    [
+      "rule with its trailing comment",
+      '("Bash" :action ask)',
+      FIXTURES.mevedel.replace(
+        ' (("Bash" :action ask)                       ; default ask\n  ("Bash" :pattern "git log*"',
+        ' (("Bash" :pattern "git log*"',
+      ),
+    ],
+    [
+      "rule on its own line",
+      '("Bash" :pattern "git log*" :action allow)',
+      FIXTURES.mevedel.replace('  ("Bash" :pattern "git log*" :action allow)\n', ""),
+    ],
+    [
+      "multi-line profile",
+      "profile",
+      FIXTURES.mevedel.replace(/  \("Bash" :pattern "npx[\s\S]*?:action allow\)\n/, ""),
+    ],
+    [
+      "last rule before closing parens",
+      '("Bash" :pattern "rm *" :action deny)',
+      FIXTURES.mevedel.replace('\n  ("Bash" :pattern "rm *" :action deny))', ")"),
+    ],
+    [
+      "first grant",
+      '(:path "~/notes" :access read)',
+      FIXTURES.mevedel.replace('((:path "~/notes" :access read)\n  (:path "/srv/data"', '((:path "/srv/data"'),
+    ],
+    [
+      "last grant",
+      '(:path "/srv/data" :access write :recursive t)',
+      FIXTURES.mevedel.replace('\n  (:path "/srv/data" :access write :recursive t)))', "))"),
+    ],
   ])("%s", async (_name, rule, expected) => {
     sb.write(file, FIXTURES.mevedel);
     const target = await entry((e) => (rule === "profile" ? e.kind === "profile" : e.rule === rule));
@@ -76,7 +153,10 @@ describe("revokeEntry: byte-exact plist edits", () => {
   });
 
   it("inline lists and CRLF", async () => {
-    sb.write(file, '(:rules (("Read" :path "a" :action allow) ("Read" :path "b" :action deny)) :resource-grants nil)\r\n');
+    sb.write(
+      file,
+      '(:rules (("Read" :path "a" :action allow) ("Read" :path "b" :action deny)) :resource-grants nil)\r\n',
+    );
     await revoke(await entry((e) => e.rule.includes('"a"')));
     expect(sb.read(file)).toBe('(:rules (("Read" :path "b" :action deny)) :resource-grants nil)\r\n');
     await revoke(await entry((e) => e.rule.includes('"b"')));
@@ -172,7 +252,9 @@ describe("revokeEntry: refusals", () => {
     const managed = path.join(sb.root, "managed.json");
     writeFileSync(managed, '{"permissions":{"deny":["Bash(sudo *)"]}}');
     const { entries } = await listEntries({ ...sb.paths, managedSettingsPath: managed });
-    await expect(revokeEntry({ ...sb.paths, managedSettingsPath: managed, id: entries[0].id })).rejects.toBeInstanceOf(ReadOnlyStoreError);
+    await expect(revokeEntry({ ...sb.paths, managedSettingsPath: managed, id: entries[0].id })).rejects.toBeInstanceOf(
+      ReadOnlyStoreError,
+    );
     await expect(revokeEntry({ ...sb.paths, id: "0000000000000000" })).rejects.toBeInstanceOf(NotFoundError);
     expect(InvalidStoreError).toBeDefined();
   });
@@ -185,10 +267,14 @@ describe("revokeEntry: refusals", () => {
   });
 
   it("revokes session entries through the source", async () => {
-    const source = memorySessionSource([{ id: "r1", agentSessionId: "s", agent: "claude-code", action: "allow", rule: "Bash(make)", createdAt: "" }]);
+    const source = memorySessionSource([
+      { id: "r1", agentSessionId: "s", agent: "claude-code", action: "allow", rule: "Bash(make)", createdAt: "" },
+    ]);
     const result = await revokeEntry({ ...sb.paths, id: "session:r1", sessionSource: source });
     expect(result).toMatchObject({ store: "database", scope: "session" });
     expect(source.rows).toEqual([]);
-    await expect(revokeEntry({ ...sb.paths, id: "session:r1", sessionSource: source })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(revokeEntry({ ...sb.paths, id: "session:r1", sessionSource: source })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
   });
 });

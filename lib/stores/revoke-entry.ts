@@ -3,7 +3,15 @@ import { removeJsonRule } from "./json-edit";
 import { applySplices, removeItemSplice } from "./plist-edit";
 import type { Datum } from "@/lib/sexp/read";
 import { isSessionEntryId, SESSION_ID_PREFIX, type SessionEntrySource } from "./session";
-import { assertWritable, commitStore, findEntry, linesAround, scopeWarning, type EntryRef, type WriteResult } from "./write-common";
+import {
+  assertWritable,
+  commitStore,
+  findEntry,
+  linesAround,
+  scopeWarning,
+  type EntryRef,
+  type WriteResult,
+} from "./write-common";
 
 export interface RevokeEntryInput extends EntryRef {
   sessionSource?: SessionEntrySource;

@@ -33,7 +33,10 @@ export function suggestNarrowings(entry: Entry, options: SuggestOptions = {}): s
   const home = options.home ?? "";
   const dirs = (abs: string) => {
     try {
-      return (options.listDir?.(abs) ?? []).filter((d) => !d.startsWith(".git")).sort().slice(0, 6);
+      return (options.listDir?.(abs) ?? [])
+        .filter((d) => !d.startsWith(".git"))
+        .sort()
+        .slice(0, 6);
     } catch {
       return [];
     }
@@ -41,7 +44,8 @@ export function suggestNarrowings(entry: Entry, options: SuggestOptions = {}): s
   if (entry.kind === "grant" && entry.grant) {
     if (entry.grant.recursive) out.push("exact");
     if (entry.grant.access === "write") out.push("read");
-    for (const d of dirs(expandHome(entry.grant.path, home))) out.push(`path:${quote(joinKeepingTilde(entry.grant.path, d))}`);
+    for (const d of dirs(expandHome(entry.grant.path, home)))
+      out.push(`path:${quote(joinKeepingTilde(entry.grant.path, d))}`);
     return out.slice(0, limit);
   }
   if (entry.action === "allow") out.push("ask");

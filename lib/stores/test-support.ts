@@ -22,7 +22,8 @@ export function makeSandbox(prefix = "stores-"): Sandbox {
   const home = path.join(root, "home");
   mkdirSync(workspace);
   mkdirSync(home);
-  const abs = (rel: string) => (rel.startsWith("~/") ? path.join(home, rel.slice(2)) : path.isAbsolute(rel) ? rel : path.join(workspace, rel));
+  const abs = (rel: string) =>
+    rel.startsWith("~/") ? path.join(home, rel.slice(2)) : path.isAbsolute(rel) ? rel : path.join(workspace, rel);
   return {
     root,
     workspace,
@@ -41,9 +42,12 @@ export function makeSandbox(prefix = "stores-"): Sandbox {
 }
 
 export const FIXTURES = {
-  claudeTabs: '{\n\t"permissions": {\n\t\t"allow": [\n\t\t\t"Bash(git log:*)",\n\t\t\t"Bash(npm run test:*)",\n\t\t\t"Read(~/.zshrc)"\n\t\t],\n\t\t"deny": ["Read(./.env)", "Bash(curl *)"]\n\t},\n\t"model": "opus"\n}\n',
-  claudeCrlf3: '{\r\n   "permissions": {\r\n      "allow": [\r\n         "Bash(git status:*)",\r\n         "WebFetch(domain:exämple.com)"\r\n      ],\r\n      "ask": [\r\n         "Bash(git push *)"\r\n      ]\r\n   }\r\n}\r\n',
-  commandcodeJsonc: '// Command Code settings — ünïcode ✓\n{\n  /* rules */\n  "permissions": {\n    "allow": [\n      "Shell(git:*)", // everything git\n      "Edit(src/**)",\n      "mcp__github__*",\n    ],\n    "deny": ["Shell(rm -rf *)"],\n    "defaultMode": "accept-edits",\n  },\n  "disableBypass": true,\n}\n',
+  claudeTabs:
+    '{\n\t"permissions": {\n\t\t"allow": [\n\t\t\t"Bash(git log:*)",\n\t\t\t"Bash(npm run test:*)",\n\t\t\t"Read(~/.zshrc)"\n\t\t],\n\t\t"deny": ["Read(./.env)", "Bash(curl *)"]\n\t},\n\t"model": "opus"\n}\n',
+  claudeCrlf3:
+    '{\r\n   "permissions": {\r\n      "allow": [\r\n         "Bash(git status:*)",\r\n         "WebFetch(domain:exämple.com)"\r\n      ],\r\n      "ask": [\r\n         "Bash(git push *)"\r\n      ]\r\n   }\r\n}\r\n',
+  commandcodeJsonc:
+    '// Command Code settings — ünïcode ✓\n{\n  /* rules */\n  "permissions": {\n    "allow": [\n      "Shell(git:*)", // everything git\n      "Edit(src/**)",\n      "mcp__github__*",\n    ],\n    "deny": ["Shell(rm -rf *)"],\n    "defaultMode": "accept-edits",\n  },\n  "disableBypass": true,\n}\n',
   mevedel: `;; -*- mode: emacs-lisp -*-
 ;; Project permissions (ünïcode ✓)
 (:rules

@@ -39,8 +39,12 @@ export async function findEntry(ref: EntryRef): Promise<{ store: LoadedStore; lo
 
 /** Refusals shared by every write, in the order the user can act on them. */
 export function assertWritable(store: LoadedStore, expectedVersion?: string): void {
-  if (store.location.readOnly || !store.location.root) throw new ReadOnlyStoreError(`${store.info.path} is managed settings and read-only`);
-  if (!store.info.valid) throw new InvalidStoreError(`${store.info.path} is invalid (${store.info.error}) — fix it first; it is never overwritten`);
+  if (store.location.readOnly || !store.location.root)
+    throw new ReadOnlyStoreError(`${store.info.path} is managed settings and read-only`);
+  if (!store.info.valid)
+    throw new InvalidStoreError(
+      `${store.info.path} is invalid (${store.info.error}) — fix it first; it is never overwritten`,
+    );
   if (expectedVersion !== undefined && expectedVersion !== store.info.version) throw new ConflictError();
   if (!store.info.writable && store.info.readOnlyReason) throw new SymlinkRefusedError(store.info.readOnlyReason);
 }

@@ -12,7 +12,8 @@ registerBackgroundWork("store-sweep", async () => {
   for (const workspace of targets) {
     try {
       const removed = await sweepStoreFolders({ workspace, home });
-      if (removed.length) console.log(`removed ${removed.length} stale temp file(s) of interrupted store writes: ${removed.join(", ")}`);
+      if (removed.length)
+        console.log(`removed ${removed.length} stale temp file(s) of interrupted store writes: ${removed.join(", ")}`);
     } catch (error) {
       console.error(`store sweep of ${workspace} failed:`, error);
     }

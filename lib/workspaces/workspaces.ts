@@ -29,14 +29,23 @@ export function resolveWorkspaceFolder(input: string): string {
 }
 
 /** Registers a project folder; registering the same folder twice is a conflict. */
-export async function addWorkspace(db: Db, { actorName, input }: { actorName: string; input: AddWorkspaceInput }): Promise<Workspace> {
+export async function addWorkspace(
+  db: Db,
+  { actorName, input }: { actorName: string; input: AddWorkspaceInput },
+): Promise<Workspace> {
   const folder = resolveWorkspaceFolder(input.path);
   const name = input.name ?? (path.basename(folder) || folder);
   return db.transaction(async (tx) => {
     const [existing] = await tx.select().from(workspaces).where(eq(workspaces.path, folder));
     if (existing) throw new ConflictError(`${folder} is already registered`);
     const [row] = await tx.insert(workspaces).values({ id: crypto.randomUUID(), path: folder, name }).returning();
-    await tx.insert(auditEvents).values({ actor: actorName, action: "workspace.added", target: row!.id, workspaceId: row!.id, detail: { path: folder } });
+    await tx.insert(auditEvents).values({
+      actor: actorName,
+      action: "workspace.added",
+      target: row!.id,
+      workspaceId: row!.id,
+      detail: { path: folder },
+    });
     return row!;
   });
 }
@@ -66,10 +75,15 @@ export async function findWorkspace(db: Db, idOrPath: string): Promise<Workspace
   return byPath;
 }
 
-export async function removeWorkspace(db: Db, { actorName, idOrPath }: { actorName: string; idOrPath: string }): Promise<Workspace> {
+export async function removeWorkspace(
+  db: Db,
+  { actorName, idOrPath }: { actorName: string; idOrPath: string },
+): Promise<Workspace> {
   const found = await findWorkspace(db, idOrPath);
   await db.transaction(async (tx) => {
-    await tx.insert(auditEvents).values({ actor: actorName, action: "workspace.removed", target: found.id, detail: { path: found.path } });
+    await tx
+      .insert(auditEvents)
+      .values({ actor: actorName, action: "workspace.removed", target: found.id, detail: { path: found.path } });
     await tx.delete(workspaces).where(eq(workspaces.id, found.id));
   });
   return found;

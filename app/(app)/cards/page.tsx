@@ -13,7 +13,10 @@ export const dynamic = "force-dynamic";
 export default async function CardsPage() {
   const actor = await requirePageActor();
   const db = await getDb();
-  const [pending, settled] = await Promise.all([listCards(db, { status: "pending", limit: 500 }), listCards(db, { status: "settled", limit: SETTLED_LIMIT })]);
+  const [pending, settled] = await Promise.all([
+    listCards(db, { status: "pending", limit: 500 }),
+    listCards(db, { status: "settled", limit: SETTLED_LIMIT }),
+  ]);
   const client = new QueryClient();
   client.setQueryData(pendingCardsQuery().queryKey, { cards: pending });
   client.setQueryData(settledCardsQuery().queryKey, { cards: settled });

@@ -27,24 +27,38 @@ export default async function RulesPage({ searchParams }: { searchParams: Search
       <>
         <h1>Rules</h1>
         <p className="muted">
-          No workspaces yet. <Link href="/workspaces">Register a project folder</Link> to see the rules and grants its agents follow.
+          No workspaces yet. <Link href="/workspaces">Register a project folder</Link> to see the rules and grants its
+          agents follow.
         </p>
       </>
     );
   }
-  const parsed = EntryFilters.safeParse({ scope: one(params.scope), action: one(params.action), tool: one(params.tool), q: one(params.q) });
+  const parsed = EntryFilters.safeParse({
+    scope: one(params.scope),
+    action: one(params.action),
+    tool: one(params.tool),
+    q: one(params.q),
+  });
   const filters = parsed.success ? parsed.data : {};
   const workspace = one(params.workspace);
-  if (!workspace || !workspaces.some((w) => w.id === workspace)) redirect(`/rules?${filtersToSearch(workspaces[0]!.id, filters)}`);
+  if (!workspace || !workspaces.some((w) => w.id === workspace))
+    redirect(`/rules?${filtersToSearch(workspaces[0]!.id, filters)}`);
 
   // First paint from the server: the first chunk of the filtered list, handed to the query cache.
   const client = new QueryClient();
-  const first = await listWorkspaceEntries({ db, actor, input: { workspace, ...filters, offset: 0, limit: PAGE_SIZE } });
+  const first = await listWorkspaceEntries({
+    db,
+    actor,
+    input: { workspace, ...filters, offset: 0, limit: PAGE_SIZE },
+  });
   client.setQueryData(entriesKey(workspace, filters), { pages: [first], pageParams: [0] });
   return (
     <>
       <h1>Rules</h1>
-      <p className="muted">Every rule and grant your agents follow in this workspace, with the file (or table) that holds it. Revoking or narrowing edits that file in place.</p>
+      <p className="muted">
+        Every rule and grant your agents follow in this workspace, with the file (or table) that holds it. Revoking or
+        narrowing edits that file in place.
+      </p>
       <RulesProvider state={dehydrate(client)}>
         <RulesView workspaces={workspaces} initialWorkspace={workspace} canWrite={hasRole(actor, "admin")} />
       </RulesProvider>

@@ -14,7 +14,11 @@ export const dynamic = "force-dynamic";
 export default async function SettingsPage() {
   const actor = await requirePageActor();
   const db = await getDb();
-  const [workspaces, tokens, timeout] = await Promise.all([listWorkspaces(db), listAgentTokens(db), absenceTimeout(db)]);
+  const [workspaces, tokens, timeout] = await Promise.all([
+    listWorkspaces(db),
+    listAgentTokens(db),
+    absenceTimeout(db),
+  ]);
   const toIso = (d: Date | null) => d?.toISOString() ?? null;
   return (
     <>
@@ -24,10 +28,18 @@ export default async function SettingsPage() {
           Agent tokens
         </h2>
         <p className="muted" style={{ marginTop: 0 }}>
-          An agent sends its permission prompts to the cockpit with a token that belongs to one workspace. Or from a terminal: <code>npx cockpit agent-token create --workspace DIR</code>.
+          An agent sends its permission prompts to the cockpit with a token that belongs to one workspace. Or from a
+          terminal: <code>npx cockpit agent-token create --workspace DIR</code>.
         </p>
         <AgentTokens
-          initial={tokens.map((t) => ({ id: t.id, name: t.name, workspaceId: t.workspaceId, createdAt: t.createdAt.toISOString(), lastUsedAt: toIso(t.lastUsedAt), revokedAt: toIso(t.revokedAt) }))}
+          initial={tokens.map((t) => ({
+            id: t.id,
+            name: t.name,
+            workspaceId: t.workspaceId,
+            createdAt: t.createdAt.toISOString(),
+            lastUsedAt: toIso(t.lastUsedAt),
+            revokedAt: toIso(t.revokedAt),
+          }))}
           workspaces={workspaces.map((w) => ({ id: w.id, name: w.name, path: w.path }))}
         />
       </section>

@@ -8,11 +8,19 @@ export const dynamic = "force-dynamic";
 
 export default async function WorkspacesPage() {
   const rows = await listWorkspaces(await getDb());
-  const initial = rows.map((w) => ({ id: w.id, name: w.name, path: w.path, createdAt: w.createdAt.toISOString(), stores: detectAgentStores(w.path) }));
+  const initial = rows.map((w) => ({
+    id: w.id,
+    name: w.name,
+    path: w.path,
+    createdAt: w.createdAt.toISOString(),
+    stores: detectAgentStores(w.path),
+  }));
   return (
     <>
       <h1>Workspaces</h1>
-      <p className="muted">A workspace is a project folder an agent works in. The cockpit reads its agents&apos; settings files from there.</p>
+      <p className="muted">
+        A workspace is a project folder an agent works in. The cockpit reads its agents&apos; settings files from there.
+      </p>
       <WorkspacesManager initial={initial} />
     </>
   );

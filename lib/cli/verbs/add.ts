@@ -20,19 +20,25 @@ export const addVerb: Verb = {
   summary: "add a workspace or global rule to a store",
   usage,
   async run(argv) {
-    const { values, positionals } = parseFlags(argv, {
-      workspace: { type: "string" },
-      agent: { type: "string" },
-      scope: { type: "string" },
-      action: { type: "string" },
-      rule: { type: "string" },
-      file: { type: "string" },
-      version: { type: "string" },
-      "dry-run": { type: "boolean" },
-    }, true);
+    const { values, positionals } = parseFlags(
+      argv,
+      {
+        workspace: { type: "string" },
+        agent: { type: "string" },
+        scope: { type: "string" },
+        action: { type: "string" },
+        rule: { type: "string" },
+        file: { type: "string" },
+        version: { type: "string" },
+        "dry-run": { type: "boolean" },
+      },
+      true,
+    );
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    if (values.scope !== "workspace" && values.scope !== "global") throw new UsageError("--scope must be workspace or global");
-    if (values.action !== "allow" && values.action !== "ask" && values.action !== "deny") throw new UsageError("--action must be allow, ask or deny");
+    if (values.scope !== "workspace" && values.scope !== "global")
+      throw new UsageError("--scope must be workspace or global");
+    if (values.action !== "allow" && values.action !== "ask" && values.action !== "deny")
+      throw new UsageError("--action must be allow, ask or deny");
     if (!values.rule) throw new UsageError("--rule TEXT is required");
     const agent = parseAgentFlag(values.agent, true)!;
     const paths = storePathsFromFlags(values.workspace);
@@ -47,7 +53,10 @@ export const addVerb: Verb = {
       expectedVersion: values.version,
       dryRun: values["dry-run"],
     });
-    if (result.unchanged) process.stdout.write(`already present in ${result.store} at line ${result.after.line}; nothing written (id ${result.id})\n`);
+    if (result.unchanged)
+      process.stdout.write(
+        `already present in ${result.store} at line ${result.after.line}; nothing written (id ${result.id})\n`,
+      );
     else process.stdout.write(describeWrite("added", result) + `  id: ${result.id}\n`);
     return 0;
   },

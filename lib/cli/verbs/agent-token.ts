@@ -12,7 +12,14 @@ const usage = `Usage: cockpit agent-token <create --workspace DIR [--name NAME] 
 
 Needs the running cockpit.`;
 
-interface TokenRow { id: string; name: string; workspaceId: string; createdAt: string; lastUsedAt: string | null; revokedAt: string | null }
+interface TokenRow {
+  id: string;
+  name: string;
+  workspaceId: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
 
 export const agentTokenVerb: Verb = {
   name: "agent-token",
@@ -21,21 +28,39 @@ export const agentTokenVerb: Verb = {
   async run(argv) {
     const [sub, ...rest] = argv;
     if (sub === "create") {
-      const { values, positionals } = parseFlags(rest, { workspace: { type: "string" }, name: { type: "string" } }, true);
+      const { values, positionals } = parseFlags(
+        rest,
+        { workspace: { type: "string" }, name: { type: "string" } },
+        true,
+      );
       if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
       if (!values.workspace) throw new UsageError("--workspace DIR is required");
-      const created = await callServer<{ id: string; token: string; name: string }>("POST", "/api/v1/agent-tokens", { workspace: path.resolve(values.workspace), name: values.name });
-      process.stdout.write(`Created agent token "${created.name}" (id ${created.id}) for ${path.resolve(values.workspace)}.\nIt is shown only now. Give it to the agent, e.g. export COCKPIT_TOKEN=<token>:\n${created.token}\n`);
+      const created = await callServer<{ id: string; token: string; name: string }>("POST", "/api/v1/agent-tokens", {
+        workspace: path.resolve(values.workspace),
+        name: values.name,
+      });
+      process.stdout.write(
+        `Created agent token "${created.name}" (id ${created.id}) for ${path.resolve(values.workspace)}.\nIt is shown only now. Give it to the agent, e.g. export COCKPIT_TOKEN=<token>:\n${created.token}\n`,
+      );
       return 0;
     }
     if (sub === "list") {
-      const { values, positionals } = parseFlags(rest, { workspace: { type: "string" }, json: { type: "boolean" } }, true);
+      const { values, positionals } = parseFlags(
+        rest,
+        { workspace: { type: "string" }, json: { type: "boolean" } },
+        true,
+      );
       if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
       const query = values.workspace ? `?workspace=${encodeURIComponent(path.resolve(values.workspace))}` : "";
       const { tokens } = await callServer<{ tokens: TokenRow[] }>("GET", `/api/v1/agent-tokens${query}`);
       if (values.json) process.stdout.write(JSON.stringify(tokens, null, 2) + "\n");
-      else if (!tokens.length) process.stdout.write("No agent tokens. Create one with `cockpit agent-token create --workspace DIR`.\n");
-      else for (const t of tokens) process.stdout.write(`${t.id}  ${t.name}  workspace ${t.workspaceId}  ${t.revokedAt ? `revoked ${t.revokedAt}` : t.lastUsedAt ? `last used ${t.lastUsedAt}` : "never used"}\n`);
+      else if (!tokens.length)
+        process.stdout.write("No agent tokens. Create one with `cockpit agent-token create --workspace DIR`.\n");
+      else
+        for (const t of tokens)
+          process.stdout.write(
+            `${t.id}  ${t.name}  workspace ${t.workspaceId}  ${t.revokedAt ? `revoked ${t.revokedAt}` : t.lastUsedAt ? `last used ${t.lastUsedAt}` : "never used"}\n`,
+          );
       return 0;
     }
     if (sub === "revoke") {

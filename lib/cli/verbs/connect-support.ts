@@ -9,7 +9,8 @@ import { CliError, UsageError } from "../verb";
 export function hookUrl(flag: string | undefined): string {
   const explicit = flag ?? process.env.COCKPIT_URL;
   if (explicit) {
-    if (!/^https?:\/\//.test(explicit)) throw new UsageError(`--url must start with http:// or https:// (got ${explicit})`);
+    if (!/^https?:\/\//.test(explicit))
+      throw new UsageError(`--url must start with http:// or https:// (got ${explicit})`);
     return explicit.replace(/\/$/, "");
   }
   const env = loadEnv();
@@ -29,5 +30,10 @@ export function workspaceFolder(value: string | undefined): string {
 }
 
 export function agentArg(positionals: string[]): void {
-  if (positionals.length !== 1 || positionals[0] !== "claude-code") throw new UsageError(positionals.length ? `unsupported agent "${positionals.join(" ")}" (only claude-code)` : "name the agent: claude-code");
+  if (positionals.length !== 1 || positionals[0] !== "claude-code")
+    throw new UsageError(
+      positionals.length
+        ? `unsupported agent "${positionals.join(" ")}" (only claude-code)`
+        : "name the agent: claude-code",
+    );
 }

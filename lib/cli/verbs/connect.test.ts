@@ -7,7 +7,10 @@ import { afterAll, describe, expect, it } from "vitest";
 const root = mkdtempSync(path.join(os.tmpdir(), "connect-cli-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 const cockpit = (args: string[]) => {
-  const r = spawnSync(process.execPath, ["bin/cockpit.mjs", ...args], { env: { PATH: process.env.PATH, HOME: root, COCKPIT_DATA: path.join(root, "data") } as unknown as NodeJS.ProcessEnv, encoding: "utf8" });
+  const r = spawnSync(process.execPath, ["bin/cockpit.mjs", ...args], {
+    env: { PATH: process.env.PATH, HOME: root, COCKPIT_DATA: path.join(root, "data") } as unknown as NodeJS.ProcessEnv,
+    encoding: "utf8",
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 };
 
@@ -21,8 +24,12 @@ describe("cockpit connect / disconnect claude-code", () => {
     expect(first).toMatchObject({ code: 0 });
     expect(first.stdout).toContain("export COCKPIT_TOKEN=");
     const settings = JSON.parse(readFileSync(path.join(ws, ".claude/settings.local.json"), "utf8"));
-    expect(settings.hooks.PermissionRequest[0].hooks[0].command).toMatch(/^COCKPIT_URL=http:\/\/127\.0\.0\.1:4000 node ".*\/bin\/cockpit\.mjs" hook claude-code$/);
-    expect(cockpit(["connect", "claude-code", "--workspace", ws, "--url", "http://127.0.0.1:4000"]).stdout).toContain("nothing changed");
+    expect(settings.hooks.PermissionRequest[0].hooks[0].command).toMatch(
+      /^COCKPIT_URL=http:\/\/127\.0\.0\.1:4000 node ".*\/bin\/cockpit\.mjs" hook claude-code$/,
+    );
+    expect(cockpit(["connect", "claude-code", "--workspace", ws, "--url", "http://127.0.0.1:4000"]).stdout).toContain(
+      "nothing changed",
+    );
     expect(cockpit(["disconnect", "claude-code", "--workspace", ws]).code).toBe(0);
     expect(readFileSync(path.join(ws, ".claude/settings.local.json"), "utf8")).toBe(original);
     expect(cockpit(["disconnect", "claude-code", "--workspace", ws]).stdout).toContain("nothing changed");

@@ -19,7 +19,11 @@ export const connectVerb: Verb = {
   summary: "add the cockpit's permission hook to an agent's settings (claude-code)",
   usage,
   async run(argv) {
-    const { values, positionals } = parseFlags(argv, { workspace: { type: "string" }, http: { type: "boolean" }, url: { type: "string" } }, true);
+    const { values, positionals } = parseFlags(
+      argv,
+      { workspace: { type: "string" }, http: { type: "boolean" }, url: { type: "string" } },
+      true,
+    );
     agentArg(positionals);
     const workspace = workspaceFolder(values.workspace);
     const url = hookUrl(values.url);
@@ -35,7 +39,9 @@ export const connectVerb: Verb = {
         ? `Added the cockpit ${values.http ? "HTTP" : "command"} hook (PermissionRequest, UserPromptSubmit) to ${result.file}.\n`
         : `${result.file} already has the cockpit hook; nothing changed.\n`,
     );
-    process.stdout.write(`Start Claude Code with an agent token in its environment:\n  export COCKPIT_TOKEN=...   (create one: npx cockpit agent-token create --workspace ${workspace})\n`);
+    process.stdout.write(
+      `Start Claude Code with an agent token in its environment:\n  export COCKPIT_TOKEN=...   (create one: npx cockpit agent-token create --workspace ${workspace})\n`,
+    );
     return 0;
   },
 };

@@ -30,7 +30,10 @@ const Call = z.object({ tool: z.string().min(1), input: z.record(z.string(), z.u
  */
 async function sessionSourceFor(workspace: string, sessionId: string): Promise<SessionEntrySource | undefined> {
   try {
-    const rows = await callServer<{ entries: SessionEntryRow[] }>("GET", `/api/v1/session-entries?workspace=${encodeURIComponent(workspace)}&agentSessionId=${encodeURIComponent(sessionId)}`);
+    const rows = await callServer<{ entries: SessionEntryRow[] }>(
+      "GET",
+      `/api/v1/session-entries?workspace=${encodeURIComponent(workspace)}&agentSessionId=${encodeURIComponent(sessionId)}`,
+    );
     return memorySessionSource(rows.entries);
   } catch (error) {
     process.stderr.write(`cockpit decide: session rules not read (${(error as Error).message})\n`);
@@ -43,15 +46,19 @@ export const decideVerb: Verb = {
   summary: "decide a tool call with the stores' rules and explain why",
   usage,
   async run(argv) {
-    const { values, positionals } = parseFlags(argv, {
-      workspace: { type: "string" },
-      agent: { type: "string" },
-      mode: { type: "string" },
-      session: { type: "string" },
-      call: { type: "string" },
-      cwd: { type: "string" },
-      explain: { type: "boolean" },
-    }, true);
+    const { values, positionals } = parseFlags(
+      argv,
+      {
+        workspace: { type: "string" },
+        agent: { type: "string" },
+        mode: { type: "string" },
+        session: { type: "string" },
+        call: { type: "string" },
+        cwd: { type: "string" },
+        explain: { type: "boolean" },
+      },
+      true,
+    );
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     let agentFlag;
     try {
@@ -67,20 +74,46 @@ export const decideVerb: Verb = {
       throw new CliError(`--call is not valid JSON: ${(error as Error).message}`, 2);
     }
     const call = Call.safeParse(raw);
-    if (!call.success) throw new CliError(`--call must be {"tool": "...", "input": {...}}: ${call.error.issues[0].path.join(".") || "call"} ${call.error.issues[0].message}`, 2);
+    if (!call.success)
+      throw new CliError(
+        `--call must be {"tool": "...", "input": {...}}: ${call.error.issues[0].path.join(".") || "call"} ${call.error.issues[0].message}`,
+        2,
+      );
     try {
       const agent = agentFlag;
-      if (values.mode !== undefined && !normalizeMode(agent, values.mode).ok) throw new CliError(`unknown mode "${values.mode}" for ${agent}`, 2);
+      if (values.mode !== undefined && !normalizeMode(agent, values.mode).ok)
+        throw new CliError(`unknown mode "${values.mode}" for ${agent}`, 2);
       const paths = storePathsFromFlags(values.workspace);
       const sessionSource = values.session ? await sessionSourceFor(paths.workspace, values.session) : undefined;
       const inputs = await loadPolicyInputs({ ...paths, agent, sessionSource, sessionId: values.session });
       const modes = resolveModes(agent, values.mode, inputs);
       if (modes.ignoredDefault) process.stderr.write(`cockpit decide: ignoring defaultMode ${modes.ignoredDefault}\n`);
       await initShellFromNode();
-      const ctx = policyContextFor({ agent, mode: modes.modeEffective, workspace: paths.workspace, cwd: values.cwd ? path.resolve(values.cwd) : undefined, home: paths.home, inputs });
+      const ctx = policyContextFor({
+        agent,
+        mode: modes.modeEffective,
+        workspace: paths.workspace,
+        cwd: values.cwd ? path.resolve(values.cwd) : undefined,
+        home: paths.home,
+        inputs,
+      });
       const d = decide(call.data, ctx);
-      const out: Record<string, unknown> = { decision: d.decision, step: d.step, rule: d.rule, scope: d.scope, store: d.store, reason: d.reason };
-      if (values.explain) Object.assign(out, { trace: d.trace, cause: d.cause, warnings: d.warnings, safetyCheck: d.safetyCheck, mode: ctx.mode });
+      const out: Record<string, unknown> = {
+        decision: d.decision,
+        step: d.step,
+        rule: d.rule,
+        scope: d.scope,
+        store: d.store,
+        reason: d.reason,
+      };
+      if (values.explain)
+        Object.assign(out, {
+          trace: d.trace,
+          cause: d.cause,
+          warnings: d.warnings,
+          safetyCheck: d.safetyCheck,
+          mode: ctx.mode,
+        });
       process.stdout.write(JSON.stringify(out) + "\n");
       return 0;
     } catch (error) {

@@ -16,11 +16,18 @@ const usage = `Usage: cockpit demo [--folder DIR] [--once]
   --once   play the script once instead of looping`;
 
 const FILES: Record<string, string> = {
-  ".claude/settings.json": JSON.stringify(
-    { permissions: { allow: ["Bash(npm run lint)", "Bash(git diff:*)", "Bash(git log:*)"], ask: ["Bash(git push:*)"], deny: ["Bash(curl:*)", "Read(./secrets/**)"] } },
-    null,
-    2,
-  ) + "\n",
+  ".claude/settings.json":
+    JSON.stringify(
+      {
+        permissions: {
+          allow: ["Bash(npm run lint)", "Bash(git diff:*)", "Bash(git log:*)"],
+          ask: ["Bash(git push:*)"],
+          deny: ["Bash(curl:*)", "Read(./secrets/**)"],
+        },
+      },
+      null,
+      2,
+    ) + "\n",
   ".commandcode/settings.json": `// Command Code permissions for the demo
 {
   "permissions": {
@@ -44,7 +51,8 @@ const FILES: Record<string, string> = {
  ((:path "~/notes" :access read)))
 `,
   "src/index.js": 'console.log("hello from the demo workspace");\n',
-  "package.json": JSON.stringify({ name: "demo-workspace", private: true, scripts: { test: "node src/index.js" } }, null, 2) + "\n",
+  "package.json":
+    JSON.stringify({ name: "demo-workspace", private: true, scripts: { test: "node src/index.js" } }, null, 2) + "\n",
   ".env": "API_KEY=not-a-real-secret\n",
 };
 
@@ -56,15 +64,41 @@ function demoScript(folder: string) {
     loop: true,
     pauseMs: 1500,
     steps: [
-      { tool: "Bash", input: { command: "npm install", description: "Install dependencies" }, reason: "The project has no node_modules yet." },
-      { tool: "Bash", input: { command: "git push origin main", description: "Publish the fix" }, originPath: "/root/worker" },
-      { tool: "Edit", input: { file_path: path.join(folder, ".env"), old_string: "API_KEY=not-a-real-secret", new_string: "API_KEY=rotated" }, reason: "Rotate the API key." },
-      { tool: "Bash", input: { command: "rm -rf dist", description: "Clean the build output" }, originPath: "/root/worker/verifier" },
       {
         tool: "Bash",
-        input: { command: `for f in src/*.js; do\n  echo "checking $f"\n  node --check "$f" || exit 1\ndone\nnpm run build && npm test -- --coverage --reporter=verbose ${"--grep 'permissions' ".repeat(6)}`, description: "Check, build and test" },
+        input: { command: "npm install", description: "Install dependencies" },
+        reason: "The project has no node_modules yet.",
       },
-      { tool: "mcp__github__create_issue", input: { owner: "acme", repo: "demo", title: "Flaky test in CI", body: "Seen three times this week." } },
+      {
+        tool: "Bash",
+        input: { command: "git push origin main", description: "Publish the fix" },
+        originPath: "/root/worker",
+      },
+      {
+        tool: "Edit",
+        input: {
+          file_path: path.join(folder, ".env"),
+          old_string: "API_KEY=not-a-real-secret",
+          new_string: "API_KEY=rotated",
+        },
+        reason: "Rotate the API key.",
+      },
+      {
+        tool: "Bash",
+        input: { command: "rm -rf dist", description: "Clean the build output" },
+        originPath: "/root/worker/verifier",
+      },
+      {
+        tool: "Bash",
+        input: {
+          command: `for f in src/*.js; do\n  echo "checking $f"\n  node --check "$f" || exit 1\ndone\nnpm run build && npm test -- --coverage --reporter=verbose ${"--grep 'permissions' ".repeat(6)}`,
+          description: "Check, build and test",
+        },
+      },
+      {
+        tool: "mcp__github__create_issue",
+        input: { owner: "acme", repo: "demo", title: "Flaky test in CI", body: "Seen three times this week." },
+      },
     ],
   });
 }
@@ -84,15 +118,31 @@ export const demoVerb: Verb = {
       fs.writeFileSync(file, text);
     }
     const real = fs.realpathSync(folder);
-    const { workspaces } = await callServer<{ workspaces: { id: string; path: string }[] }>("GET", "/api/v1/workspaces");
-    if (!workspaces.some((w) => w.path === real)) await callServer("POST", "/api/v1/workspaces", { path: real, name: "demo-workspace" });
-    const { token } = await callServer<{ token: string }>("POST", "/api/v1/agent-tokens", { workspace: real, name: "demo simulator" });
+    const { workspaces } = await callServer<{ workspaces: { id: string; path: string }[] }>(
+      "GET",
+      "/api/v1/workspaces",
+    );
+    if (!workspaces.some((w) => w.path === real))
+      await callServer("POST", "/api/v1/workspaces", { path: real, name: "demo-workspace" });
+    const { token } = await callServer<{ token: string }>("POST", "/api/v1/agent-tokens", {
+      workspace: real,
+      name: "demo simulator",
+    });
     const base = hookUrl(undefined);
-    process.stdout.write(`Demo workspace: ${real}\nOpen ${base}/cards and answer the cards; each outcome is printed below. Ctrl-C stops.\n`);
+    process.stdout.write(
+      `Demo workspace: ${real}\nOpen ${base}/cards and answer the cards; each outcome is printed below. Ctrl-C stops.\n`,
+    );
     const script = { ...demoScript(real), loop: !values.once };
     const stop = new AbortController();
     process.once("SIGINT", () => stop.abort());
-    await runSimulation({ base, token, workspace: real, script, signal: stop.signal, onLine: (line) => process.stdout.write(JSON.stringify(line) + "\n") });
+    await runSimulation({
+      base,
+      token,
+      workspace: real,
+      script,
+      signal: stop.signal,
+      onLine: (line) => process.stdout.write(JSON.stringify(line) + "\n"),
+    });
     return 0;
   },
 };

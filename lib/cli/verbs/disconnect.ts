@@ -21,7 +21,11 @@ export const disconnectVerb: Verb = {
     } catch (error) {
       throw new CliError((error as Error).message);
     }
-    process.stdout.write(result.changed ? `Removed the cockpit hook from ${result.file}.\n` : `${result.file} has no cockpit hook; nothing changed.\n`);
+    process.stdout.write(
+      result.changed
+        ? `Removed the cockpit hook from ${result.file}.\n`
+        : `${result.file} has no cockpit hook; nothing changed.\n`,
+    );
     return 0;
   },
 };

@@ -46,17 +46,31 @@ export function entriesJson(entries: Entry[], stores: StoreInfo[]): unknown[] {
 function table(entries: Entry[], stores: StoreInfo[]): string {
   const out: string[] = [];
   for (const scope of ["session", "workspace", "global", "managed"] as const) {
-    const scoped = stores.filter((s) => s.scope === scope && (s.version !== "missing" || entries.some((e) => e.store.path === s.path)));
+    const scoped = stores.filter(
+      (s) => s.scope === scope && (s.version !== "missing" || entries.some((e) => e.store.path === s.path)),
+    );
     if (!scoped.length) continue;
     out.push(`${scope.toUpperCase()}`);
     for (const store of scoped) {
-      const state = !store.valid ? `INVALID: ${store.error}` : store.version === "missing" ? "missing" : store.writable ? "" : `read-only${store.readOnlyReason ? ` (${store.readOnlyReason})` : ""}`;
+      const state = !store.valid
+        ? `INVALID: ${store.error}`
+        : store.version === "missing"
+          ? "missing"
+          : store.writable
+            ? ""
+            : `read-only${store.readOnlyReason ? ` (${store.readOnlyReason})` : ""}`;
       out.push(`  ${store.path}  [${store.format}]${state ? `  ${state}` : ""}`);
       const mine = entries.filter((e) => e.store.path === store.path);
       if (!mine.length && store.valid) out.push("    (no entries)");
       for (const e of mine) {
-        const extra = e.grant ? ` (${e.grant.label}, ${e.grant.access})` : e.profile ? ` [network ${e.profile.network ? "on" : "off"}; ${e.profile.fileSystem.map((g) => `${g.path} ${g.access} ${g.label}`).join(", ") || "no paths"}]` : "";
-        out.push(`    ${e.id}  ${e.action.padEnd(5)}  ${e.kind.padEnd(7)}  ${e.rule}${extra}${e.malformed ? `  !! malformed: ${e.malformed}` : ""}  (line ${e.line})`);
+        const extra = e.grant
+          ? ` (${e.grant.label}, ${e.grant.access})`
+          : e.profile
+            ? ` [network ${e.profile.network ? "on" : "off"}; ${e.profile.fileSystem.map((g) => `${g.path} ${g.access} ${g.label}`).join(", ") || "no paths"}]`
+            : "";
+        out.push(
+          `    ${e.id}  ${e.action.padEnd(5)}  ${e.kind.padEnd(7)}  ${e.rule}${extra}${e.malformed ? `  !! malformed: ${e.malformed}` : ""}  (line ${e.line})`,
+        );
       }
     }
   }
@@ -68,18 +82,25 @@ export const entriesVerb: Verb = {
   summary: "list permission rules and grants with their backing stores",
   usage,
   async run(argv) {
-    const { values, positionals } = parseFlags(argv, {
-      workspace: { type: "string" },
-      json: { type: "boolean" },
-      agent: { type: "string" },
-      scope: { type: "string" },
-      stores: { type: "boolean" },
-    }, true);
+    const { values, positionals } = parseFlags(
+      argv,
+      {
+        workspace: { type: "string" },
+        json: { type: "boolean" },
+        agent: { type: "string" },
+        scope: { type: "string" },
+        stores: { type: "boolean" },
+      },
+      true,
+    );
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     const agent = parseAgentFlag(values.agent, false);
     const scope = parseScopeFlag(values.scope);
     const { entries, stores } = await listEntries({ ...storePathsFromFlags(values.workspace), agent, scope });
-    if (values.json) process.stdout.write(JSON.stringify(values.stores ? { entries, stores } : entriesJson(entries, stores), null, 2) + "\n");
+    if (values.json)
+      process.stdout.write(
+        JSON.stringify(values.stores ? { entries, stores } : entriesJson(entries, stores), null, 2) + "\n",
+      );
     else process.stdout.write(table(entries, stores));
     return 0;
   },

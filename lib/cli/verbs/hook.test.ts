@@ -15,7 +15,14 @@ const PAYLOAD = {
   hook_event_name: "PermissionRequest",
   tool_name: "Bash",
   tool_input: { command: "rm -rf node_modules", description: "Remove node_modules directory" },
-  permission_suggestions: [{ type: "addRules", rules: [{ toolName: "Bash", ruleContent: "rm -rf node_modules" }], behavior: "allow", destination: "localSettings" }],
+  permission_suggestions: [
+    {
+      type: "addRules",
+      rules: [{ toolName: "Bash", ruleContent: "rm -rf node_modules" }],
+      behavior: "allow",
+      destination: "localSettings",
+    },
+  ],
 };
 
 type Scenario = { status: string; settlement: unknown; delayMs: number } | "unauthorized" | "never";
@@ -29,13 +36,19 @@ beforeAll(async () => {
   server = http.createServer(async (req, res) => {
     let raw = "";
     for await (const chunk of req) raw += chunk;
-    seen.push({ method: req.method!, url: req.url!, auth: req.headers.authorization, body: raw ? JSON.parse(raw) : undefined });
+    seen.push({
+      method: req.method!,
+      url: req.url!,
+      auth: req.headers.authorization,
+      body: raw ? JSON.parse(raw) : undefined,
+    });
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { "content-type": "application/json" });
       res.end(JSON.stringify(body));
     };
     if (scenario === "unauthorized") return send(401, { error: "missing or invalid agent token" });
-    if (req.method === "POST" && req.url === "/api/agent/v1/cards") return send(201, { id: "c1", status: "pending", hash: "h", url: "http://x/cards/c1" });
+    if (req.method === "POST" && req.url === "/api/agent/v1/cards")
+      return send(201, { id: "c1", status: "pending", hash: "h", url: "http://x/cards/c1" });
     if (req.method === "DELETE") return send(200, { id: "c1", aborted: true });
     if (req.method === "GET" && req.url!.startsWith("/api/agent/v1/cards/c1")) {
       if (scenario === "never") {
@@ -61,8 +74,17 @@ afterAll(async () => {
 
 function runHook(env: Record<string, string>, payload: unknown = PAYLOAD, onStart?: (child: ChildProcess) => void) {
   return new Promise<{ code: number | null; stdout: string }>((resolve) => {
-    const childEnv: Record<string, string | undefined> = { PATH: process.env.PATH, HOME: data, COCKPIT_DATA: data, COCKPIT_TOKEN: "cpa_test", ...env };
-    const child = spawn(process.execPath, ["bin/cockpit.mjs", "hook", "claude-code"], { env: childEnv as NodeJS.ProcessEnv, stdio: ["pipe", "pipe", "pipe"] });
+    const childEnv: Record<string, string | undefined> = {
+      PATH: process.env.PATH,
+      HOME: data,
+      COCKPIT_DATA: data,
+      COCKPIT_TOKEN: "cpa_test",
+      ...env,
+    };
+    const child = spawn(process.execPath, ["bin/cockpit.mjs", "hook", "claude-code"], {
+      env: childEnv as NodeJS.ProcessEnv,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let stdout = "";
     child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
     child.on("close", (code) => resolve({ code, stdout }));
@@ -73,19 +95,46 @@ function runHook(env: Record<string, string>, payload: unknown = PAYLOAD, onStar
 
 describe("cockpit hook claude-code", () => {
   it("prints Claude Code's exact allow JSON after an approval", async () => {
-    scenario = { status: "allowed", settlement: { outcome: "allow", remember: "once", message: null, source: "user", by: "alice" }, delayMs: 200 };
+    scenario = {
+      status: "allowed",
+      settlement: { outcome: "allow", remember: "once", message: null, source: "user", by: "alice" },
+      delayMs: 200,
+    };
     seen.length = 0;
     const { code, stdout } = await runHook({ COCKPIT_URL: base });
     expect(code).toBe(0);
-    expect(stdout).toBe('{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}\n');
-    expect(seen[0]).toMatchObject({ method: "POST", url: "/api/agent/v1/cards", auth: "Bearer cpa_test", body: { agent: "claude-code", sessionId: "abc123", tool: "Bash", input: PAYLOAD.tool_input, mode: "default", originPath: "/root" } });
+    expect(stdout).toBe(
+      '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}\n',
+    );
+    expect(seen[0]).toMatchObject({
+      method: "POST",
+      url: "/api/agent/v1/cards",
+      auth: "Bearer cpa_test",
+      body: {
+        agent: "claude-code",
+        sessionId: "abc123",
+        tool: "Bash",
+        input: PAYLOAD.tool_input,
+        mode: "default",
+        originPath: "/root",
+      },
+    });
   });
 
   it("prints the deny JSON with the approver's feedback", async () => {
-    scenario = { status: "denied", settlement: { outcome: "deny", remember: "once", message: "use npm prune", source: "user", by: "alice" }, delayMs: 50 };
+    scenario = {
+      status: "denied",
+      settlement: { outcome: "deny", remember: "once", message: "use npm prune", source: "user", by: "alice" },
+      delayMs: 50,
+    };
     const { code, stdout } = await runHook({ COCKPIT_URL: base });
     expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toEqual({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "deny", message: "use npm prune" } } });
+    expect(JSON.parse(stdout)).toEqual({
+      hookSpecificOutput: {
+        hookEventName: "PermissionRequest",
+        decision: { behavior: "deny", message: "use npm prune" },
+      },
+    });
   });
 
   it("prints nothing and exits 0 when the cockpit is down or the token is refused", async () => {
@@ -122,7 +171,9 @@ describe("cockpit hook claude-code", () => {
   it("forwards UserPromptSubmit as a user message and prints nothing", async () => {
     scenario = "never";
     seen.length = 0;
-    expect(await runHook({ COCKPIT_URL: base }, { ...PAYLOAD, hook_event_name: "UserPromptSubmit", prompt: "go on" })).toEqual({ code: 0, stdout: "" });
+    expect(
+      await runHook({ COCKPIT_URL: base }, { ...PAYLOAD, hook_event_name: "UserPromptSubmit", prompt: "go on" }),
+    ).toEqual({ code: 0, stdout: "" });
     expect(seen[0]).toMatchObject({ method: "POST", url: "/api/agent/v1/sessions/abc123/user-message" });
   });
 });

@@ -2,7 +2,14 @@ import http from "node:http";
 import https from "node:https";
 import { readLocalCredential } from "@/lib/auth/local-credential";
 import { loadEnv } from "@/lib/config/env";
-import { ClaudeHookPayload, hookOutputFor, allowOutput, denyOutput, originPathOf, type ClaudeHookOutput } from "@/lib/cards/claude-hook";
+import {
+  ClaudeHookPayload,
+  hookOutputFor,
+  allowOutput,
+  denyOutput,
+  originPathOf,
+  type ClaudeHookOutput,
+} from "@/lib/cards/claude-hook";
 import { UsageError, type Verb } from "../verb";
 
 const usage = `Usage: cockpit hook claude-code   (reads Claude Code's hook payload on stdin)
@@ -35,7 +42,13 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-type Api = (method: string, apiPath: string, body?: unknown, timeoutMs?: number, cancel?: AbortSignal) => Promise<{ status: number; json: unknown }>;
+type Api = (
+  method: string,
+  apiPath: string,
+  body?: unknown,
+  timeoutMs?: number,
+  cancel?: AbortSignal,
+) => Promise<{ status: number; json: unknown }>;
 
 /**
  * One HTTP exchange on a fresh connection (no keep-alive): a reused socket would keep a stopping
@@ -47,19 +60,32 @@ function api(base: string, token: string): Api {
       const url = new URL(apiPath, base);
       const payload = body === undefined ? undefined : JSON.stringify(body);
       const lib = url.protocol === "https:" ? https : http;
-      const req = lib.request(url, { method, agent: false, headers: { authorization: `Bearer ${token}`, ...(payload === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(payload) }) } }, (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => (text += chunk));
-        res.on("end", () => {
-          try {
-            resolve({ status: res.statusCode ?? 0, json: text ? JSON.parse(text) : null });
-          } catch (error) {
-            reject(error);
-          }
-        });
-        res.on("error", reject);
-      });
+      const req = lib.request(
+        url,
+        {
+          method,
+          agent: false,
+          headers: {
+            authorization: `Bearer ${token}`,
+            ...(payload === undefined
+              ? {}
+              : { "content-type": "application/json", "content-length": Buffer.byteLength(payload) }),
+          },
+        },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => (text += chunk));
+          res.on("end", () => {
+            try {
+              resolve({ status: res.statusCode ?? 0, json: text ? JSON.parse(text) : null });
+            } catch (error) {
+              reject(error);
+            }
+          });
+          res.on("error", reject);
+        },
+      );
       const timer = setTimeout(() => req.destroy(new Error("timeout")), timeoutMs);
       const onCancel = () => req.destroy(new Error("cancelled"));
       cancel?.addEventListener("abort", onCancel);
@@ -73,7 +99,12 @@ function api(base: string, token: string): Api {
 }
 
 /** Posts the permission request and long-polls until an answer, the wait runs out, or the process is told to stop. */
-async function permissionRequest(call: Api, payload: ClaudeHookPayload, waitSeconds: number, stopping: AbortSignal): Promise<ClaudeHookOutput> {
+async function permissionRequest(
+  call: Api,
+  payload: ClaudeHookPayload,
+  waitSeconds: number,
+  stopping: AbortSignal,
+): Promise<ClaudeHookOutput> {
   const admitted = await call("POST", "/api/agent/v1/cards", {
     agent: "claude-code",
     sessionId: payload.session_id,
@@ -130,7 +161,10 @@ export const hookVerb: Verb = {
   summary: "Claude Code hook bridge: mirror permission prompts to the cockpit",
   usage,
   async run(argv) {
-    if (argv.length !== 1 || argv[0] !== "claude-code") throw new UsageError(argv.length ? `unknown agent "${argv.join(" ")}" (only claude-code)` : "name the agent: claude-code");
+    if (argv.length !== 1 || argv[0] !== "claude-code")
+      throw new UsageError(
+        argv.length ? `unknown agent "${argv.join(" ")}" (only claude-code)` : "name the agent: claude-code",
+      );
     const stop = new AbortController();
     const onSignal = () => stop.abort();
     process.once("SIGTERM", onSignal);
@@ -155,7 +189,12 @@ export const hookVerb: Verb = {
           output = await permissionRequest(call, payload, Number.isFinite(wait) && wait > 0 ? wait : 590, stop.signal);
           if (stop.signal.aborted) output = {};
         } else if (event === "UserPromptSubmit") {
-          await call("POST", `/api/agent/v1/sessions/${encodeURIComponent(payload.session_id)}/user-message`, undefined, 5000);
+          await call(
+            "POST",
+            `/api/agent/v1/sessions/${encodeURIComponent(payload.session_id)}/user-message`,
+            undefined,
+            5000,
+          );
         } else if (event === "PreToolUse" || event === "PostToolUse") {
           await call("POST", "/api/agent/v1/hooks/claude-code", payload, 5000);
         }

@@ -16,4 +16,20 @@ import { sessionsVerb } from "./sessions";
 import { simulateVerb } from "./simulate";
 
 // Each verb lives in its own file; add it here to make it reachable.
-export const verbs: Verb[] = [startVerb, loginLinkVerb, workspaceVerb, decideVerb, entriesVerb, revokeVerb, narrowVerb, addVerb, agentTokenVerb, connectVerb, disconnectVerb, hookVerb, simulateVerb, demoVerb, sessionsVerb];
+export const verbs: Verb[] = [
+  startVerb,
+  loginLinkVerb,
+  workspaceVerb,
+  decideVerb,
+  entriesVerb,
+  revokeVerb,
+  narrowVerb,
+  addVerb,
+  agentTokenVerb,
+  connectVerb,
+  disconnectVerb,
+  hookVerb,
+  simulateVerb,
+  demoVerb,
+  sessionsVerb,
+];

@@ -24,12 +24,27 @@ export const narrowVerb: Verb = {
   summary: "replace a rule or grant with a provably narrower one",
   usage,
   async run(argv) {
-    const { values, positionals } = parseFlags(argv, { workspace: { type: "string" }, to: { type: "string" }, version: { type: "string" }, "dry-run": { type: "boolean" } }, true);
+    const { values, positionals } = parseFlags(
+      argv,
+      {
+        workspace: { type: "string" },
+        to: { type: "string" },
+        version: { type: "string" },
+        "dry-run": { type: "boolean" },
+      },
+      true,
+    );
     if (positionals.length !== 1) throw new UsageError("narrow takes exactly one entry id");
     if (!values.to) throw new UsageError("--to SPEC is required");
     const paths = storePathsFromFlags(values.workspace);
     await sweepStoreFolders(paths);
-    const result = await narrowEntry({ ...paths, id: positionals[0]!, to: values.to, expectedVersion: values.version, dryRun: values["dry-run"] });
+    const result = await narrowEntry({
+      ...paths,
+      id: positionals[0]!,
+      to: values.to,
+      expectedVersion: values.version,
+      dryRun: values["dry-run"],
+    });
     process.stdout.write(describeWrite("narrowed", result));
     return 0;
   },

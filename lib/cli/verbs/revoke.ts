@@ -20,11 +20,20 @@ export const revokeVerb: Verb = {
   summary: "remove a rule or grant from its store",
   usage,
   async run(argv) {
-    const { values, positionals } = parseFlags(argv, { workspace: { type: "string" }, version: { type: "string" }, "dry-run": { type: "boolean" } }, true);
+    const { values, positionals } = parseFlags(
+      argv,
+      { workspace: { type: "string" }, version: { type: "string" }, "dry-run": { type: "boolean" } },
+      true,
+    );
     if (positionals.length !== 1) throw new UsageError("revoke takes exactly one entry id");
     const paths = storePathsFromFlags(values.workspace);
     await sweepStoreFolders(paths);
-    const result = await revokeEntry({ ...paths, id: positionals[0]!, expectedVersion: values.version, dryRun: values["dry-run"] });
+    const result = await revokeEntry({
+      ...paths,
+      id: positionals[0]!,
+      expectedVersion: values.version,
+      dryRun: values["dry-run"],
+    });
     process.stdout.write(describeWrite("revoked", result));
     return 0;
   },

@@ -9,7 +9,13 @@ const usage = `Usage: cockpit sessions <list [--json] | release ROOT_SESSION_ID 
 
 Needs the running cockpit.`;
 
-interface SessionRow { workspace: { id: string; name: string }; rootSessionId: string; pending: number; deadline: string | null; heldSince: string | null }
+interface SessionRow {
+  workspace: { id: string; name: string };
+  rootSessionId: string;
+  pending: number;
+  deadline: string | null;
+  heldSince: string | null;
+}
 
 export const sessionsVerb: Verb = {
   name: "sessions",
@@ -25,15 +31,23 @@ export const sessionsVerb: Verb = {
       else if (!sessions.length) process.stdout.write("No sessions with pending cards or holds.\n");
       else
         for (const s of sessions)
-          process.stdout.write(`${s.rootSessionId}  ${s.workspace.name} (${s.workspace.id})  ${s.pending} pending${s.deadline ? `  expires ${s.deadline}` : ""}${s.heldSince ? `  HELD since ${s.heldSince}` : ""}\n`);
+          process.stdout.write(
+            `${s.rootSessionId}  ${s.workspace.name} (${s.workspace.id})  ${s.pending} pending${s.deadline ? `  expires ${s.deadline}` : ""}${s.heldSince ? `  HELD since ${s.heldSince}` : ""}\n`,
+          );
       return 0;
     }
     if (sub === "release") {
       const { values, positionals } = parseFlags(rest, { workspace: { type: "string" } }, true);
       if (positionals.length !== 1) throw new UsageError("sessions release takes exactly one root session id");
       if (!values.workspace) throw new UsageError("--workspace ID is required");
-      const { holdEnded } = await callServer<{ holdEnded: boolean }>("POST", `/api/v1/sessions/${encodeURIComponent(positionals[0]!)}/release`, { workspace: values.workspace });
-      process.stdout.write(holdEnded ? `Released the hold on ${positionals[0]}.\n` : `${positionals[0]} was not held; nothing changed.\n`);
+      const { holdEnded } = await callServer<{ holdEnded: boolean }>(
+        "POST",
+        `/api/v1/sessions/${encodeURIComponent(positionals[0]!)}/release`,
+        { workspace: values.workspace },
+      );
+      process.stdout.write(
+        holdEnded ? `Released the hold on ${positionals[0]}.\n` : `${positionals[0]} was not held; nothing changed.\n`,
+      );
       return 0;
     }
     throw new UsageError(sub ? `unknown subcommand "${sub}"` : "missing subcommand");

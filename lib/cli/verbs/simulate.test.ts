@@ -18,10 +18,15 @@ beforeAll(async () => {
       res.end(JSON.stringify(data));
     };
     if (req.method === "POST" && req.url === "/api/agent/v1/cards") {
-      if ((body!.input as { command?: string }).command === "git status") return send(200, { status: "coalesced", decision: { decision: "allow", step: "read-only", reason: "read-only command", rule: null } });
+      if ((body!.input as { command?: string }).command === "git status")
+        return send(200, {
+          status: "coalesced",
+          decision: { decision: "allow", step: "read-only", reason: "read-only command", rule: null },
+        });
       return send(201, { id: `card-${calls.length}`, status: "pending", hash: "h", url: "u" });
     }
-    if (req.method === "GET") return send(200, { id: "x", status: "denied", settlement: { outcome: "deny", message: "not today" } });
+    if (req.method === "GET")
+      return send(200, { id: "x", status: "denied", settlement: { outcome: "deny", message: "not today" } });
     if (req.url!.endsWith("/user-message")) return send(200, { holdEnded: true });
     send(404, { error: "no route" });
   });
@@ -46,10 +51,24 @@ describe("simulate", () => {
     await runSimulation({ base, token: "cpa_x", workspace: "/tmp/ws", script, onLine: (l) => lines.push(l) });
     expect(lines).toEqual([
       { step: 0, tool: "Bash", status: "coalesced", outcome: "allow", message: "read-only command", id: null },
-      { step: 1, tool: "Bash", status: "denied", outcome: "deny", message: "not today", id: expect.stringMatching(/^card-/) },
+      {
+        step: 1,
+        tool: "Bash",
+        status: "denied",
+        outcome: "deny",
+        message: "not today",
+        id: expect.stringMatching(/^card-/),
+      },
       { step: 2, userMessage: true, holdEnded: true },
     ]);
-    expect(calls[1]!.body).toMatchObject({ agent: "simulator", sessionId: "sim-1", originPath: "/root/worker", reason: "release", mode: "default", cwd: "/tmp/ws" });
+    expect(calls[1]!.body).toMatchObject({
+      agent: "simulator",
+      sessionId: "sim-1",
+      originPath: "/root/worker",
+      reason: "release",
+      mode: "default",
+      cwd: "/tmp/ws",
+    });
     expect(calls.at(-1)!.url).toBe("/api/agent/v1/sessions/sim-1/user-message");
   });
 

@@ -28,7 +28,10 @@ const Step = z.union([
 ]);
 export const SimulatorScript = z.object({
   agent: z.enum(["claude-code", "commandcode", "mevedel", "simulator"]).default("simulator"),
-  sessionId: z.string().min(1).default(() => `sim-${crypto.randomUUID().slice(0, 8)}`),
+  sessionId: z
+    .string()
+    .min(1)
+    .default(() => `sim-${crypto.randomUUID().slice(0, 8)}`),
   rootSessionId: z.string().min(1).optional(),
   mode: z.string().optional(),
   steps: z.array(Step).min(1),
@@ -37,10 +40,25 @@ export const SimulatorScript = z.object({
 });
 export type SimulatorScript = z.infer<typeof SimulatorScript>;
 
-async function agentCall(base: string, token: string, method: string, apiPath: string, body?: unknown, timeoutMs = 15_000): Promise<{ status: number; json: Record<string, unknown> }> {
+async function agentCall(
+  base: string,
+  token: string,
+  method: string,
+  apiPath: string,
+  body?: unknown,
+  timeoutMs = 15_000,
+): Promise<{ status: number; json: Record<string, unknown> }> {
   let res: Response;
   try {
-    res = await fetch(base + apiPath, { method, signal: AbortSignal.timeout(timeoutMs), headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    res = await fetch(base + apiPath, {
+      method,
+      signal: AbortSignal.timeout(timeoutMs),
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   } catch {
     throw new CliError(`the cockpit at ${base} is not reachable`);
   }
@@ -51,21 +69,57 @@ async function agentCall(base: string, token: string, method: string, apiPath: s
 }
 
 /** Runs the script; `onLine` gets each outcome. Returns when the script ends (never, with loop, unless `signal` aborts). */
-export async function runSimulation({ base, token, workspace, script, onLine, signal }: { base: string; token: string; workspace: string; script: SimulatorScript; onLine: (line: Record<string, unknown>) => void; signal?: AbortSignal }): Promise<void> {
+export async function runSimulation({
+  base,
+  token,
+  workspace,
+  script,
+  onLine,
+  signal,
+}: {
+  base: string;
+  token: string;
+  workspace: string;
+  script: SimulatorScript;
+  onLine: (line: Record<string, unknown>) => void;
+  signal?: AbortSignal;
+}): Promise<void> {
   let round = 0;
   do {
     const sessionId = script.loop && round > 0 ? `${script.sessionId}-${round}` : script.sessionId;
     for (const [index, step] of script.steps.entries()) {
       if (signal?.aborted) return;
       if ("userMessage" in step) {
-        const { json } = await agentCall(base, token, "POST", `/api/agent/v1/sessions/${encodeURIComponent(script.rootSessionId ?? sessionId)}/user-message`);
+        const { json } = await agentCall(
+          base,
+          token,
+          "POST",
+          `/api/agent/v1/sessions/${encodeURIComponent(script.rootSessionId ?? sessionId)}/user-message`,
+        );
         onLine({ step: index, userMessage: true, holdEnded: json.holdEnded });
         continue;
       }
-      const admitted = await agentCall(base, token, "POST", "/api/agent/v1/cards", { agent: script.agent, sessionId, rootSessionId: script.rootSessionId, originPath: step.originPath, cwd: workspace, mode: script.mode, tool: step.tool, input: step.input, reason: step.reason });
+      const admitted = await agentCall(base, token, "POST", "/api/agent/v1/cards", {
+        agent: script.agent,
+        sessionId,
+        rootSessionId: script.rootSessionId,
+        originPath: step.originPath,
+        cwd: workspace,
+        mode: script.mode,
+        tool: step.tool,
+        input: step.input,
+        reason: step.reason,
+      });
       if (admitted.status === 200) {
         const d = admitted.json.decision as { decision: string; reason: string };
-        onLine({ step: index, tool: step.tool, status: admitted.json.status, outcome: d.decision, message: d.reason, id: null });
+        onLine({
+          step: index,
+          tool: step.tool,
+          status: admitted.json.status,
+          outcome: d.decision,
+          message: d.reason,
+          id: null,
+        });
       } else {
         const id = String(admitted.json.id);
         const deadline = Date.now() + step.waitSeconds * 1000;
@@ -73,16 +127,29 @@ export async function runSimulation({ base, token, workspace, script, onLine, si
         while (outcome.status === "pending" && Date.now() < deadline && !signal?.aborted) {
           const wait = Math.max(1, Math.min(300, Math.ceil((deadline - Date.now()) / 1000)));
           const asked = Date.now();
-          outcome = (await agentCall(base, token, "GET", `/api/agent/v1/cards/${id}?wait=${wait}`, undefined, (wait + 15) * 1000)).json;
+          outcome = (
+            await agentCall(base, token, "GET", `/api/agent/v1/cards/${id}?wait=${wait}`, undefined, (wait + 15) * 1000)
+          ).json;
           // Released early (the cockpit is restarting): pause before asking again.
-          if (outcome.status === "pending" && Date.now() - asked < (wait - 1) * 1000) await new Promise((r) => setTimeout(r, 1000));
+          if (outcome.status === "pending" && Date.now() - asked < (wait - 1) * 1000)
+            await new Promise((r) => setTimeout(r, 1000));
         }
         if (outcome.status === "pending") {
           await agentCall(base, token, "DELETE", `/api/agent/v1/cards/${id}`);
-          outcome = { status: "aborted", settlement: { outcome: "deny", message: "no answer in time; the simulated agent gave up" } };
+          outcome = {
+            status: "aborted",
+            settlement: { outcome: "deny", message: "no answer in time; the simulated agent gave up" },
+          };
         }
         const s = outcome.settlement as { outcome?: string; message?: string | null } | null;
-        onLine({ step: index, tool: step.tool, status: outcome.status, outcome: s?.outcome ?? null, message: s?.message ?? null, id });
+        onLine({
+          step: index,
+          tool: step.tool,
+          status: outcome.status,
+          outcome: s?.outcome ?? null,
+          message: s?.message ?? null,
+          id,
+        });
       }
       if (script.pauseMs) await new Promise((r) => setTimeout(r, script.pauseMs));
     }
@@ -102,7 +169,11 @@ export const simulateVerb: Verb = {
   summary: "play a scripted agent through the agent API (demos, tests)",
   usage,
   async run(argv) {
-    const { values, positionals } = parseFlags(argv, { workspace: { type: "string" }, script: { type: "string" }, token: { type: "string" }, url: { type: "string" } }, true);
+    const { values, positionals } = parseFlags(
+      argv,
+      { workspace: { type: "string" }, script: { type: "string" }, token: { type: "string" }, url: { type: "string" } },
+      true,
+    );
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     if (!values.script) throw new UsageError("--script FILE is required");
     const workspace = workspaceFolder(values.workspace);
@@ -113,10 +184,19 @@ export const simulateVerb: Verb = {
       throw new CliError(`cannot read the script ${values.script}: ${(error as Error).message}`);
     }
     const parsed = SimulatorScript.safeParse(raw);
-    if (!parsed.success) throw new CliError(`invalid script: ${parsed.error.issues.map((i) => `${i.path.join(".") || "script"} ${i.message}`).join("; ")}`);
+    if (!parsed.success)
+      throw new CliError(
+        `invalid script: ${parsed.error.issues.map((i) => `${i.path.join(".") || "script"} ${i.message}`).join("; ")}`,
+      );
     const base = hookUrl(values.url);
     const token = await agentTokenFor(workspace, values.token);
-    await runSimulation({ base, token, workspace, script: parsed.data, onLine: (line) => process.stdout.write(JSON.stringify(line) + "\n") });
+    await runSimulation({
+      base,
+      token,
+      workspace,
+      script: parsed.data,
+      onLine: (line) => process.stdout.write(JSON.stringify(line) + "\n"),
+    });
     return 0;
   },
 };

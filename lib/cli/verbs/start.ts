@@ -33,7 +33,10 @@ export function buildIsStale(root = ROOT): boolean {
   const buildId = path.join(root, process.env.COCKPIT_DIST_DIR || ".next", "BUILD_ID");
   if (!fs.existsSync(buildId)) return true;
   const built = fs.statSync(buildId).mtimeMs;
-  const newest = Math.max(...SOURCE_DIRS.map((d) => newestMtime(path.join(root, d))), ...SOURCE_FILES.map((f) => newestMtime(path.join(root, f))));
+  const newest = Math.max(
+    ...SOURCE_DIRS.map((d) => newestMtime(path.join(root, d))),
+    ...SOURCE_FILES.map((f) => newestMtime(path.join(root, f))),
+  );
   return newest > built;
 }
 
@@ -57,11 +60,16 @@ export async function runningServer(dataDir: string): Promise<{ url: string; pid
   }
 }
 
-async function waitForHealth(url: string, child: { exitCode: number | null }, timeoutMs: number): Promise<{ database: string }> {
+async function waitForHealth(
+  url: string,
+  child: { exitCode: number | null },
+  timeoutMs: number,
+): Promise<{ database: string }> {
   const deadline = Date.now() + timeoutMs;
   let last = "no answer";
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new CliError(`the server exited with code ${child.exitCode} before it was ready`);
+    if (child.exitCode !== null)
+      throw new CliError(`the server exited with code ${child.exitCode} before it was ready`);
     try {
       const res = await fetch(`${url}/api/health`);
       const body = (await res.json()) as { ok: boolean; database: string; error?: string };
@@ -91,7 +99,11 @@ Environment:
   COCKPIT_PUBLIC_URL   the URL people open (links in notifications), e.g. https://cockpit.example
   COCKPIT_WEBHOOK_ALLOW_HOSTS  comma-separated private hosts webhooks may target`,
   async run(argv) {
-    const { values, positionals } = parseFlags(argv, { port: { type: "string" }, "no-build": { type: "boolean" } }, true);
+    const { values, positionals } = parseFlags(
+      argv,
+      { port: { type: "string" }, "no-build": { type: "boolean" } },
+      true,
+    );
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     if (values.port) process.env.PORT = values.port;
     let env;
@@ -106,7 +118,10 @@ Environment:
     process.env.NEXT_TELEMETRY_DISABLED = "1";
 
     const running = await runningServer(env.dataDir);
-    if (running) throw new CliError(`the cockpit is already running at ${running.url} (pid ${running.pid}) with the data folder ${env.dataDir}; stop it first or set COCKPIT_DATA`);
+    if (running)
+      throw new CliError(
+        `the cockpit is already running at ${running.url} (pid ${running.pid}) with the data folder ${env.dataDir}; stop it first or set COCKPIT_DATA`,
+      );
 
     if (!values["no-build"] && buildIsStale()) {
       process.stdout.write("Building the cockpit (first start or changed sources)…\n");
@@ -129,11 +144,16 @@ Environment:
     const stop = (signal: NodeJS.Signals) => child.kill(signal);
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
-    const exited = new Promise<number>((resolve) => child.on("exit", (code, signal) => resolve(code ?? (signal ? 0 : 1))));
+    const exited = new Promise<number>((resolve) =>
+      child.on("exit", (code, signal) => resolve(code ?? (signal ? 0 : 1))),
+    );
 
     try {
       const health = await waitForHealth(url, child, 120_000);
-      const res = await fetch(`${url}/api/local/login-link`, { method: "POST", headers: { authorization: `Bearer ${JSON.parse(fs.readFileSync(credential.file, "utf8")).token}` } });
+      const res = await fetch(`${url}/api/local/login-link`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${JSON.parse(fs.readFileSync(credential.file, "utf8")).token}` },
+      });
       if (!res.ok) throw new CliError(`could not mint a login link (HTTP ${res.status})`);
       const link = (await res.json()) as { url: string };
       process.stdout.write(

@@ -2,8 +2,17 @@ import { parseFlags } from "../main";
 import { callServer } from "../server-client";
 import { UsageError, type Verb } from "../verb";
 
-interface StorePresence { agent: string; file: string; exists: boolean }
-interface WorkspaceRow { id: string; name: string; path: string; stores: StorePresence[] }
+interface StorePresence {
+  agent: string;
+  file: string;
+  exists: boolean;
+}
+interface WorkspaceRow {
+  id: string;
+  name: string;
+  path: string;
+  stores: StorePresence[];
+}
 
 const usage = `Usage: cockpit workspace <add DIR [--name NAME] | list [--json] | remove DIR|ID>
 
@@ -28,8 +37,13 @@ export const workspaceVerb: Verb = {
       const { values, positionals } = parseFlags(rest, { name: { type: "string" } }, true);
       if (positionals.length !== 1) throw new UsageError("workspace add takes exactly one folder");
       const path = await import("node:path");
-      const { workspace } = await callServer<{ workspace: WorkspaceRow }>("POST", "/api/v1/workspaces", { path: path.resolve(positionals[0]!), name: values.name });
-      process.stdout.write(`Registered ${workspace.path} (id ${workspace.id})\nAgent stores: ${storesLine(workspace.stores)}\n`);
+      const { workspace } = await callServer<{ workspace: WorkspaceRow }>("POST", "/api/v1/workspaces", {
+        path: path.resolve(positionals[0]!),
+        name: values.name,
+      });
+      process.stdout.write(
+        `Registered ${workspace.path} (id ${workspace.id})\nAgent stores: ${storesLine(workspace.stores)}\n`,
+      );
       return 0;
     }
     if (sub === "list") {

@@ -36,10 +36,13 @@ export function elide(text: string, limit: number, measure: Measure = chars): st
     let used = 0;
     let i = 0;
     let j = lines.length - 1;
-    while (i <= j && used + measure(lines[i]!) + 1 <= budget * 0.65) used += measure(lines[i++]!) + 1, head.push(lines[i - 1]!);
-    while (j >= i && used + measure(lines[j]!) + 1 <= budget) used += measure(lines[j--]!) + 1, tail.unshift(lines[j + 1]!);
+    while (i <= j && used + measure(lines[i]!) + 1 <= budget * 0.65)
+      ((used += measure(lines[i++]!) + 1), head.push(lines[i - 1]!));
+    while (j >= i && used + measure(lines[j]!) + 1 <= budget)
+      ((used += measure(lines[j--]!) + 1), tail.unshift(lines[j + 1]!));
     const omitted = j - i + 1;
-    if (head.length > 0 && omitted > 0) return [...head, `… ${omitted} more line${omitted === 1 ? "" : "s"} …`, ...tail].join("\n");
+    if (head.length > 0 && omitted > 0)
+      return [...head, `… ${omitted} more line${omitted === 1 ? "" : "s"} …`, ...tail].join("\n");
   }
   return elideCharacters(text, limit, measure);
 }

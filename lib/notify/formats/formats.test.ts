@@ -10,7 +10,10 @@ const message = (command: string, extra: Partial<NotifyMessage> = {}): NotifyMes
   const card = { ...sampleCard(at), id: "c1", input: { command }, warnings: ["dangerous command"] };
   return { type: "card.admitted", msgId: "msg_1", at, card, url: "https://cockpit.example/cards/c1", ...extra };
 };
-const actions = { approve: { url: "https://cockpit.example/api/v1/notify/actions/cna_a", token: "cna_a" }, deny: { url: "https://cockpit.example/api/v1/notify/actions/cna_d", token: "cna_d" } };
+const actions = {
+  approve: { url: "https://cockpit.example/api/v1/notify/actions/cna_a", token: "cna_a" },
+  deny: { url: "https://cockpit.example/api/v1/notify/actions/cna_d", token: "cna_d" },
+};
 const longLines = Array.from({ length: 500 }, (_, i) => `echo line ${i} ${"x".repeat(40)}`).join("\n");
 
 describe("elide", () => {
@@ -42,26 +45,64 @@ describe("formats", () => {
   it("json: versioned {type, version, timestamp, data: {card, url}} with the full input", () => {
     const big = "x".repeat(30_000);
     const body = JSON.parse(renderBody("json", message(big)));
-    expect(body).toEqual({ type: "card.admitted", version: 1, timestamp: "2026-01-01T10:00:00.000Z", data: { card: expect.objectContaining({ id: "c1", input: { command: big } }), url: "https://cockpit.example/cards/c1" } });
+    expect(body).toEqual({
+      type: "card.admitted",
+      version: 1,
+      timestamp: "2026-01-01T10:00:00.000Z",
+      data: {
+        card: expect.objectContaining({ id: "c1", input: { command: big } }),
+        url: "https://cockpit.example/cards/c1",
+      },
+    });
   });
 
   it("ntfy: title, priority, tags, click, Approve/Deny http actions and a view action, within 4,096 bytes", () => {
     const body = JSON.parse(renderBody("ntfy", message(longLines, { actions }), { ntfyTopic: "t1", ntfyPriority: 5 }));
-    expect(body).toMatchObject({ topic: "t1", priority: 5, click: "https://cockpit.example/cards/c1", tags: ["lock", "warning"] });
+    expect(body).toMatchObject({
+      topic: "t1",
+      priority: 5,
+      click: "https://cockpit.example/cards/c1",
+      tags: ["lock", "warning"],
+    });
     expect(body.title).toContain("Bash");
     expect(Buffer.byteLength(body.message)).toBeLessThanOrEqual(NTFY_MESSAGE_BYTES);
     expect(body.message).toMatch(/more lines/);
     expect(body.message).toContain("example-project");
     expect(body.actions).toHaveLength(3);
-    expect(body.actions[0]).toEqual({ action: "http", label: "Approve", url: actions.approve.url, method: "POST", headers: { "Content-Type": "application/json", Authorization: "Bearer cna_a" }, body: '{"card":"c1","outcome":"allow"}', clear: true });
-    expect(body.actions[1]).toMatchObject({ label: "Deny", url: actions.deny.url, body: '{"card":"c1","outcome":"deny"}', clear: true });
+    expect(body.actions[0]).toEqual({
+      action: "http",
+      label: "Approve",
+      url: actions.approve.url,
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: "Bearer cna_a" },
+      body: '{"card":"c1","outcome":"allow"}',
+      clear: true,
+    });
+    expect(body.actions[1]).toMatchObject({
+      label: "Deny",
+      url: actions.deny.url,
+      body: '{"card":"c1","outcome":"deny"}',
+      clear: true,
+    });
     expect(body.actions[2]).toMatchObject({ action: "view", url: "https://cockpit.example/cards/c1" });
   });
 
   it("ntfy: a settled card has no Approve/Deny buttons", () => {
     const m = message("ls");
     m.type = "card.settled";
-    m.card = { ...m.card, status: "denied", settlement: { outcome: "deny", remember: "once", message: null, by: "alice", via: "web", at: at.toISOString(), source: "user" } };
+    m.card = {
+      ...m.card,
+      status: "denied",
+      settlement: {
+        outcome: "deny",
+        remember: "once",
+        message: null,
+        by: "alice",
+        via: "web",
+        at: at.toISOString(),
+        source: "user",
+      },
+    };
     const body = JSON.parse(renderBody("ntfy", m, { ntfyTopic: "t1" }));
     expect(body.title).toMatch(/^Denied by alice/);
     expect(body.actions.map((a: { action: string }) => a.action)).toEqual(["view"]);
@@ -69,7 +110,9 @@ describe("formats", () => {
 
   it("slack: header, command in a code block, workspace and agent, link button; long commands elided", () => {
     const body = JSON.parse(renderBody("slack", message("rm -rf <dir> && " + longLines)));
-    const code = body.blocks.find((b: { type: string; text?: { text: string } }) => b.type === "section" && b.text!.text.startsWith("```"));
+    const code = body.blocks.find(
+      (b: { type: string; text?: { text: string } }) => b.type === "section" && b.text!.text.startsWith("```"),
+    );
     expect(code.text.text.length).toBeLessThanOrEqual(3000);
     expect(code.text.text).toContain("rm -rf &lt;dir&gt;");
     expect(code.text.text).toMatch(/more lines/);

@@ -11,6 +11,13 @@ export { elide } from "./elide";
 
 /** The exact body bytes to sign and send for one message in one format. */
 export function renderBody(format: WebhookFormat, m: NotifyMessage, options: FormatOptions = {}): string {
-  const payload = format === "ntfy" ? ntfyPayload(m, options) : format === "slack" ? slackPayload(m) : format === "discord" ? discordPayload(m) : jsonPayload(m);
+  const payload =
+    format === "ntfy"
+      ? ntfyPayload(m, options)
+      : format === "slack"
+        ? slackPayload(m)
+        : format === "discord"
+          ? discordPayload(m)
+          : jsonPayload(m);
   return JSON.stringify(payload);
 }

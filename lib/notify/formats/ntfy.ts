@@ -7,7 +7,15 @@ export const NTFY_MESSAGE_BYTES = 4096;
 
 function actionButton(label: string, url: string, token: string, cardId: string, outcome: "allow" | "deny") {
   // The phone app sends this request, not a browser: the bearer marks it as a non-cookie caller; the token is the capability.
-  return { action: "http", label, url, method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` }, body: JSON.stringify({ card: cardId, outcome }), clear: true };
+  return {
+    action: "http",
+    label,
+    url,
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+    body: JSON.stringify({ card: cardId, outcome }),
+    clear: true,
+  };
 }
 
 /** JSON publish body for POST to the ntfy server root. */
@@ -16,10 +24,18 @@ export function ntfyPayload(m: NotifyMessage, options: FormatOptions): Record<st
   const pending = m.type === "card.admitted" || m.type === "webhook.test";
   const lines = [requestText(card)];
   const context = `${card.workspace.name} · ${card.agent}${card.originPath !== "/root" ? ` ${card.originPath}` : ""}`;
-  const extra = [context, card.reason ? `Reason: ${card.reason}` : null, card.warnings.length ? `⚠ ${card.warnings.join(", ")}` : null].filter(Boolean).join("\n");
+  const extra = [
+    context,
+    card.reason ? `Reason: ${card.reason}` : null,
+    card.warnings.length ? `⚠ ${card.warnings.join(", ")}` : null,
+  ]
+    .filter(Boolean)
+    .join("\n");
   const budget = NTFY_MESSAGE_BYTES - utf8Bytes(extra) - 2;
   const message = `${elide(lines.join("\n"), Math.max(200, budget), utf8Bytes)}\n${extra}`;
-  const tags = pending ? ["lock", ...(card.warnings.length ? ["warning"] : [])] : [card.status === "allowed" ? "white_check_mark" : card.status === "expired" ? "hourglass" : "x"];
+  const tags = pending
+    ? ["lock", ...(card.warnings.length ? ["warning"] : [])]
+    : [card.status === "allowed" ? "white_check_mark" : card.status === "expired" ? "hourglass" : "x"];
   const body: Record<string, unknown> = {
     topic: options.ntfyTopic ?? "",
     title: messageTitle(m.type, card),
@@ -30,7 +46,11 @@ export function ntfyPayload(m: NotifyMessage, options: FormatOptions): Record<st
   };
   const view = { action: "view", label: "Open", url: m.url, clear: false };
   if (pending && m.actions) {
-    body.actions = [actionButton("Approve", m.actions.approve.url, m.actions.approve.token, card.id, "allow"), actionButton("Deny", m.actions.deny.url, m.actions.deny.token, card.id, "deny"), view];
+    body.actions = [
+      actionButton("Approve", m.actions.approve.url, m.actions.approve.token, card.id, "allow"),
+      actionButton("Deny", m.actions.deny.url, m.actions.deny.token, card.id, "deny"),
+      view,
+    ];
   } else {
     body.actions = [view];
   }

@@ -16,9 +16,34 @@ export function slackPayload(m: NotifyMessage): Record<string, unknown> {
     { type: "header", text: { type: "plain_text", text: elide(title, 150), emoji: true } },
     { type: "section", text: { type: "mrkdwn", text: "```" + escape(code) + "```" } },
   ];
-  if (card.reason) blocks.push({ type: "section", text: { type: "mrkdwn", text: elide(`*Reason:* ${escape(card.reason)}`, SECTION_LIMIT) } });
-  if (card.warnings.length) blocks.push({ type: "section", text: { type: "mrkdwn", text: `:warning: ${escape(card.warnings.join(", "))}` } });
-  blocks.push({ type: "context", elements: [{ type: "mrkdwn", text: escape(`Workspace: ${card.workspace.name} · Agent: ${card.agent} ${card.originPath} · Tool: ${card.tool}`) }] });
-  blocks.push({ type: "actions", elements: [{ type: "button", text: { type: "plain_text", text: pending ? "Open card to answer" : "Open card" }, url: m.url, ...(pending ? { style: "primary" } : {}) }] });
+  if (card.reason)
+    blocks.push({
+      type: "section",
+      text: { type: "mrkdwn", text: elide(`*Reason:* ${escape(card.reason)}`, SECTION_LIMIT) },
+    });
+  if (card.warnings.length)
+    blocks.push({ type: "section", text: { type: "mrkdwn", text: `:warning: ${escape(card.warnings.join(", "))}` } });
+  blocks.push({
+    type: "context",
+    elements: [
+      {
+        type: "mrkdwn",
+        text: escape(
+          `Workspace: ${card.workspace.name} · Agent: ${card.agent} ${card.originPath} · Tool: ${card.tool}`,
+        ),
+      },
+    ],
+  });
+  blocks.push({
+    type: "actions",
+    elements: [
+      {
+        type: "button",
+        text: { type: "plain_text", text: pending ? "Open card to answer" : "Open card" },
+        url: m.url,
+        ...(pending ? { style: "primary" } : {}),
+      },
+    ],
+  });
   return { text: `${title}: ${elide(requestText(card), 200)}`, blocks };
 }

@@ -57,7 +57,11 @@ function parseInto(text: string, origin: ShellPart["origin"], st: WalkState): bo
   try {
     // The progress callback cancels pathological inputs so a decision never hangs.
     // Only long inputs can be cancelled, so short commands parse the same way under any load.
-    tree = parser.parse(text, null, text.length > 512 ? { progressCallback: () => performance.now() - started > PARSE_BUDGET_MS } : undefined);
+    tree = parser.parse(
+      text,
+      null,
+      text.length > 512 ? { progressCallback: () => performance.now() - started > PARSE_BUDGET_MS } : undefined,
+    );
   } catch {
     return false;
   }
@@ -80,21 +84,51 @@ function rawScan(text: string, origin: ShellPart["origin"], st: WalkState): void
     const argv = seg.replace(/["']/g, "").trim().split(/\s+/).filter(Boolean);
     if (!argv.length) continue;
     const s = stripWrappers(argv);
-    st.parts.push({ text: seg.trim().replace(/\s+/g, " "), argv, core: s.core, assignments: s.assignments, wrappers: s.wrappers, writes: [], origin, dynamic: true });
+    st.parts.push({
+      text: seg.trim().replace(/\s+/g, " "),
+      argv,
+      core: s.core,
+      assignments: s.assignments,
+      wrappers: s.wrappers,
+      writes: [],
+      origin,
+      dynamic: true,
+    });
     // Quotes may have swallowed separators: also look at every `rm`/`find` that appears inside the segment.
     argv.forEach((w, k) => {
       if (k > 0 && /(^|\/)(rm|find)$/.test(w)) {
         const tail = argv.slice(k);
-        st.parts.push({ text: tail.join(" "), argv: tail, core: tail, assignments: [], wrappers: [], writes: [], origin: "payload", dynamic: true });
+        st.parts.push({
+          text: tail.join(" "),
+          argv: tail,
+          core: tail,
+          assignments: [],
+          wrappers: [],
+          writes: [],
+          origin: "payload",
+          dynamic: true,
+        });
       }
     });
   }
 }
 
 function analyzeUncached(command: string): ShellAnalysis {
-  const st: WalkState = { parts: [], unsupported: [], syntaxError: false, extraWrites: [], depth: 0, payload: () => {}, budget: 5_000, deadline: performance.now() + WALK_BUDGET_MS };
+  const st: WalkState = {
+    parts: [],
+    unsupported: [],
+    syntaxError: false,
+    extraWrites: [],
+    depth: 0,
+    payload: () => {},
+    budget: 5_000,
+    deadline: performance.now() + WALK_BUDGET_MS,
+  };
   st.payload = (text, depth) => {
-    if (depth > 8) { st.unsupported.push("payload nesting too deep"); return; }
+    if (depth > 8) {
+      st.unsupported.push("payload nesting too deep");
+      return;
+    }
     const saved = st.depth;
     st.depth = depth;
     const errBefore = st.syntaxError;
@@ -105,7 +139,8 @@ function analyzeUncached(command: string): ShellAnalysis {
   };
   const parseable = parseInto(command, "top", st);
   if (!parseable) {
-    if (!parser || command.length > MAX_LEN) st.unsupported.push(parser ? "command too long" : "shell parser not initialised");
+    if (!parser || command.length > MAX_LEN)
+      st.unsupported.push(parser ? "command too long" : "shell parser not initialised");
     else st.unsupported.push("syntax error");
     rawScan(command, "top", st);
   } else if (st.budget < 0 || st.unsupported.includes("nesting too deep")) {

@@ -3,23 +3,159 @@ import { basename } from "./wrappers";
 
 /** Read-only commands whose every argument form only reads (argument-aware checks below). */
 const READERS = new Set([
-  "ls", "cat", "head", "tail", "grep", "egrep", "fgrep", "rg", "echo", "pwd", "wc", "true", "false", "date", "whoami",
-  "id", "uname", "hostname", "which", "type", "file", "stat", "du", "df", "diff", "cmp", "tree", "basename", "dirname",
-  "realpath", "readlink", "cut", "tr", "nl", "od", "hexdump", "printenv", "test", "[", "[[", "column", "less", "more",
-  "printf", "seq", "uptime", "jq", "find", "sed", "sort", "uniq", "git", "env", "ps", "sha256sum", "md5sum", "cksum",
+  "ls",
+  "cat",
+  "head",
+  "tail",
+  "grep",
+  "egrep",
+  "fgrep",
+  "rg",
+  "echo",
+  "pwd",
+  "wc",
+  "true",
+  "false",
+  "date",
+  "whoami",
+  "id",
+  "uname",
+  "hostname",
+  "which",
+  "type",
+  "file",
+  "stat",
+  "du",
+  "df",
+  "diff",
+  "cmp",
+  "tree",
+  "basename",
+  "dirname",
+  "realpath",
+  "readlink",
+  "cut",
+  "tr",
+  "nl",
+  "od",
+  "hexdump",
+  "printenv",
+  "test",
+  "[",
+  "[[",
+  "column",
+  "less",
+  "more",
+  "printf",
+  "seq",
+  "uptime",
+  "jq",
+  "find",
+  "sed",
+  "sort",
+  "uniq",
+  "git",
+  "env",
+  "ps",
+  "sha256sum",
+  "md5sum",
+  "cksum",
 ]);
-const FIND_WRITES = new Set(["-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"]);
-const GIT_READ = new Set(["status", "diff", "log", "show", "rev-parse", "ls-files", "ls-tree", "cat-file", "merge-base",
-  "for-each-ref", "blame", "describe", "shortlog", "grep", "show-ref", "rev-list", "whatchanged"]);
-const GIT_LIST_FLAGS = /^(-a|-r|-l|-v|-vv|--all|--remotes|--list|--show-current|--verbose|--no-color|--color|--merged|--no-merged|--contains)$/;
+const FIND_WRITES = new Set([
+  "-delete",
+  "-exec",
+  "-execdir",
+  "-ok",
+  "-okdir",
+  "-fprint",
+  "-fprint0",
+  "-fprintf",
+  "-fls",
+]);
+const GIT_READ = new Set([
+  "status",
+  "diff",
+  "log",
+  "show",
+  "rev-parse",
+  "ls-files",
+  "ls-tree",
+  "cat-file",
+  "merge-base",
+  "for-each-ref",
+  "blame",
+  "describe",
+  "shortlog",
+  "grep",
+  "show-ref",
+  "rev-list",
+  "whatchanged",
+]);
+const GIT_LIST_FLAGS =
+  /^(-a|-r|-l|-v|-vv|--all|--remotes|--list|--show-current|--verbose|--no-color|--color|--merged|--no-merged|--contains)$/;
 
 /** Bases that run arbitrary code: remembering them stores the exact command, never a prefix. */
-export const ARBITRARY_CODE = new Set(["bash", "sh", "zsh", "dash", "ksh", "fish", "python", "python2", "python3", "node",
-  "deno", "bun", "ruby", "perl", "php", "lua", "curl", "wget", "eval", "exec", "source", ".", "npx", "pnpx", "bunx",
-  "xargs", "env", "sudo", "doas", "ssh", "awk", "gawk", "osascript", "pwsh", "powershell", "find"]);
+export const ARBITRARY_CODE = new Set([
+  "bash",
+  "sh",
+  "zsh",
+  "dash",
+  "ksh",
+  "fish",
+  "python",
+  "python2",
+  "python3",
+  "node",
+  "deno",
+  "bun",
+  "ruby",
+  "perl",
+  "php",
+  "lua",
+  "curl",
+  "wget",
+  "eval",
+  "exec",
+  "source",
+  ".",
+  "npx",
+  "pnpx",
+  "bunx",
+  "xargs",
+  "env",
+  "sudo",
+  "doas",
+  "ssh",
+  "awk",
+  "gawk",
+  "osascript",
+  "pwsh",
+  "powershell",
+  "find",
+]);
 
-const DANGEROUS = new Set(["dd", "mkfs", "fdisk", "parted", "shutdown", "reboot", "halt", "poweroff", "chown", "chmod",
-  "kill", "killall", "pkill", "eval", "sudo", "doas", "shred", "truncate", "crontab", "iptables"]);
+const DANGEROUS = new Set([
+  "dd",
+  "mkfs",
+  "fdisk",
+  "parted",
+  "shutdown",
+  "reboot",
+  "halt",
+  "poweroff",
+  "chown",
+  "chmod",
+  "kill",
+  "killall",
+  "pkill",
+  "eval",
+  "sudo",
+  "doas",
+  "shred",
+  "truncate",
+  "crontab",
+  "iptables",
+]);
 
 const SAFE_FILE = new Set(["mkdir", "touch", "cp", "mv", "rm", "rmdir", "sed"]);
 
@@ -35,7 +171,9 @@ export function isReadOnlyPart(p: ShellPart): boolean {
     case "find":
       return !args.some((a) => FIND_WRITES.has(a));
     case "sed":
-      return !args.some((a) => /^-[a-zA-Z]*i|^--in-place/.test(a) || /\/[gpiImMe0-9]*[we](\s|$)|(^|[;{}\n])\s*[wWe](\s|$)/.test(a));
+      return !args.some(
+        (a) => /^-[a-zA-Z]*i|^--in-place/.test(a) || /\/[gpiImMe0-9]*[we](\s|$)|(^|[;{}\n])\s*[wWe](\s|$)/.test(a),
+      );
     case "sort":
       return !args.some((a) => /^-[a-zA-Z]*o|^--output/.test(a));
     case "uniq":
@@ -66,7 +204,11 @@ function isReadOnlyGit(args: string[]): boolean {
   if (sub === "branch" || sub === "tag") return rest.every((a) => GIT_LIST_FLAGS.test(a));
   if (sub === "remote") return rest.every((a) => a === "-v" || a === "--verbose");
   if (sub === "stash") return rest[0] === "list" || rest[0] === "show";
-  if (sub === "config") return rest.some((a) => /^(--get|--get-all|--list|-l)$/.test(a)) && !rest.some((a) => /^--(add|unset|replace|rename|remove)/.test(a));
+  if (sub === "config")
+    return (
+      rest.some((a) => /^(--get|--get-all|--list|-l)$/.test(a)) &&
+      !rest.some((a) => /^--(add|unset|replace|rename|remove)/.test(a))
+    );
   return false;
 }
 
@@ -82,7 +224,7 @@ export function isSecretPath(arg: string): boolean {
 export function isRootOrHome(t: string): boolean {
   let s = t.replace(/\$\{HOME\}/g, "$HOME");
   if (!/^(\/|~|\$HOME)/.test(s)) return false;
-  for (let prev = ""; prev !== s; ) {
+  for (let prev = ""; prev !== s;) {
     prev = s;
     s = s.replace(/\/+\*?$/, "").replace(/\/\.$/, "");
   }
@@ -97,9 +239,18 @@ export function deleteFacts(core: string[]): { recursive: boolean; targets: stri
     const targets: string[] = [];
     let opts = true;
     for (const a of core.slice(1)) {
-      if (opts && a === "--") { opts = false; continue; }
-      if (opts && a.startsWith("--")) { if (a === "--recursive") recursive = true; continue; }
-      if (opts && a.startsWith("-") && a.length > 1) { if (/[rR]/.test(a)) recursive = true; continue; }
+      if (opts && a === "--") {
+        opts = false;
+        continue;
+      }
+      if (opts && a.startsWith("--")) {
+        if (a === "--recursive") recursive = true;
+        continue;
+      }
+      if (opts && a.startsWith("-") && a.length > 1) {
+        if (/[rR]/.test(a)) recursive = true;
+        continue;
+      }
       targets.push(a);
     }
     return { recursive, targets, isDelete: true };
@@ -142,7 +293,9 @@ export function safeFileTargets(p: ShellPart): string[] | null {
   if (name === "sed") {
     const files = positional(args);
     const hasScriptFlag = args.some((a) => a === "-e" || a === "-f" || a.startsWith("--expression"));
-    return hasScriptFlag ? files.filter((f) => !args.includes(`-e`) || args[args.indexOf(f) - 1] !== "-e") : files.slice(1);
+    return hasScriptFlag
+      ? files.filter((f) => !args.includes(`-e`) || args[args.indexOf(f) - 1] !== "-e")
+      : files.slice(1);
   }
   return positional(args);
 }

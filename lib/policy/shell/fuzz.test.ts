@@ -7,10 +7,29 @@ import { analyzeShell, clearShellCache } from "./analyze";
 
 beforeAll(initShellFromNode);
 
-const SEEDS = ['bash -c "rm -rf /; echo ok"', "echo $(rm -rf /;)", "FOO=1 timeout 3 git status && cat x | head -5 >> out",
-  "find . -name '*.o' -exec rm {} \\;", "if [ -f x ]; then cat x; fi", "for i in 1 2; do echo $i; done", "cat <<EOF\nhi $(ls)\nEOF",
-  "a=(1 2); echo ${a[@]}", "echo `echo \\`ls\\``", "((x = 1 + 2))", "f() { rm -rf ~; }; f", "echo 'unterminated"];
-const ALPHABET = [..."abc -/~$(){}[]`'\"\\;&|<>*?!#=\n\t01".split(""), "rm -rf ", "$(", "${", "bash -c ", "&&", "<<EOF\n"];
+const SEEDS = [
+  'bash -c "rm -rf /; echo ok"',
+  "echo $(rm -rf /;)",
+  "FOO=1 timeout 3 git status && cat x | head -5 >> out",
+  "find . -name '*.o' -exec rm {} \\;",
+  "if [ -f x ]; then cat x; fi",
+  "for i in 1 2; do echo $i; done",
+  "cat <<EOF\nhi $(ls)\nEOF",
+  "a=(1 2); echo ${a[@]}",
+  "echo `echo \\`ls\\``",
+  "((x = 1 + 2))",
+  "f() { rm -rf ~; }; f",
+  "echo 'unterminated",
+];
+const ALPHABET = [
+  ..."abc -/~$(){}[]`'\"\\;&|<>*?!#=\n\t01".split(""),
+  "rm -rf ",
+  "$(",
+  "${",
+  "bash -c ",
+  "&&",
+  "<<EOF\n",
+];
 
 function once(command: string): number {
   clearShellCache();
@@ -29,22 +48,44 @@ function time(command: string): number {
 describe("shell analysis fuzz", () => {
   it("random commands never throw and each finishes under 100 ms", () => {
     clearShellCache();
-    fc.assert(fc.property(fc.array(fc.constantFrom(...ALPHABET), { maxLength: 200 }).map((xs) => xs.join("")), (c) => {
-      expect(time(c)).toBeLessThan(100);
-    }), { numRuns: 1500 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...ALPHABET), { maxLength: 200 }).map((xs) => xs.join("")),
+        (c) => {
+          expect(time(c)).toBeLessThan(100);
+        },
+      ),
+      { numRuns: 1500 },
+    );
   });
 
   it("mutated seed commands never throw and each finishes under 100 ms", () => {
-    const mutated = fc.tuple(fc.constantFrom(...SEEDS), fc.array(fc.tuple(fc.nat(), fc.constantFrom(...ALPHABET), fc.boolean()), { maxLength: 6 }))
-      .map(([seed, edits]) => edits.reduce((s, [pos, ch, del]) => {
-        const i = s.length ? pos % s.length : 0;
-        return del ? s.slice(0, i) + s.slice(i + 1) : s.slice(0, i) + ch + s.slice(i);
-      }, seed));
-    fc.assert(fc.property(mutated, (c) => { expect(time(c)).toBeLessThan(100); }), { numRuns: 1500 });
+    const mutated = fc
+      .tuple(
+        fc.constantFrom(...SEEDS),
+        fc.array(fc.tuple(fc.nat(), fc.constantFrom(...ALPHABET), fc.boolean()), { maxLength: 6 }),
+      )
+      .map(([seed, edits]) =>
+        edits.reduce((s, [pos, ch, del]) => {
+          const i = s.length ? pos % s.length : 0;
+          return del ? s.slice(0, i) + s.slice(i + 1) : s.slice(0, i) + ch + s.slice(i);
+        }, seed),
+      );
+    fc.assert(
+      fc.property(mutated, (c) => {
+        expect(time(c)).toBeLessThan(100);
+      }),
+      { numRuns: 1500 },
+    );
   });
 
   it("arbitrary unicode and huge or deeply nested inputs stay bounded", () => {
-    fc.assert(fc.property(fc.string({ maxLength: 300, unit: "grapheme" }), (c) => { expect(time(c)).toBeLessThan(100); }), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300, unit: "grapheme" }), (c) => {
+        expect(time(c)).toBeLessThan(100);
+      }),
+      { numRuns: 500 },
+    );
     expect(time("(".repeat(5000) + "ls" + ")".repeat(5000))).toBeLessThan(100);
     expect(time("echo $(".repeat(2000) + "x" + ")".repeat(2000))).toBeLessThan(100);
     expect(time("a && ".repeat(3000) + "b")).toBeLessThan(100);

@@ -121,8 +121,15 @@ export function walkStatement(n: Node, origin: ShellPart["origin"], st: WalkStat
         for (const c of n.namedChildren) if (c) walkStatement(c, origin, st, depth + 1);
         return;
       }
-      if (n.type.endsWith("_statement") || n.type.endsWith("_clause") || n.type === "subshell" || n.type === "do_group"
-        || n.type === "function_definition" || n.type === "case_item" || n.type === "compound_statement") {
+      if (
+        n.type.endsWith("_statement") ||
+        n.type.endsWith("_clause") ||
+        n.type === "subshell" ||
+        n.type === "do_group" ||
+        n.type === "function_definition" ||
+        n.type === "case_item" ||
+        n.type === "compound_statement"
+      ) {
         st.unsupported.push(n.type);
         for (const c of n.namedChildren) if (c) walkStatement(c, origin, st, depth + 1);
         return;
@@ -132,7 +139,10 @@ export function walkStatement(n: Node, origin: ShellPart["origin"], st: WalkStat
 }
 
 function exhausted(st: WalkState, depth: number): boolean {
-  if (depth > MAX_DEPTH) { st.unsupported.push("nesting too deep"); return true; }
+  if (depth > MAX_DEPTH) {
+    st.unsupported.push("nesting too deep");
+    return true;
+  }
   // Node count is the deterministic limit; the clock is consulted only for already-large trees,
   // so an ordinary command never changes its analysis under machine load.
   if (--st.budget < 0 || (st.budget < LARGE_TREE && (st.budget & 15) === 0 && performance.now() > st.deadline)) {
@@ -143,9 +153,24 @@ function exhausted(st: WalkState, depth: number): boolean {
   return false;
 }
 
-function part(text: string, argv: string[], origin: ShellPart["origin"], dynamic: boolean, writes: string[]): ShellPart {
+function part(
+  text: string,
+  argv: string[],
+  origin: ShellPart["origin"],
+  dynamic: boolean,
+  writes: string[],
+): ShellPart {
   const s = stripWrappers(argv);
-  return { text: collapse(text), argv, core: s.core, assignments: s.assignments, wrappers: s.wrappers, writes, origin, dynamic };
+  return {
+    text: collapse(text),
+    argv,
+    core: s.core,
+    assignments: s.assignments,
+    wrappers: s.wrappers,
+    writes,
+    origin,
+    dynamic,
+  };
 }
 
 function redirectWrites(n: Node, st: WalkState, depth: number): string[] {
@@ -155,10 +180,14 @@ function redirectWrites(n: Node, st: WalkState, depth: number): string[] {
     if (!r || !r.type.endsWith("redirect")) continue;
     redirects.push(r);
     // `cat <<EOF > f` nests the file redirect inside the heredoc redirect.
-    if (r.type === "heredoc_redirect") for (const c of r.namedChildren) if (c?.type === "file_redirect") redirects.push(c);
+    if (r.type === "heredoc_redirect")
+      for (const c of r.namedChildren) if (c?.type === "file_redirect") redirects.push(c);
   }
   for (const r of redirects) {
-    if (r.type !== "file_redirect") { scanSubs(r, st, depth); continue; }
+    if (r.type !== "file_redirect") {
+      scanSubs(r, st, depth);
+      continue;
+    }
     scanSubs(r, st, depth);
     const op = r.children.find((c) => c && !c.isNamed)?.text ?? "";
     const dest = r.childForFieldName("destination");
@@ -170,18 +199,29 @@ function redirectWrites(n: Node, st: WalkState, depth: number): string[] {
   return writes;
 }
 
-function addCommand(cmd: Node, textNode: Node, origin: ShellPart["origin"], st: WalkState, writes: string[], depth: number): void {
+function addCommand(
+  cmd: Node,
+  textNode: Node,
+  origin: ShellPart["origin"],
+  st: WalkState,
+  writes: string[],
+  depth: number,
+): void {
   const words: Node[] = [];
   for (const c of cmd.namedChildren) {
     if (!c) continue;
     if (c.type === "variable_assignment") words.push(c);
     else if (c.type === "command_name") words.push(c.namedChildren[0] ?? c);
-    else if (c.type.endsWith("redirect")) writes.push(...redirectWrites({ namedChildren: [c] } as unknown as Node, st, depth));
+    else if (c.type.endsWith("redirect"))
+      writes.push(...redirectWrites({ namedChildren: [c] } as unknown as Node, st, depth));
     else words.push(c);
   }
   let dynamic = false;
   const argv = words.map((w) => {
-    if (w.type === "variable_assignment") { dynamic ||= w.namedChildren.some((c) => c !== null && c.type !== "variable_name" && wordValue(c).dynamic); return w.text; }
+    if (w.type === "variable_assignment") {
+      dynamic ||= w.namedChildren.some((c) => c !== null && c.type !== "variable_name" && wordValue(c).dynamic);
+      return w.text;
+    }
     const v = wordValue(w);
     dynamic ||= v.dynamic;
     return v.value;
@@ -199,7 +239,10 @@ function payloadsOf(core: string[], st: WalkState): void {
   if (SHELLS.has(name)) {
     for (let j = 1; j < core.length; j++) {
       const a = core[j];
-      if (/^-[A-Za-z]*c[A-Za-z]*$/.test(a) && j + 1 < core.length) { st.payload(core[j + 1], st.depth + 1); return; }
+      if (/^-[A-Za-z]*c[A-Za-z]*$/.test(a) && j + 1 < core.length) {
+        st.payload(core[j + 1], st.depth + 1);
+        return;
+      }
       if (!a.startsWith("-")) return;
     }
   } else if (name === "eval" && core.length > 1) {
@@ -209,7 +252,8 @@ function payloadsOf(core: string[], st: WalkState): void {
       if (!/^-(exec|execdir|ok|okdir)$/.test(core[j])) continue;
       const end = core.findIndex((a, k) => k > j && (a === ";" || a === "+"));
       const args = core.slice(j + 1, end === -1 ? undefined : end);
-      if (args.length) st.payload(args.map((a) => (/[\s'"]/.test(a) ? `'${a.replace(/'/g, "'\\''")}'` : a)).join(" "), st.depth + 1);
+      if (args.length)
+        st.payload(args.map((a) => (/[\s'"]/.test(a) ? `'${a.replace(/'/g, "'\\''")}'` : a)).join(" "), st.depth + 1);
     }
   }
 }

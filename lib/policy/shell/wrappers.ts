@@ -8,13 +8,57 @@ const WITH_VALUE: Record<string, Set<string>> = {
   timeout: new Set(["-s", "--signal", "-k", "--kill-after"]),
   nice: new Set(["-n", "--adjustment"]),
   env: new Set(["-u", "--unset", "-C", "--chdir", "-S", "--split-string"]),
-  sudo: new Set(["-u", "-g", "-h", "-p", "-C", "-r", "-t", "-U", "-T", "-D", "--user", "--group", "--host", "--prompt"]),
+  sudo: new Set([
+    "-u",
+    "-g",
+    "-h",
+    "-p",
+    "-C",
+    "-r",
+    "-t",
+    "-U",
+    "-T",
+    "-D",
+    "--user",
+    "--group",
+    "--host",
+    "--prompt",
+  ]),
   stdbuf: new Set(["-i", "-o", "-e", "--input", "--output", "--error"]),
-  xargs: new Set(["-I", "-L", "-n", "-P", "-s", "-d", "-E", "-a", "--max-args", "--max-procs", "--delimiter", "--arg-file", "--max-lines", "--replace"]),
+  xargs: new Set([
+    "-I",
+    "-L",
+    "-n",
+    "-P",
+    "-s",
+    "-d",
+    "-E",
+    "-a",
+    "--max-args",
+    "--max-procs",
+    "--delimiter",
+    "--arg-file",
+    "--max-lines",
+    "--replace",
+  ]),
   exec: new Set(["-a"]),
   time: new Set(["-f", "-o", "--format", "--output"]),
 };
-const WRAPPERS = new Set(["timeout", "time", "nice", "env", "nohup", "sudo", "stdbuf", "command", "builtin", "xargs", "noglob", "exec", "doas"]);
+const WRAPPERS = new Set([
+  "timeout",
+  "time",
+  "nice",
+  "env",
+  "nohup",
+  "sudo",
+  "stdbuf",
+  "command",
+  "builtin",
+  "xargs",
+  "noglob",
+  "exec",
+  "doas",
+]);
 
 /** Result of stripping: the wrapped command and what was removed. */
 export interface Stripped {
@@ -31,7 +75,11 @@ export function stripWrappers(argv: string[]): Stripped {
   let lastWrapper = -1;
   for (let guard = 0; guard < 32 && i < argv.length; guard++) {
     const word = argv[i];
-    if (ASSIGN_RE.test(word)) { assignments.push(word); i++; continue; }
+    if (ASSIGN_RE.test(word)) {
+      assignments.push(word);
+      i++;
+      continue;
+    }
     const name = base(word);
     if (!WRAPPERS.has(name)) break;
     lastWrapper = i;
@@ -41,11 +89,24 @@ export function stripWrappers(argv: string[]): Stripped {
     const takes = WITH_VALUE[name] ?? new Set<string>();
     while (i < argv.length) {
       const a = argv[i];
-      if (a === "--") { i++; break; }
-      if (name === "env" && ASSIGN_RE.test(a)) { assignments.push(a); i++; continue; }
-      if (name === "nice" && /^-\d+$/.test(a)) { i++; continue; }
+      if (a === "--") {
+        i++;
+        break;
+      }
+      if (name === "env" && ASSIGN_RE.test(a)) {
+        assignments.push(a);
+        i++;
+        continue;
+      }
+      if (name === "nice" && /^-\d+$/.test(a)) {
+        i++;
+        continue;
+      }
       if (!a.startsWith("-") || a === "-") break;
-      if (takes.has(a)) { i += 2; continue; }
+      if (takes.has(a)) {
+        i += 2;
+        continue;
+      }
       i++;
     }
     // timeout's duration is a positional argument before the command.
@@ -54,7 +115,11 @@ export function stripWrappers(argv: string[]): Stripped {
   // A wrapper with nothing to run (`env`, `time`) is the command itself.
   if (i >= argv.length && lastWrapper >= 0) {
     wrappers.pop();
-    return { core: argv.slice(lastWrapper), wrappers, assignments: assignments.filter((a) => argv.indexOf(a) < lastWrapper) };
+    return {
+      core: argv.slice(lastWrapper),
+      wrappers,
+      assignments: assignments.filter((a) => argv.indexOf(a) < lastWrapper),
+    };
   }
   return { core: argv.slice(i), wrappers, assignments };
 }

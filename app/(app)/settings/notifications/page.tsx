@@ -17,7 +17,9 @@ export default async function NotificationsPage() {
   const actor = await requirePageActor();
   const admin = hasRole(actor, "admin");
   const db = await getDb();
-  const [endpoints, workspaces, hosts] = admin ? await Promise.all([listEndpoints(db), listWorkspaces(db), dbAllowHosts(db)]) : [[], [], []];
+  const [endpoints, workspaces, hosts] = admin
+    ? await Promise.all([listEndpoints(db), listWorkspaces(db), dbAllowHosts(db)])
+    : [[], [], []];
   return (
     <>
       <p style={{ margin: "0 0 0.5rem" }}>
@@ -40,10 +42,24 @@ export default async function NotificationsPage() {
               Webhooks
             </h2>
             <p className="muted" style={{ marginTop: 0 }}>
-              Sent once per card that needs a person, never for calls your rules settle. Signed with Standard Webhooks headers and retried with backoff.
+              Sent once per card that needs a person, never for calls your rules settle. Signed with Standard Webhooks
+              headers and retried with backoff.
             </p>
             <NotificationsManager
-              initial={endpoints.map((e) => ({ id: e.id, url: e.url, format: e.format, workspaceId: e.workspaceId, workspaceName: e.workspaceName, events: e.events, enabled: e.enabled, delaySeconds: e.delaySeconds, ntfyTopic: e.ntfyTopic, ntfyPriority: e.ntfyPriority, hasNtfyToken: e.hasNtfyToken, disabledReason: e.disabledReason }))}
+              initial={endpoints.map((e) => ({
+                id: e.id,
+                url: e.url,
+                format: e.format,
+                workspaceId: e.workspaceId,
+                workspaceName: e.workspaceName,
+                events: e.events,
+                enabled: e.enabled,
+                delaySeconds: e.delaySeconds,
+                ntfyTopic: e.ntfyTopic,
+                ntfyPriority: e.ntfyPriority,
+                hasNtfyToken: e.hasNtfyToken,
+                disabledReason: e.disabledReason,
+              }))}
               workspaces={workspaces.map((w) => ({ id: w.id, name: w.name, path: w.path }))}
             />
           </section>

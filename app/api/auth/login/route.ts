@@ -13,10 +13,16 @@ export const POST = route({ access: "public", body: LoginInput }, async ({ req, 
   const wait = loginThrottle.check(client);
   if (wait > 0) return errorResponse(429, `too many attempts; try again in ${Math.ceil(wait / 1000)} s`, undefined);
   try {
-    const session = await redeemLoginLink(db, { token: body.token, sessionTtlHours: env().COCKPIT_SESSION_TTL_HOURS, userAgent: req.headers.get("user-agent") });
+    const session = await redeemLoginLink(db, {
+      token: body.token,
+      sessionTtlHours: env().COCKPIT_SESSION_TTL_HOURS,
+      userAgent: req.headers.get("user-agent"),
+    });
     loginThrottle.reset(client);
     const maxAge = Math.floor((session.expiresAt.getTime() - Date.now()) / 1000);
-    return json({ ok: true }, 200, { "set-cookie": sessionCookie(session.sessionToken, maxAge, isHttps(req.headers, req.url)) });
+    return json({ ok: true }, 200, {
+      "set-cookie": sessionCookie(session.sessionToken, maxAge, isHttps(req.headers, req.url)),
+    });
   } catch (error) {
     loginThrottle.fail(client);
     throw error;

@@ -49,14 +49,34 @@ afterAll(async () => {
 });
 
 type Handler = (req: NextRequest, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
-function call(handler: Handler, method: string, url: string, { bearer, body, params = {}, signal }: { bearer?: string; body?: unknown; params?: Record<string, string>; signal?: AbortSignal } = {}) {
+function call(
+  handler: Handler,
+  method: string,
+  url: string,
+  {
+    bearer,
+    body,
+    params = {},
+    signal,
+  }: { bearer?: string; body?: unknown; params?: Record<string, string>; signal?: AbortSignal } = {},
+) {
   const headers: Record<string, string> = {};
   if (bearer) headers.authorization = `Bearer ${bearer}`;
   if (body !== undefined) headers["content-type"] = "application/json";
-  const req = new NextRequest(new URL(url, "http://localhost:3000"), { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+  const req = new NextRequest(new URL(url, "http://localhost:3000"), {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal,
+  });
   return handler(req, { params: Promise.resolve(params) });
 }
-const admitBody = (command: string, sessionId = "s1") => ({ agent: "claude-code", sessionId, tool: "Bash", input: { command } });
+const admitBody = (command: string, sessionId = "s1") => ({
+  agent: "claude-code",
+  sessionId,
+  tool: "Bash",
+  input: { command },
+});
 const permissionRequest = (command: string, session = "hook-session") => ({
   session_id: session,
   transcript_path: "/tmp/t.jsonl",
@@ -65,45 +85,110 @@ const permissionRequest = (command: string, session = "hook-session") => ({
   hook_event_name: "PermissionRequest",
   tool_name: "Bash",
   tool_input: { command, description: "Remove node_modules directory" },
-  permission_suggestions: [{ type: "addRules", rules: [{ toolName: "Bash", ruleContent: command }], behavior: "allow", destination: "localSettings" }],
+  permission_suggestions: [
+    {
+      type: "addRules",
+      rules: [{ toolName: "Bash", ruleContent: command }],
+      behavior: "allow",
+      destination: "localSettings",
+    },
+  ],
 });
 
 describe("agent API and collaborator API", () => {
   it("admits with an agent token (201), refuses without one (401), and hides cards from other workspaces' tokens", async () => {
-    expect((await call(agentCards.POST, "POST", "/api/agent/v1/cards", { body: admitBody("npm install") })).status).toBe(401);
-    expect((await call(agentCards.POST, "POST", "/api/agent/v1/cards", { bearer: LOCAL, body: admitBody("npm install") })).status).toBe(401);
-    const res = await call(agentCards.POST, "POST", "/api/agent/v1/cards", { bearer: token, body: admitBody("npm install") });
+    expect(
+      (await call(agentCards.POST, "POST", "/api/agent/v1/cards", { body: admitBody("npm install") })).status,
+    ).toBe(401);
+    expect(
+      (await call(agentCards.POST, "POST", "/api/agent/v1/cards", { bearer: LOCAL, body: admitBody("npm install") }))
+        .status,
+    ).toBe(401);
+    const res = await call(agentCards.POST, "POST", "/api/agent/v1/cards", {
+      bearer: token,
+      body: admitBody("npm install"),
+    });
     expect(res.status).toBe(201);
     const created = (await res.json()) as { id: string; status: string; hash: string; url: string };
     expect(created).toMatchObject({ status: "pending", url: `http://localhost:3000/cards/${created.id}` });
-    const foreign = await call(agentCard.GET, "GET", `/api/agent/v1/cards/${created.id}`, { bearer: otherToken, params: { id: created.id } });
+    const foreign = await call(agentCard.GET, "GET", `/api/agent/v1/cards/${created.id}`, {
+      bearer: otherToken,
+      params: { id: created.id },
+    });
     expect(foreign.status).toBe(404);
-    const coalesced = await call(agentCards.POST, "POST", "/api/agent/v1/cards", { bearer: token, body: admitBody("git status") });
+    const coalesced = await call(agentCards.POST, "POST", "/api/agent/v1/cards", {
+      bearer: token,
+      body: admitBody("git status"),
+    });
     expect(coalesced.status).toBe(200);
     expect(await coalesced.json()).toMatchObject({ status: "coalesced", decision: { decision: "allow" } });
-    const bad = await call(agentCards.POST, "POST", "/api/agent/v1/cards", { bearer: token, body: { agent: "claude-code", tool: "Bash" } });
+    const bad = await call(agentCards.POST, "POST", "/api/agent/v1/cards", {
+      bearer: token,
+      body: { agent: "claude-code", tool: "Bash" },
+    });
     expect(bad.status).toBe(400);
   });
 
   it("lists, shows, answers exactly once (409 with the card for the loser), and releases the long-poll", async () => {
-    const created = (await (await call(agentCards.POST, "POST", "/api/agent/v1/cards", { bearer: token, body: admitBody("npm run deploy", "s2") })).json()) as { id: string; hash: string };
-    const list = (await (await call(cardsList.GET, "GET", "/api/v1/cards?status=pending", { bearer: LOCAL })).json()) as { cards: { id: string; workspace: { name: string } }[] };
+    const created = (await (
+      await call(agentCards.POST, "POST", "/api/agent/v1/cards", {
+        bearer: token,
+        body: admitBody("npm run deploy", "s2"),
+      })
+    ).json()) as { id: string; hash: string };
+    const list = (await (
+      await call(cardsList.GET, "GET", "/api/v1/cards?status=pending", { bearer: LOCAL })
+    ).json()) as { cards: { id: string; workspace: { name: string } }[] };
     expect(list.cards.find((c) => c.id === created.id)?.workspace.name).toBe("project");
-    const one = (await (await call(cardOne.GET, "GET", `/api/v1/cards/${created.id}`, { bearer: LOCAL, params: { id: created.id } })).json()) as { card: { hash: string } };
+    const one = (await (
+      await call(cardOne.GET, "GET", `/api/v1/cards/${created.id}`, { bearer: LOCAL, params: { id: created.id } })
+    ).json()) as { card: { hash: string } };
     expect(one.card.hash).toBe(created.hash);
-    expect(await (await call(displayedRoute.POST, "POST", `/api/v1/cards/${created.id}/displayed`, { bearer: LOCAL, params: { id: created.id } })).json()).toEqual({ recorded: true });
+    expect(
+      await (
+        await call(displayedRoute.POST, "POST", `/api/v1/cards/${created.id}/displayed`, {
+          bearer: LOCAL,
+          params: { id: created.id },
+        })
+      ).json(),
+    ).toEqual({ recorded: true });
 
-    const poll = call(agentCard.GET, "GET", `/api/agent/v1/cards/${created.id}?wait=10`, { bearer: token, params: { id: created.id } });
-    const mismatch = await call(answerRoute.POST, "POST", `/api/v1/cards/${created.id}/answer`, { bearer: LOCAL, params: { id: created.id }, body: { outcome: "allow", remember: "once", hash: "f".repeat(64) } });
+    const poll = call(agentCard.GET, "GET", `/api/agent/v1/cards/${created.id}?wait=10`, {
+      bearer: token,
+      params: { id: created.id },
+    });
+    const mismatch = await call(answerRoute.POST, "POST", `/api/v1/cards/${created.id}/answer`, {
+      bearer: LOCAL,
+      params: { id: created.id },
+      body: { outcome: "allow", remember: "once", hash: "f".repeat(64) },
+    });
     expect(mismatch.status).toBe(409);
-    expect(await mismatch.json()).toMatchObject({ error: "the card changed; reload", card: { id: created.id, status: "pending" } });
-    const ok = await call(answerRoute.POST, "POST", `/api/v1/cards/${created.id}/answer`, { bearer: LOCAL, params: { id: created.id }, body: { outcome: "allow", remember: "once", hash: created.hash } });
+    expect(await mismatch.json()).toMatchObject({
+      error: "the card changed; reload",
+      card: { id: created.id, status: "pending" },
+    });
+    const ok = await call(answerRoute.POST, "POST", `/api/v1/cards/${created.id}/answer`, {
+      bearer: LOCAL,
+      params: { id: created.id },
+      body: { outcome: "allow", remember: "once", hash: created.hash },
+    });
     expect(ok.status).toBe(200);
     expect(await ok.json()).toMatchObject({ card: { status: "allowed", settlement: { by: "local-cli", via: "web" } } });
-    const late = await call(answerRoute.POST, "POST", `/api/v1/cards/${created.id}/answer`, { bearer: LOCAL, params: { id: created.id }, body: { outcome: "deny", remember: "once", hash: created.hash } });
+    const late = await call(answerRoute.POST, "POST", `/api/v1/cards/${created.id}/answer`, {
+      bearer: LOCAL,
+      params: { id: created.id },
+      body: { outcome: "deny", remember: "once", hash: created.hash },
+    });
     expect(late.status).toBe(409);
-    expect(await late.json()).toMatchObject({ error: expect.stringMatching(/^already settled by local-cli at /), card: { status: "allowed" } });
-    expect(await (await poll).json()).toMatchObject({ id: created.id, status: "allowed", settlement: { outcome: "allow" } });
+    expect(await late.json()).toMatchObject({
+      error: expect.stringMatching(/^already settled by local-cli at /),
+      card: { status: "allowed" },
+    });
+    expect(await (await poll).json()).toMatchObject({
+      id: created.id,
+      status: "allowed",
+      settlement: { outcome: "allow" },
+    });
   });
 
   it("refuses an agent token on the collaborator API", async () => {
@@ -111,47 +196,120 @@ describe("agent API and collaborator API", () => {
   });
 
   it("DELETE aborts a card", async () => {
-    const created = (await (await call(agentCards.POST, "POST", "/api/agent/v1/cards", { bearer: token, body: admitBody("npm publish", "s3") })).json()) as { id: string };
-    expect(await (await call(agentCard.DELETE, "DELETE", `/api/agent/v1/cards/${created.id}`, { bearer: token, params: { id: created.id } })).json()).toEqual({ id: created.id, aborted: true });
-    expect(await (await call(agentCard.GET, "GET", `/api/agent/v1/cards/${created.id}`, { bearer: token, params: { id: created.id } })).json()).toMatchObject({ status: "aborted" });
+    const created = (await (
+      await call(agentCards.POST, "POST", "/api/agent/v1/cards", {
+        bearer: token,
+        body: admitBody("npm publish", "s3"),
+      })
+    ).json()) as { id: string };
+    expect(
+      await (
+        await call(agentCard.DELETE, "DELETE", `/api/agent/v1/cards/${created.id}`, {
+          bearer: token,
+          params: { id: created.id },
+        })
+      ).json(),
+    ).toEqual({ id: created.id, aborted: true });
+    expect(
+      await (
+        await call(agentCard.GET, "GET", `/api/agent/v1/cards/${created.id}`, {
+          bearer: token,
+          params: { id: created.id },
+        })
+      ).json(),
+    ).toMatchObject({ status: "aborted" });
   });
 
   it("Claude Code HTTP hook: holds the request and answers allow / deny-with-feedback JSON; a closed connection aborts", async () => {
-    const pendingIds = async () => ((await (await call(cardsList.GET, "GET", "/api/v1/cards", { bearer: LOCAL })).json()) as { cards: { id: string; hash: string; input: { command: string } }[] }).cards;
+    const pendingIds = async () =>
+      (
+        (await (await call(cardsList.GET, "GET", "/api/v1/cards", { bearer: LOCAL })).json()) as {
+          cards: { id: string; hash: string; input: { command: string } }[];
+        }
+      ).cards;
     const answerHead = async (command: string, body: Record<string, unknown>) => {
       for (let i = 0; i < 100; i++) {
         const c = (await pendingIds()).find((x) => x.input.command === command);
-        if (c) return call(answerRoute.POST, "POST", `/api/v1/cards/${c.id}/answer`, { bearer: LOCAL, params: { id: c.id }, body: { ...body, hash: c.hash } });
+        if (c)
+          return call(answerRoute.POST, "POST", `/api/v1/cards/${c.id}/answer`, {
+            bearer: LOCAL,
+            params: { id: c.id },
+            body: { ...body, hash: c.hash },
+          });
         await new Promise((r) => setTimeout(r, 20));
       }
       throw new Error("card never appeared");
     };
-    const allowed = call(hook.POST, "POST", "/api/agent/v1/hooks/claude-code?wait=20", { bearer: token, body: permissionRequest("rm -rf node_modules") });
+    const allowed = call(hook.POST, "POST", "/api/agent/v1/hooks/claude-code?wait=20", {
+      bearer: token,
+      body: permissionRequest("rm -rf node_modules"),
+    });
     await answerHead("rm -rf node_modules", { outcome: "allow", remember: "once" });
-    expect(await (await allowed).json()).toEqual({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow" } } });
+    expect(await (await allowed).json()).toEqual({
+      hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow" } },
+    });
 
-    const denied = call(hook.POST, "POST", "/api/agent/v1/hooks/claude-code?wait=20", { bearer: token, body: permissionRequest("rm -rf build") });
+    const denied = call(hook.POST, "POST", "/api/agent/v1/hooks/claude-code?wait=20", {
+      bearer: token,
+      body: permissionRequest("rm -rf build"),
+    });
     await answerHead("rm -rf build", { outcome: "deny", remember: "once", message: "use make clean" });
-    expect(await (await denied).json()).toEqual({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "deny", message: "use make clean" } } });
+    expect(await (await denied).json()).toEqual({
+      hookSpecificOutput: {
+        hookEventName: "PermissionRequest",
+        decision: { behavior: "deny", message: "use make clean" },
+      },
+    });
 
     const controller = new AbortController();
-    const gone = call(hook.POST, "POST", "/api/agent/v1/hooks/claude-code?wait=20", { bearer: token, body: permissionRequest("rm -rf cache"), signal: controller.signal });
-    for (let i = 0; i < 100 && !(await pendingIds()).some((x) => x.input.command === "rm -rf cache"); i++) await new Promise((r) => setTimeout(r, 20));
+    const gone = call(hook.POST, "POST", "/api/agent/v1/hooks/claude-code?wait=20", {
+      bearer: token,
+      body: permissionRequest("rm -rf cache"),
+      signal: controller.signal,
+    });
+    for (let i = 0; i < 100 && !(await pendingIds()).some((x) => x.input.command === "rm -rf cache"); i++)
+      await new Promise((r) => setTimeout(r, 20));
     controller.abort();
     expect(await (await gone).json()).toEqual({});
-    const settled = ((await (await call(cardsList.GET, "GET", "/api/v1/cards?status=settled", { bearer: LOCAL })).json()) as { cards: { status: string; input: { command: string } }[] }).cards;
+    const settled = (
+      (await (await call(cardsList.GET, "GET", "/api/v1/cards?status=settled", { bearer: LOCAL })).json()) as {
+        cards: { status: string; input: { command: string } }[];
+      }
+    ).cards;
     expect(settled.find((c) => c.input.command === "rm -rf cache")?.status).toBe("aborted");
 
-    const timeout = await call(hook.POST, "POST", "/api/agent/v1/hooks/claude-code?wait=1", { bearer: token, body: permissionRequest("rm -rf tmp") });
+    const timeout = await call(hook.POST, "POST", "/api/agent/v1/hooks/claude-code?wait=1", {
+      bearer: token,
+      body: permissionRequest("rm -rf tmp"),
+    });
     expect(await timeout.json()).toEqual({});
-    expect((await call(hook.POST, "POST", "/api/agent/v1/hooks/claude-code", { bearer: token, body: { ...permissionRequest("ls"), hook_event_name: "PostToolUse" } })).status).toBe(200);
+    expect(
+      (
+        await call(hook.POST, "POST", "/api/agent/v1/hooks/claude-code", {
+          bearer: token,
+          body: { ...permissionRequest("ls"), hook_event_name: "PostToolUse" },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it("absence setting, hold and the user-message endpoint", async () => {
-    expect(await (await call(absence.GET, "GET", "/api/v1/settings/absence", { bearer: LOCAL })).json()).toEqual({ timeoutSeconds: null });
-    expect((await call(absence.PUT, "PUT", "/api/v1/settings/absence", { bearer: LOCAL, body: { timeoutSeconds: -1 } })).status).toBe(400);
-    expect(await (await call(absence.PUT, "PUT", "/api/v1/settings/absence", { bearer: LOCAL, body: { timeoutSeconds: 3600 } })).json()).toEqual({ timeoutSeconds: 3600 });
-    const res = await call(userMessageRoute.POST, "POST", "/api/agent/v1/sessions/s9/user-message", { bearer: token, params: { sessionId: "s9" } });
+    expect(await (await call(absence.GET, "GET", "/api/v1/settings/absence", { bearer: LOCAL })).json()).toEqual({
+      timeoutSeconds: null,
+    });
+    expect(
+      (await call(absence.PUT, "PUT", "/api/v1/settings/absence", { bearer: LOCAL, body: { timeoutSeconds: -1 } }))
+        .status,
+    ).toBe(400);
+    expect(
+      await (
+        await call(absence.PUT, "PUT", "/api/v1/settings/absence", { bearer: LOCAL, body: { timeoutSeconds: 3600 } })
+      ).json(),
+    ).toEqual({ timeoutSeconds: 3600 });
+    const res = await call(userMessageRoute.POST, "POST", "/api/agent/v1/sessions/s9/user-message", {
+      bearer: token,
+      params: { sessionId: "s9" },
+    });
     expect(await res.json()).toEqual({ holdEnded: false });
     await call(absence.PUT, "PUT", "/api/v1/settings/absence", { bearer: LOCAL, body: { timeoutSeconds: null } });
   });
@@ -164,9 +322,16 @@ describe("agent API and collaborator API", () => {
     const decoder = new TextDecoder();
     let text = decoder.decode((await reader.read()).value);
     expect(text).toContain("retry: 2000");
-    const created = (await (await call(agentCards.POST, "POST", "/api/agent/v1/cards", { bearer: token, body: admitBody("npm run sse", "s4") })).json()) as { id: string };
+    const created = (await (
+      await call(agentCards.POST, "POST", "/api/agent/v1/cards", {
+        bearer: token,
+        body: admitBody("npm run sse", "s4"),
+      })
+    ).json()) as { id: string };
     while (!text.includes(created.id)) text += decoder.decode((await reader.read()).value);
-    expect(text).toContain(`event: card\ndata: {"type":"enqueued","cardId":"${created.id}","workspaceId":"w1","status":"pending"}\n\n`);
+    expect(text).toContain(
+      `event: card\ndata: {"type":"enqueued","cardId":"${created.id}","workspaceId":"w1","status":"pending"}\n\n`,
+    );
     controller.abort();
     expect((await reader.read()).done).toBe(true);
   });

@@ -48,19 +48,32 @@ async function call(handler: Handler, method: string, url: string, body?: unknow
   const headers: Record<string, string> = {};
   if (bearer) headers.authorization = `Bearer ${bearer}`;
   if (body !== undefined) headers["content-type"] = "application/json";
-  const res = await handler(new NextRequest(new URL(url, "http://localhost:3000"), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }), { params: Promise.resolve({}) });
+  const res = await handler(
+    new NextRequest(new URL(url, "http://localhost:3000"), {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+    { params: Promise.resolve({}) },
+  );
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 }
 const list = async (q = "") => (await call(listRoute.GET, "GET", `/api/v1/entries?workspace=w${q}`)).body;
-const find = async (rule: string) => ((await list()).entries as { id: string; rule: string; store: { version: string } }[]).find((e) => e.rule === rule)!;
+const find = async (rule: string) =>
+  ((await list()).entries as { id: string; rule: string; store: { version: string } }[]).find((e) => e.rule === rule)!;
 
 describe("/api/v1/entries", () => {
   it("needs a signed-in caller and lists every store with server-side filters", async () => {
     expect((await call(listRoute.GET, "GET", "/api/v1/entries?workspace=w", undefined, null)).status).toBe(401);
     const all = await list();
     expect(all.workspace).toMatchObject({ id: "w", path: sb.workspace });
-    expect(all.stores.find((s: { path: string }) => s.path === sb.abs(".claude/settings.json"))).toMatchObject({ valid: false });
-    expect(all.stores.find((s: { path: string }) => s.path === sb.abs(".mevedel/permissions.el"))).toMatchObject({ valid: true, writable: false });
+    expect(all.stores.find((s: { path: string }) => s.path === sb.abs(".claude/settings.json"))).toMatchObject({
+      valid: false,
+    });
+    expect(all.stores.find((s: { path: string }) => s.path === sb.abs(".mevedel/permissions.el"))).toMatchObject({
+      valid: true,
+      writable: false,
+    });
     const deny = await list("&action=deny");
     expect(deny.entries.map((e: { rule: string }) => e.rule)).toEqual(["Shell(rm -rf *)"]);
     expect((await call(listRoute.GET, "GET", "/api/v1/entries?workspace=w&scope=nope")).status).toBe(400);
@@ -68,36 +81,110 @@ describe("/api/v1/entries", () => {
 
   it("maps refusals: 409 changed on disk, 409 symlink, 422 not narrower with the engine's reason", async () => {
     const git = await find("Shell(git:*)");
-    const stale = await call(revokeRoute.POST, "POST", "/api/v1/entries/revoke", { workspace: "w", id: git.id, version: "0".repeat(64) });
-    expect(stale).toMatchObject({ status: 409, body: { error: "changed on disk — refresh", details: { kind: "changed-on-disk" } } });
+    const stale = await call(revokeRoute.POST, "POST", "/api/v1/entries/revoke", {
+      workspace: "w",
+      id: git.id,
+      version: "0".repeat(64),
+    });
+    expect(stale).toMatchObject({
+      status: 409,
+      body: { error: "changed on disk — refresh", details: { kind: "changed-on-disk" } },
+    });
     const ls = await find('("Bash" :pattern "ls *" :action allow)');
-    const symlink = await call(revokeRoute.POST, "POST", "/api/v1/entries/revoke", { workspace: "w", id: ls.id, version: ls.store.version });
+    const symlink = await call(revokeRoute.POST, "POST", "/api/v1/entries/revoke", {
+      workspace: "w",
+      id: ls.id,
+      version: ls.store.version,
+    });
     expect(symlink).toMatchObject({ status: 409, body: { details: { kind: "symlink" } } });
     expect(readFileSync(path.join(sb.root, "elsewhere", "permissions.el"), "utf8")).toContain("ls *");
 
-    const check = await call(checkRoute.POST, "POST", "/api/v1/entries/narrow/check", { workspace: "w", id: git.id, to: "Shell(npm:*)" });
+    const check = await call(checkRoute.POST, "POST", "/api/v1/entries/narrow/check", {
+      workspace: "w",
+      id: git.id,
+      to: "Shell(npm:*)",
+    });
     expect(check.body).toMatchObject({ proved: false, reason: expect.stringMatching(/^cannot prove narrower: /) });
-    const refused = await call(narrowRoute.POST, "POST", "/api/v1/entries/narrow", { workspace: "w", id: git.id, version: git.store.version, to: "Shell(npm:*)" });
+    const refused = await call(narrowRoute.POST, "POST", "/api/v1/entries/narrow", {
+      workspace: "w",
+      id: git.id,
+      version: git.store.version,
+      to: "Shell(npm:*)",
+    });
     expect(refused).toMatchObject({ status: 422, body: { error: expect.stringMatching(/^cannot prove narrower: /) } });
     const suggestions = await call(suggestionsRoute.GET, "GET", `/api/v1/entries/suggestions?workspace=w&id=${git.id}`);
     expect(suggestions.body.suggestions).toContain("Shell(git status:*)");
-    const narrowed = await call(narrowRoute.POST, "POST", "/api/v1/entries/narrow", { workspace: "w", id: git.id, version: git.store.version, to: "Shell(git status:*)" });
+    const narrowed = await call(narrowRoute.POST, "POST", "/api/v1/entries/narrow", {
+      workspace: "w",
+      id: git.id,
+      version: git.store.version,
+      to: "Shell(git status:*)",
+    });
     expect(narrowed.status).toBe(200);
     expect(sb.read(".commandcode/settings.json")).toContain('"Shell(git status:*)", // everything git');
   });
 
   it("adds (201, 422 on a bad rule or an invalid store) and adds/revokes session entries", async () => {
-    const added = await call(addRoute.POST, "POST", "/api/v1/entries/add", { workspace: "w", agent: "claude-code", scope: "global", action: "deny", rule: "Bash(curl:*)" });
-    expect(added).toMatchObject({ status: 201, body: { result: { scopeWarning: expect.stringMatching(/every project/) } } });
-    expect((await call(addRoute.POST, "POST", "/api/v1/entries/add", { workspace: "w", agent: "claude-code", scope: "global", action: "deny", rule: "Bash(curl:*)" })).status).toBe(200);
-    expect((await call(addRoute.POST, "POST", "/api/v1/entries/add", { workspace: "w", agent: "commandcode", scope: "workspace", action: "allow", rule: "Shell(" })).status).toBe(422);
-    expect((await call(addRoute.POST, "POST", "/api/v1/entries/add", { workspace: "w", agent: "claude-code", scope: "workspace", file: "settings.json", action: "allow", rule: "Read" })).body).toMatchObject({ details: { kind: "invalid-store" } });
+    const added = await call(addRoute.POST, "POST", "/api/v1/entries/add", {
+      workspace: "w",
+      agent: "claude-code",
+      scope: "global",
+      action: "deny",
+      rule: "Bash(curl:*)",
+    });
+    expect(added).toMatchObject({
+      status: 201,
+      body: { result: { scopeWarning: expect.stringMatching(/every project/) } },
+    });
+    expect(
+      (
+        await call(addRoute.POST, "POST", "/api/v1/entries/add", {
+          workspace: "w",
+          agent: "claude-code",
+          scope: "global",
+          action: "deny",
+          rule: "Bash(curl:*)",
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await call(addRoute.POST, "POST", "/api/v1/entries/add", {
+          workspace: "w",
+          agent: "commandcode",
+          scope: "workspace",
+          action: "allow",
+          rule: "Shell(",
+        })
+      ).status,
+    ).toBe(422);
+    expect(
+      (
+        await call(addRoute.POST, "POST", "/api/v1/entries/add", {
+          workspace: "w",
+          agent: "claude-code",
+          scope: "workspace",
+          file: "settings.json",
+          action: "allow",
+          rule: "Read",
+        })
+      ).body,
+    ).toMatchObject({ details: { kind: "invalid-store" } });
 
-    const session = await call(sessionRoute.POST, "POST", "/api/v1/session-entries", { workspace: "w", agentSessionId: "a1", agent: "claude-code", action: "allow", rule: "Bash(npm test)" });
+    const session = await call(sessionRoute.POST, "POST", "/api/v1/session-entries", {
+      workspace: "w",
+      agentSessionId: "a1",
+      agent: "claude-code",
+      action: "allow",
+      rule: "Bash(npm test)",
+    });
     expect(session.status).toBe(201);
     const id = session.body.entry.entryId as string;
     expect((await list("&scope=session")).entries.map((e: { id: string }) => e.id)).toEqual([id]);
-    expect((await call(revokeRoute.POST, "POST", "/api/v1/entries/revoke", { workspace: "w", id, version: "database" })).status).toBe(200);
+    expect(
+      (await call(revokeRoute.POST, "POST", "/api/v1/entries/revoke", { workspace: "w", id, version: "database" }))
+        .status,
+    ).toBe(200);
     expect((await list("&scope=session")).entries).toEqual([]);
   });
 });

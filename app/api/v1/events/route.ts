@@ -19,7 +19,11 @@ export const GET = route({ access: "viewer" }, async ({ req }) => {
         }
       };
       send("retry: 2000\n: connected\n\n");
-      const unsubscribe = subscribeCardChanges((c) => send(`event: card\ndata: ${JSON.stringify({ type: c.type, cardId: c.cardId, workspaceId: c.workspaceId, status: c.status })}\n\n`));
+      const unsubscribe = subscribeCardChanges((c) =>
+        send(
+          `event: card\ndata: ${JSON.stringify({ type: c.type, cardId: c.cardId, workspaceId: c.workspaceId, status: c.status })}\n\n`,
+        ),
+      );
       const ping = setInterval(() => send(": ping\n\n"), PING_MS);
       cleanup = () => {
         unsubscribe();
@@ -43,5 +47,12 @@ export const GET = route({ access: "viewer" }, async ({ req }) => {
       cleanup();
     },
   });
-  return new Response(stream, { headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store, no-transform", connection: "keep-alive", "x-accel-buffering": "no" } });
+  return new Response(stream, {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-store, no-transform",
+      connection: "keep-alive",
+      "x-accel-buffering": "no",
+    },
+  });
 });

@@ -44,7 +44,11 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-const call = (handler: (req: NextRequest, ctx: never) => Promise<Response>, url: string, init: { method?: string; body?: unknown; headers?: Record<string, string>; params?: Record<string, string> } = {}) =>
+const call = (
+  handler: (req: NextRequest, ctx: never) => Promise<Response>,
+  url: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string>; params?: Record<string, string> } = {},
+) =>
   handler(
     new NextRequest(`http://localhost:3000${url}`, {
       method: init.method ?? "GET",
@@ -57,7 +61,11 @@ const asLocal = { authorization: `Bearer ${LOCAL}` };
 
 describe("POST /api/v1/webhooks", () => {
   it("creates an endpoint: 201 with the id and a whsec_ secret shown once", async () => {
-    const res = await call(webhooks.POST, "/api/v1/webhooks", { method: "POST", headers: asLocal, body: { url: ntfy.url, format: "json", events: ["card.admitted", "card.settled"] } });
+    const res = await call(webhooks.POST, "/api/v1/webhooks", {
+      method: "POST",
+      headers: asLocal,
+      body: { url: ntfy.url, format: "json", events: ["card.admitted", "card.settled"] },
+    });
     expect(res.status).toBe(201);
     const body = await res.json();
     expect(body.id).toMatch(/^ep_/);
@@ -66,7 +74,11 @@ describe("POST /api/v1/webhooks", () => {
     expect(JSON.stringify(list)).not.toContain(body.secret);
     const audit = await opened.db.select().from(auditEvents).where(eq(auditEvents.action, "webhook.created"));
     expect(JSON.stringify(audit)).not.toContain(body.secret);
-    const test = await call(testRoute.POST, `/api/v1/webhooks/${body.id}/test`, { method: "POST", headers: asLocal, params: { id: body.id } });
+    const test = await call(testRoute.POST, `/api/v1/webhooks/${body.id}/test`, {
+      method: "POST",
+      headers: asLocal,
+      params: { id: body.id },
+    });
     expect(await test.json()).toMatchObject({ result: { ok: true, statusCode: 200, body: '{"id":"x"}' } });
   });
 
@@ -75,45 +87,90 @@ describe("POST /api/v1/webhooks", () => {
     ["http://169.254.169.254/latest/meta-data", /link-local/],
     ["file:///etc/passwd", /only http and https/],
   ])("refuses %s with 400 and the reason", async (url, reason) => {
-    const res = await call(webhooks.POST, "/api/v1/webhooks", { method: "POST", headers: asLocal, body: { url, format: "json" } });
+    const res = await call(webhooks.POST, "/api/v1/webhooks", {
+      method: "POST",
+      headers: asLocal,
+      body: { url, format: "json" },
+    });
     expect(res.status).toBe(400);
     expect((await res.json()).error).toMatch(reason);
   });
 
   it("needs the admin role and refuses cross-site cookie posts", async () => {
-    expect((await call(webhooks.POST, "/api/v1/webhooks", { method: "POST", body: { url: ntfy.url } })).status).toBe(403);
+    expect((await call(webhooks.POST, "/api/v1/webhooks", { method: "POST", body: { url: ntfy.url } })).status).toBe(
+      403,
+    );
     expect((await call(webhooks.GET, "/api/v1/webhooks")).status).toBe(401);
   });
 });
 
 describe("endpoint management routes", () => {
   it("edits the allow list, disables and re-enables, lists deliveries with attempts and redelivers", async () => {
-    const put = await call(allowHosts.PUT, "/api/v1/notify/allow-hosts", { method: "PUT", headers: asLocal, body: { hosts: ["127.0.0.1", "NTFY.lan"] } });
+    const put = await call(allowHosts.PUT, "/api/v1/notify/allow-hosts", {
+      method: "PUT",
+      headers: asLocal,
+      body: { hosts: ["127.0.0.1", "NTFY.lan"] },
+    });
     expect(await put.json()).toMatchObject({ hosts: ["127.0.0.1", "ntfy.lan"] });
-    const bad = await call(allowHosts.PUT, "/api/v1/notify/allow-hosts", { method: "PUT", headers: asLocal, body: { hosts: ["http://x/"] } });
+    const bad = await call(allowHosts.PUT, "/api/v1/notify/allow-hosts", {
+      method: "PUT",
+      headers: asLocal,
+      body: { hosts: ["http://x/"] },
+    });
     expect(bad.status).toBe(400);
 
-    const created = await (await call(webhooks.POST, "/api/v1/webhooks", { method: "POST", headers: asLocal, body: { url: ntfy.url } })).json();
+    const created = await (
+      await call(webhooks.POST, "/api/v1/webhooks", { method: "POST", headers: asLocal, body: { url: ntfy.url } })
+    ).json();
     const params = { id: created.id };
-    const off = await call(one.PATCH, `/api/v1/webhooks/${created.id}`, { method: "PATCH", headers: asLocal, body: { enabled: false, delaySeconds: 30 }, params });
+    const off = await call(one.PATCH, `/api/v1/webhooks/${created.id}`, {
+      method: "PATCH",
+      headers: asLocal,
+      body: { enabled: false, delaySeconds: 30 },
+      params,
+    });
     expect(await off.json()).toMatchObject({ endpoint: { enabled: false, delaySeconds: 30 } });
-    const refused = await call(one.PATCH, `/api/v1/webhooks/${created.id}`, { method: "PATCH", headers: asLocal, body: { url: "http://192.168.9.9/" }, params });
+    const refused = await call(one.PATCH, `/api/v1/webhooks/${created.id}`, {
+      method: "PATCH",
+      headers: asLocal,
+      body: { url: "http://192.168.9.9/" },
+      params,
+    });
     expect(refused.status).toBe(400);
-    await call(one.PATCH, `/api/v1/webhooks/${created.id}`, { method: "PATCH", headers: asLocal, body: { enabled: true, delaySeconds: 0 }, params });
+    await call(one.PATCH, `/api/v1/webhooks/${created.id}`, {
+      method: "PATCH",
+      headers: asLocal,
+      body: { enabled: true, delaySeconds: 0 },
+      params,
+    });
 
     const id = await f.admit("rm -rf routes", "s-routes");
     const w = startNotifyWorker({ db: opened.db, env: f.env, pollMs: 0 });
     await w.tick();
     await w.idle();
-    const log = await (await call(deliveries.GET, `/api/v1/webhooks/${created.id}/deliveries`, { headers: asLocal, params })).json();
+    const log = await (
+      await call(deliveries.GET, `/api/v1/webhooks/${created.id}/deliveries`, { headers: asLocal, params })
+    ).json();
     const delivery = log.deliveries.find((d: { cardId: string }) => d.cardId === id);
-    expect(delivery).toMatchObject({ eventType: "card.admitted", status: "delivered", attempts: 1, log: [{ statusCode: 200 }] });
-    const again = await call(redeliverRoute.POST, "/x", { method: "POST", headers: asLocal, params: { id: created.id, deliveryId: delivery.id } });
+    expect(delivery).toMatchObject({
+      eventType: "card.admitted",
+      status: "delivered",
+      attempts: 1,
+      log: [{ statusCode: 200 }],
+    });
+    const again = await call(redeliverRoute.POST, "/x", {
+      method: "POST",
+      headers: asLocal,
+      params: { id: created.id, deliveryId: delivery.id },
+    });
     expect(again.status).toBe(200);
     await w.tick();
     await w.stop();
     const detail = await (await call(one.GET, `/api/v1/webhooks/${created.id}`, { headers: asLocal, params })).json();
-    expect(detail.deliveries.find((d: { id: string }) => d.id === delivery.id)).toMatchObject({ status: "delivered", attempts: 2 });
+    expect(detail.deliveries.find((d: { id: string }) => d.id === delivery.id)).toMatchObject({
+      status: "delivered",
+      attempts: 2,
+    });
     expect((await call(one.DELETE, "/x", { method: "DELETE", headers: asLocal, params })).status).toBe(200);
     expect((await call(one.GET, "/x", { headers: asLocal, params })).status).toBe(404);
   });
@@ -136,7 +193,12 @@ describe("ntfy Approve / Deny buttons", () => {
   };
 
   it("the Approve button's request settles the card once; reuse → 409; Deny token cannot approve → 403", async () => {
-    await createEndpoint({ db: opened.db, actor: ADMIN, input: { url: `${ntfy.url.replace("/hook", "")}/approvals-topic`, format: "ntfy", ntfyToken: "tk_e2eaccess" }, env: f.env });
+    await createEndpoint({
+      db: opened.db,
+      actor: ADMIN,
+      input: { url: `${ntfy.url.replace("/hook", "")}/approvals-topic`, format: "ntfy", ntfyToken: "tk_e2eaccess" },
+      env: f.env,
+    });
     const { id, sent } = await deliverCard("rm -rf dist");
     expect(sent).toMatchObject({ topic: "approvals-topic", priority: 4, click: `https://cockpit.example/cards/${id}` });
     const request = ntfy.requests.find((r) => r.body.includes(id) && r.body.includes(`"topic"`))!;
@@ -178,11 +240,17 @@ describe("ntfy Approve / Deny buttons", () => {
     expect((await getCard(opened.db, { cardId: a.id })).status).toBe("pending");
     expect((await getCard(opened.db, { cardId: b.id })).status).toBe("pending");
 
-    await opened.db.update(notifyActionTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(notifyActionTokens.cardId, b.id));
+    await opened.db
+      .update(notifyActionTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(notifyActionTokens.cardId, b.id));
     expect((await press(b.sent.actions[1])).status).toBe(410);
     expect((await getCard(opened.db, { cardId: b.id })).status).toBe("pending");
 
-    const unknown = { ...a.sent.actions[0], url: `https://cockpit.example/api/v1/notify/actions/cna_${"A".repeat(43)}` };
+    const unknown = {
+      ...a.sent.actions[0],
+      url: `https://cockpit.example/api/v1/notify/actions/cna_${"A".repeat(43)}`,
+    };
     expect((await press(unknown)).status).toBe(404);
 
     // The Deny button denies.

@@ -9,5 +9,8 @@ export const POST = route({ access: "agent", body: AdmitCardInput }, async ({ db
   if (actor.kind !== "agent") throw new Error("unreachable: agent access");
   const result = await admitCard({ db, actor, workspaceId: actor.workspaceId, input: body });
   if (result.status !== "pending") return json({ status: result.status, decision: result.decision });
-  return json({ id: result.id, status: "pending", hash: result.hash, url: `${publicBaseUrl()}/cards/${result.id}` }, 201);
+  return json(
+    { id: result.id, status: "pending", hash: result.hash, url: `${publicBaseUrl()}/cards/${result.id}` },
+    201,
+  );
 });

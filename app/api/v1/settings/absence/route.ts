@@ -7,4 +7,6 @@ export const dynamic = "force-dynamic";
 /** The absence timeout in seconds; null = off (cards wait indefinitely). */
 export const GET = route({ access: "admin" }, async ({ db }) => ({ timeoutSeconds: await absenceTimeout(db) }));
 
-export const PUT = route({ access: "admin", body: AbsenceSetting }, async ({ db, actor, body }) => setAbsenceTimeout(db, { actorName: actorLabel(actor), timeoutSeconds: body.timeoutSeconds }));
+export const PUT = route({ access: "admin", body: AbsenceSetting }, async ({ db, actor, body }) =>
+  setAbsenceTimeout(db, { actorName: actorLabel(actor), timeoutSeconds: body.timeoutSeconds }),
+);

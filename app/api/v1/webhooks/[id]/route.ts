@@ -5,9 +5,17 @@ import { deleteEndpoint, getEndpoint, listDeliveries, updateEndpoint, UpdateEndp
 const Params = z.object({ id: z.string().min(1).max(200) });
 
 /** One endpoint with its recent deliveries and every attempt. */
-export const GET = route({ access: "admin", params: Params }, async ({ db, params }) => ({ endpoint: await getEndpoint(db, params.id), deliveries: await listDeliveries(db, { endpointId: params.id }) }));
+export const GET = route({ access: "admin", params: Params }, async ({ db, params }) => ({
+  endpoint: await getEndpoint(db, params.id),
+  deliveries: await listDeliveries(db, { endpointId: params.id }),
+}));
 
-export const PATCH = route({ access: "admin", params: Params, body: UpdateEndpointInput }, async ({ db, actor, params, body }) => ({ endpoint: await updateEndpoint({ db, actor, id: params.id, input: body }) }));
+export const PATCH = route(
+  { access: "admin", params: Params, body: UpdateEndpointInput },
+  async ({ db, actor, params, body }) => ({
+    endpoint: await updateEndpoint({ db, actor, id: params.id, input: body }),
+  }),
+);
 
 export const DELETE = route({ access: "admin", params: Params }, async ({ db, actor, params }) => {
   await deleteEndpoint({ db, actor, id: params.id });

@@ -8,13 +8,24 @@ export const dynamic = "force-dynamic";
 const Body = SettleCardInput.extend({ client: z.enum(["web", "ntfy", "push", "cli"]).default("web") });
 
 /** A human answer: 200 with the settled card, 409 `{ error, card }` when someone else won or the card changed. */
-export const POST = route({ access: "approver", params: z.object({ id: z.uuid() }), body: Body }, async ({ db, actor, params, body }) => {
-  const { client, ...input } = body;
-  try {
-    const result = await settleCard({ db, actor, cardId: params.id, input, client });
-    return { card: result.card, coalesced: result.coalesced, ...(result.ruleNotSaved ? { ruleNotSaved: result.ruleNotSaved } : {}) };
-  } catch (error) {
-    if (error instanceof ConflictError) return json({ error: error.message, card: (error.details as { card?: unknown } | undefined)?.card ?? null }, 409);
-    throw error;
-  }
-});
+export const POST = route(
+  { access: "approver", params: z.object({ id: z.uuid() }), body: Body },
+  async ({ db, actor, params, body }) => {
+    const { client, ...input } = body;
+    try {
+      const result = await settleCard({ db, actor, cardId: params.id, input, client });
+      return {
+        card: result.card,
+        coalesced: result.coalesced,
+        ...(result.ruleNotSaved ? { ruleNotSaved: result.ruleNotSaved } : {}),
+      };
+    } catch (error) {
+      if (error instanceof ConflictError)
+        return json(
+          { error: error.message, card: (error.details as { card?: unknown } | undefined)?.card ?? null },
+          409,
+        );
+      throw error;
+    }
+  },
+);
