@@ -15,6 +15,11 @@ export const CockpitEnv = z.object({
     .optional()
     .or(z.literal("").transform(() => undefined)),
   COCKPIT_WEBHOOK_ALLOW_HOSTS: z.string().default(""),
+  /** "1": behind a reverse proxy; client keys (login throttle) come from its X-Forwarded-For entry. */
+  COCKPIT_TRUST_PROXY: z
+    .enum(["", "0", "1"], { message: 'must be "1" (trust X-Forwarded-For from a reverse proxy) or "0"' })
+    .default("0")
+    .transform((v) => v === "1"),
   COCKPIT_LOGIN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
   COCKPIT_SESSION_TTL_HOURS: z.coerce
     .number()

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { EnvError, loadEnv } from "@/lib/config/env";
+import { PEER_PRELOAD } from "@/lib/http/client-key";
 import { LOCAL_CREDENTIAL_ENV, readLocalCredential, writeLocalCredential } from "@/lib/auth/local-credential";
 import { parseFlags } from "../main";
 import { CliError, UsageError, type Verb } from "../verb";
@@ -97,7 +98,8 @@ Environment:
   COCKPIT_DATA         data folder (default ./.cockpit): embedded database, local credential
   DATABASE_URL         postgres://… to use a PostgreSQL server instead of the embedded database
   COCKPIT_PUBLIC_URL   the URL people open (links in notifications), e.g. https://cockpit.example
-  COCKPIT_WEBHOOK_ALLOW_HOSTS  comma-separated private hosts webhooks may target`,
+  COCKPIT_WEBHOOK_ALLOW_HOSTS  comma-separated private hosts webhooks may target
+  COCKPIT_TRUST_PROXY  1 = behind a reverse proxy: take client addresses from X-Forwarded-For`,
   async run(argv) {
     const { values, positionals } = parseFlags(
       argv,
@@ -131,7 +133,9 @@ Environment:
 
     const url = `http://localhost:${env.PORT}`;
     const credential = writeLocalCredential(env.dataDir, url, process.pid);
-    const child = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(env.PORT)], {
+    // The preload stamps each request with its socket address (lib/http/client-key.ts): route handlers cannot see it.
+    const preload = path.join(ROOT, PEER_PRELOAD);
+    const child = spawn(process.execPath, ["--require", preload, NEXT_BIN, "start", "-p", String(env.PORT)], {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "inherit"],
       env: { ...process.env, [LOCAL_CREDENTIAL_ENV]: credential.hash },
