@@ -16,4 +16,9 @@ describe("loadEnv", () => {
   it("accepts a postgres URL", () => {
     expect(loadEnv({ DATABASE_URL: "postgres://u@127.0.0.1:5432/db" }).DATABASE_URL).toContain("postgres://");
   });
+  it("COCKPIT_TRUST_PROXY is off unless set to 1, and refuses other values", () => {
+    expect(loadEnv({}).COCKPIT_TRUST_PROXY).toBe(false);
+    expect(loadEnv({ COCKPIT_TRUST_PROXY: "1" }).COCKPIT_TRUST_PROXY).toBe(true);
+    expect(() => loadEnv({ COCKPIT_TRUST_PROXY: "yes" })).toThrow(/COCKPIT_TRUST_PROXY/);
+  });
 });
