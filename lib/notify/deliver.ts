@@ -8,6 +8,7 @@ import { renderBody } from "./formats";
 import { sendHttp, SendError, type HttpResult } from "./http-send";
 import { cardUrl, nowOf, REQUEST_TIMEOUT_MS, RETRY_SCHEDULE_SECONDS, type NotifyEnv } from "./notify-env";
 import { pushRequest } from "./push";
+import { redactResponse } from "./redact";
 import { targetPolicy } from "./settings";
 import { webhookHeaders } from "./signing";
 
@@ -35,13 +36,14 @@ export async function sendToEndpoint(
     ...webhookHeaders(endpoint.secret, msgId, body, nowOf(env).getTime()),
   };
   if (endpoint.format === "ntfy" && endpoint.ntfyToken) headers.authorization = `Bearer ${endpoint.ntfyToken}`;
-  return send(db, { url: endpoint.url, headers, body }, env);
+  return send(db, { url: endpoint.url, headers, body }, env, [endpoint.secret, endpoint.ntfyToken]);
 }
 
 async function send(
   db: Db,
   request: { url: string; headers: Record<string, string>; body: string | Buffer },
   env: NotifyEnv,
+  secrets: (string | null)[] = [],
 ): Promise<AttemptOutcome> {
   let result: HttpResult;
   try {
@@ -62,7 +64,8 @@ async function send(
     statusCode: result.statusCode,
     latencyMs: result.latencyMs,
     error,
-    responseBody: result.body.slice(0, 1000),
+    // Redacted before it is cut, so no credential survives half-cut at the edge.
+    responseBody: redactResponse(result.body, secrets).slice(0, 1000),
     verdict,
   };
 }
