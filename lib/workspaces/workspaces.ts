@@ -1,9 +1,11 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { auditEvents, workspaces } from "@/db/schema";
+import { env } from "@/lib/config/env";
 import { ConflictError, NotFoundError, ValidationError } from "@/lib/errors";
 
 export const AddWorkspaceInput = z.object({
@@ -28,12 +30,51 @@ export function resolveWorkspaceFolder(input: string): string {
   return fs.realpathSync(absolute);
 }
 
+/** Folders no workspace may be: an agent working there could read or write everything in them. */
+export interface ProtectedFolders {
+  home: string;
+  /** The cockpit's data folder (COCKPIT_DATA): credential, database, keys. */
+  dataDir: string;
+}
+
+const real = (p: string) => {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+};
+const within = (child: string, parent: string) =>
+  child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
+
+/**
+ * Refuses `/`, the home folder, the cockpit's data folder, a folder inside it and any folder that contains it.
+ * A workspace grants an agent its folder; none of these may be granted.
+ */
+export function assertNotProtected(folder: string, guard: ProtectedFolders): void {
+  const dataDir = real(guard.dataDir);
+  if (folder === path.parse(folder).root)
+    throw new ValidationError(`${folder} is the filesystem root; register a project folder instead`);
+  if (folder === real(guard.home))
+    throw new ValidationError(`${folder} is your home folder; register a project folder inside it instead`);
+  if (within(folder, dataDir))
+    throw new ValidationError(`${folder} is inside the cockpit's data folder (${dataDir}); agents must not work there`);
+  if (within(dataDir, folder))
+    throw new ValidationError(
+      `${folder} contains the cockpit's data folder (${dataDir}), which holds its credential and database; ` +
+        "move the data folder out of it (COCKPIT_DATA) or register a subfolder",
+    );
+}
+
+const defaultGuard = (): ProtectedFolders => ({ home: os.homedir(), dataDir: env().dataDir });
+
 /** Registers a project folder; registering the same folder twice is a conflict. */
 export async function addWorkspace(
   db: Db,
-  { actorName, input }: { actorName: string; input: AddWorkspaceInput },
+  { actorName, input, guard }: { actorName: string; input: AddWorkspaceInput; guard?: ProtectedFolders },
 ): Promise<Workspace> {
   const folder = resolveWorkspaceFolder(input.path);
+  assertNotProtected(folder, guard ?? defaultGuard());
   const name = input.name ?? (path.basename(folder) || folder);
   return db.transaction(async (tx) => {
     const [existing] = await tx.select().from(workspaces).where(eq(workspaces.path, folder));
