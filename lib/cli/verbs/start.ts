@@ -11,7 +11,7 @@ import { CliError, UsageError, type Verb } from "../verb";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
 const SOURCE_DIRS = ["app", "components", "lib", "db", "public"];
-const SOURCE_FILES = ["next.config.ts", "package.json", "tsconfig.json"];
+const SOURCE_FILES = ["next.config.ts", "proxy.ts", "instrumentation.ts", "package.json", "tsconfig.json"];
 
 function newestMtime(target: string): number {
   let stat: fs.Stats;
