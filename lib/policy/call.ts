@@ -78,7 +78,7 @@ export function callFacts(call: ToolCall, ctx: PolicyContext): CallFacts {
     paths,
     pathMissing: kind === "edit" && paths.length === 0,
     command,
-    shell: kind === "shell" && command ? analyzeShell(command) : null,
+    shell: kind === "shell" && command ? analyzeShell(command, ctx.shell) : null,
     host,
     name: str(input.subagent_type) ?? str(input.name) ?? str(input.role),
     env,

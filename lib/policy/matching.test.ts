@@ -3,11 +3,11 @@ import { callFacts } from "./call";
 import { allowMatch } from "./context";
 import { decide } from "./decide";
 import { compileRules } from "./match";
-import { initShellFromNode } from "./shell-init-node";
-import { ctx, edit, HOME, read, rules, sh, src, WS } from "./test-helpers";
+import { loadShellParser } from "../policy-runtime/shell-parser";
+import { ctx, edit, HOME, read, rules, sh, src, WS, useShell } from "./test-helpers";
 import type { Action, Agent, ToolCall } from "./types";
 
-beforeAll(initShellFromNode);
+beforeAll(async () => useShell(await loadShellParser()));
 
 /** Does a single rule of `action` match the call (allow: at the matcher, since reads are free anyway)? */
 function hits(
