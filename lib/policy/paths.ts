@@ -1,4 +1,3 @@
-import { posix } from "node:path";
 import picomatch from "picomatch";
 import type { Agent, RuleSource } from "./types";
 
@@ -11,12 +10,28 @@ export interface PathEnv {
 
 const trimSlash = (p: string) => (p.length > 1 ? p.replace(/\/+$/, "") || "/" : p);
 
+/** Lexical normalisation of an absolute POSIX path: `.` and empty segments dropped, `..` folded (never above `/`). */
+export function normalizeAbs(p: string): string {
+  const out: string[] = [];
+  for (const seg of p.split("/")) {
+    if (seg === "" || seg === ".") continue;
+    if (seg === "..") out.pop();
+    else out.push(seg);
+  }
+  return "/" + out.join("/");
+}
+
+/** Parent directory of an absolute path (`/` stays `/`). */
+export function dirnameAbs(p: string): string {
+  const i = p.lastIndexOf("/");
+  return i <= 0 ? "/" : p.slice(0, i);
+}
+
 /** Absolute, normalised path of a call argument (`~` expanded, relative to cwd, trailing slash removed). */
 export function resolveCallPath(p: string, env: PathEnv): string {
   let s = p;
   if (s === "~" || s.startsWith("~/")) s = env.home + s.slice(1);
-  const abs = s.startsWith("/") ? posix.normalize(s) : posix.resolve(env.cwd, s);
-  return trimSlash(abs);
+  return normalizeAbs(s.startsWith("/") ? s : `${env.cwd}/${s}`);
 }
 
 /** Is `p` equal to or below `dir`? */
@@ -90,7 +105,7 @@ export function ancestors(p: string): string[] {
   const out: string[] = [];
   let cur = p;
   while (cur !== "/" && cur.includes("/")) {
-    cur = posix.dirname(cur);
+    cur = dirnameAbs(cur);
     out.push(cur);
   }
   return out;
