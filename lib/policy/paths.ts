@@ -84,10 +84,16 @@ export function globMatcher(glob: string, nocase: boolean): Matcher {
   }
   const prefix = literalPrefix(rel);
   const lowered = nocase ? prefix.toLowerCase() : prefix;
-  // Cheap literal-prefix test first: most rules are anchored and most paths miss them.
+  // `x/**` also matches `x` itself (picomatch does): the shortcut admits the prefix without its trailing slash.
+  const bare = lowered.endsWith("/") ? lowered.slice(0, -1) : null;
+  // Cheap literal-prefix test first: most rules are anchored and most paths miss them. Never stricter or looser
+  // than the regex (properties.test.ts compares the two on generated globs and paths).
   m = (path: string) => {
     const r = path.startsWith("/") ? path.slice(1) : path;
-    if (lowered && !(nocase ? r.toLowerCase() : r).startsWith(lowered)) return false;
+    if (lowered) {
+      const c = nocase ? r.toLowerCase() : r;
+      if (!c.startsWith(lowered) && c !== bare) return false;
+    }
     return re.test(r);
   };
   if (cache.size > 20_000) cache.clear();
@@ -96,7 +102,8 @@ export function globMatcher(glob: string, nocase: boolean): Matcher {
 }
 
 function literalPrefix(glob: string): string {
-  const i = glob.search(/[*?[\]{}()!+@]/);
+  // Everything picomatch may treat specially ends the literal part, backslash escapes included.
+  const i = glob.search(/[*?[\]{}()!+@\\]/);
   return i === -1 ? glob : glob.slice(0, i);
 }
 

@@ -38,6 +38,9 @@ export function protectedHit(f: CallFacts, ctx: PolicyContext): string | null {
     return null;
   };
   const above = (p: string): string | null => dirs.find((d) => isInside(fold(d), fold(p))) ?? null;
+  // A glob whose literal start is a prefix of a protected folder may expand into it.
+  const globReaches = (prefix: string | undefined): string | null =>
+    prefix === undefined ? null : (dirs.find((d) => fold(d + "/").startsWith(fold(prefix))) ?? null);
 
   if (f.kind === "read" || f.kind === "edit") {
     const search = /grep|glob|search|find/i.test(f.exact);
@@ -71,7 +74,7 @@ export function protectedHit(f: CallFacts, ctx: PolicyContext): string | null {
         for (const env of envs) {
           const r = wordPath(w, env);
           if (!r || !("path" in r)) continue;
-          const hit = inside(r.path) ?? (tree ? above(r.path) : null);
+          const hit = inside(r.path) ?? (tree ? above(r.path) : null) ?? globReaches(r.globPrefix);
           if (hit) return hit;
         }
     }

@@ -4,7 +4,7 @@ import { basename } from "./shell/wrappers";
 import type { ShellPart } from "./types";
 
 /** A shell word read as a path: resolved, unknown (an expansion the engine cannot evaluate), or not a path. */
-export type WordPath = { path: string } | { unknown: string } | null;
+export type WordPath = { path: string; globPrefix?: string } | { unknown: string } | null;
 
 const GLOB = /[*?[\]{}]/;
 
@@ -22,8 +22,12 @@ export function wordPath(word: string, env: PathEnv): WordPath {
   if (/[$`]/.test(w)) return { unknown: word };
   const g = w.search(GLOB);
   if (g !== -1) {
+    // The glob's literal start, resolved (`~/.cock*` → `/home/u/.cock`): anything it can match begins with it.
+    const lit = w.slice(0, g);
+    const globPrefix = lit.endsWith("/") || lit === "" ? resolveCallPath(lit || ".", env) + "/" : resolveCallPath(lit, env);
     const cut = w.lastIndexOf("/", g);
     w = cut === -1 ? "." : cut === 0 ? "/" : w.slice(0, cut);
+    return { path: resolveCallPath(w, env), globPrefix: globPrefix.replace(/^\/\/+/, "/") };
   }
   return { path: resolveCallPath(w, env) };
 }
