@@ -25,7 +25,7 @@ const bash = (command: string) => ({ tool: "Bash", input: { command } });
 const mctx = (over: Partial<PolicyContext>) => ctx({ agent: "mevedel", mode: "ask", ...over });
 const cc = (over: Partial<PolicyContext> = {}) => ctx({ agent: "claude-code", ...over });
 
-describe("#1 invalid store fails closed (seed 002 «disableBypass — \"disable\" (или true)», safer reading)", () => {
+describe('#1 invalid store fails closed (seed 002 «disableBypass — "disable" (или true)», safer reading)', () => {
   const bad = [{ path: `${WS}/.commandcode/settings.json`, scope: "workspace" as const, error: "line 1" }];
   it.each<[string, ToolCall, Action[]]>([
     ["free read", read("src/a.ts"), ["ask", "ask", "ask", "ask", "deny"]],
@@ -57,7 +57,10 @@ describe("#3 a tree rule covers the tree's root (seed 002 «Read(//etc/**)» and
 
 describe("#4 mevedel specificity outranks bucket order (seed 004 «specifier rules outrank generic»)", () => {
   it("a persistent specific allow beats a session generic ask", () => {
-    const c = mctx({ sessionRules: [m('("Bash" :action ask)', session)], rules: [m('("Bash" :pattern "make *" :action allow)')] });
+    const c = mctx({
+      sessionRules: [m('("Bash" :action ask)', session)],
+      rules: [m('("Bash" :pattern "make *" :action allow)')],
+    });
     expect(decide(bash("make all"), c)).toMatchObject({ decision: "allow", step: "allow-rule" });
   });
   it("a specific allow listed after a generic allow still beats a generic ask", () => {
@@ -95,7 +98,9 @@ describe("#6 mevedel Ask: complex commands ask (seed 004 «Redirections, substit
   });
   it("Edits runs them; a direct user pattern may still authorize them", () => {
     expect(decide(bash("echo $(whoami)"), mctx({ mode: "edits" })).decision).toBe("allow");
-    expect(decide(bash("ls $DIR"), mctx({ rules: [m('("Bash" :pattern "ls *" :action allow)')] })).decision).toBe("allow");
+    expect(decide(bash("ls $DIR"), mctx({ rules: [m('("Bash" :pattern "ls *" :action allow)')] })).decision).toBe(
+      "allow",
+    );
   });
 });
 
@@ -103,13 +108,23 @@ describe("#7 tools that require permission (Claude Code tools reference, «Permi
   const fetch = { tool: "WebFetch", input: { url: "https://example.com/a", prompt: "x" } };
   const search = { tool: "WebSearch", input: { query: "x" } };
   it.each([fetch, search])("claude-code %j asks, dontAsk denies, bypass allows", (call) => {
-    expect(["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"].map((mode) => decide(call, cc({ mode })).decision)).toEqual(
-      ["ask", "ask", "ask", "allow", "deny"],
-    );
+    expect(
+      ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"].map(
+        (mode) => decide(call, cc({ mode })).decision,
+      ),
+    ).toEqual(["ask", "ask", "ask", "allow", "deny"]);
   });
   it("an allow rule allows it; Command Code keeps web tools free (seed 002 «Веб-инструмент … allow»)", () => {
-    expect(decide(fetch, cc({ rules: rules({ allow: ["WebFetch(domain:example.com)"] }, "claude-code") })).decision).toBe("allow");
-    expect(each({ tool: "web_fetch", input: { url: "https://e.com" } }, {})).toEqual(["allow", "allow", "allow", "allow", "allow"]);
+    expect(
+      decide(fetch, cc({ rules: rules({ allow: ["WebFetch(domain:example.com)"] }, "claude-code") })).decision,
+    ).toBe("allow");
+    expect(each({ tool: "web_fetch", input: { url: "https://e.com" } }, {})).toEqual([
+      "allow",
+      "allow",
+      "allow",
+      "allow",
+      "allow",
+    ]);
   });
   it("ExitPlanMode asks in Claude Code; TodoWrite, Glob and Grep do not", () => {
     expect(decide({ tool: "ExitPlanMode", input: { plan: "x" } }, cc({ mode: "plan" })).decision).toBe("ask");
@@ -124,7 +139,10 @@ describe("#8 mevedel work:// patches in Plan (seed 004 «except ApplyPatch whose
     input: { patch: files.map((f) => `*** Update File: ${f}\n@@\n-a\n+b`).join("\n") },
   });
   it("every operand work:// → allowed in Plan", () => {
-    expect(decide(patch("work://plan.md", "work://notes/a.md"), mctx({ mode: "plan" }))).toMatchObject({ decision: "allow", step: "plan-mode" });
+    expect(decide(patch("work://plan.md", "work://notes/a.md"), mctx({ mode: "plan" }))).toMatchObject({
+      decision: "allow",
+      step: "plan-mode",
+    });
   });
   it.each([
     ["mixed with an ordinary path", patch("work://plan.md", `${WS}/src/a.ts`)],
@@ -191,12 +209,20 @@ describe("issue 9: protected data folder", () => {
   const DATA = `${HOME}/.cockpit`;
   const p = { protectedPaths: [DATA] };
   const bashCall = (command: string) => ({ tool: "Bash", input: { command } });
-  it.each(["default", "acceptEdits", "bypassPermissions"])("claude-code cat <data>/local-credential.json in %s → protected ask", (mode) => {
-    const c = cc({ ...p, mode, rules: rules({ allow: ["Bash(cat:*)"] }, "claude-code") });
-    const call = bashCall(`cat ${DATA}/local-credential.json`);
-    expect(decide(call, c)).toMatchObject({ decision: "ask", step: "protected-path", safetyCheck: true, protected: true });
-    expect(rememberRules(call, c)).toEqual({ session: [], workspace: [] });
-  });
+  it.each(["default", "acceptEdits", "bypassPermissions"])(
+    "claude-code cat <data>/local-credential.json in %s → protected ask",
+    (mode) => {
+      const c = cc({ ...p, mode, rules: rules({ allow: ["Bash(cat:*)"] }, "claude-code") });
+      const call = bashCall(`cat ${DATA}/local-credential.json`);
+      expect(decide(call, c)).toMatchObject({
+        decision: "ask",
+        step: "protected-path",
+        safetyCheck: true,
+        protected: true,
+      });
+      expect(rememberRules(call, c)).toEqual({ session: [], workspace: [] });
+    },
+  );
   it.each([
     "cat ~/.cockpit/local-credential.json",
     'cat "$HOME/.cockpit/local-credential.json"',
@@ -217,10 +243,14 @@ describe("issue 9: protected data folder", () => {
     expect(decide(read(`${DATA}/local-credential.json`), ctx({ ...p, mode: "yolo" })).protected).toBe(true);
     expect(decide(edit("local-credential.json"), ctx({ ...p, cwd: DATA, mode: "yolo" })).protected).toBe(true);
     expect(decide({ tool: "Grep", input: { pattern: "x", path: HOME } }, cc(p)).protected).toBe(true);
-    expect(decide({ tool: "Read", input: { file_path: `${DATA}/x` } }, mctx({ ...p, mode: "full-auto" })).protected).toBe(true);
+    expect(
+      decide({ tool: "Read", input: { file_path: `${DATA}/x` } }, mctx({ ...p, mode: "full-auto" })).protected,
+    ).toBe(true);
   });
   it("deny still denies; dont-ask denies; unrelated calls are untouched", () => {
-    expect(decide(read(`${DATA}/x`), ctx({ ...p, rules: rules({ deny: ["Read(//home/**)"] }) })).step).toBe("deny-rule");
+    expect(decide(read(`${DATA}/x`), ctx({ ...p, rules: rules({ deny: ["Read(//home/**)"] }) })).step).toBe(
+      "deny-rule",
+    );
     expect(decide(read(`${DATA}/x`), ctx({ ...p, mode: "dont-ask" })).decision).toBe("deny");
     expect(decide(sh("cat README.md"), ctx(p)).decision).toBe("allow");
     expect(decide(sh(`ls ${HOME}`), ctx(p)).decision).toBe("allow");
@@ -228,15 +258,20 @@ describe("issue 9: protected data folder", () => {
 });
 
 describe("issue 9: Claude Code read-only shell arguments outside the workspace ask", () => {
-  it.each(["cat /etc/hosts", "head -5 ../other/a.txt", "ls ~", "grep x /var/log/syslog", "cat $SOMEFILE"])("%s asks in claude-code, allowed in Command Code", (c) => {
-    expect(decide(bashCall(c), cc()).decision).toBe("ask");
-    expect(decide(bashCall(c), cc({ mode: "dontAsk" })).decision).toBe("deny");
-    // Seed 002 «Аргументы команды shell вне рабочего пространства: правило/режим shell».
-    expect(decide(sh(c), ctx()).decision).toBe("allow");
-  });
+  it.each(["cat /etc/hosts", "head -5 ../other/a.txt", "ls ~", "grep x /var/log/syslog", "cat $SOMEFILE"])(
+    "%s asks in claude-code, allowed in Command Code",
+    (c) => {
+      expect(decide(bashCall(c), cc()).decision).toBe("ask");
+      expect(decide(bashCall(c), cc({ mode: "dontAsk" })).decision).toBe("deny");
+      // Seed 002 «Аргументы команды shell вне рабочего пространства: правило/режим shell».
+      expect(decide(sh(c), ctx()).decision).toBe("allow");
+    },
+  );
   it("inside the workspace or an additional directory it stays free", () => {
     expect(decide(bashCall("cat src/a.ts | head -5"), cc()).decision).toBe("allow");
-    expect(decide(bashCall("cat /opt/shared/a"), cc({ additionalDirectories: ["/opt/shared"] })).decision).toBe("allow");
+    expect(decide(bashCall("cat /opt/shared/a"), cc({ additionalDirectories: ["/opt/shared"] })).decision).toBe(
+      "allow",
+    );
   });
   function bashCall(command: string) {
     return { tool: "Bash", input: { command } };
@@ -255,7 +290,9 @@ describe("issue 9: remembered rules are never tool-wide", () => {
     expect(r).toEqual({ session: [], workspace: [] });
   });
   it("an ordinary command still yields its narrow rule", () => {
-    expect(rememberRules({ tool: "Bash", input: { command: "make build" } }, cc()).session).toEqual(["Bash(make build *)"]);
+    expect(rememberRules({ tool: "Bash", input: { command: "make build" } }, cc()).session).toEqual([
+      "Bash(make build *)",
+    ]);
   });
 });
 

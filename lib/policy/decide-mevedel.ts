@@ -116,14 +116,21 @@ export function decideMevedel(call: ToolCall, ctx: PolicyContext): Decision {
 
   // Resource addresses (seed 004 "Resource-address authority"): traversal stops before permission.
   const bad = f.resources.find((r) => r.rest === "" || r.rest.split("/").includes(".."));
-  if (bad) return t.decide("deny", "malformed-write", `${bad.scheme}://${bad.rest} is not a valid resource address`, "safety");
-  const workOnly = f.kind === "edit" && f.paths.length === 0 && f.resources.length > 0 && f.resources.every(sessionWork);
+  if (bad)
+    return t.decide("deny", "malformed-write", `${bad.scheme}://${bad.rest} is not a valid resource address`, "safety");
+  const workOnly =
+    f.kind === "edit" && f.paths.length === 0 && f.resources.length > 0 && f.resources.every(sessionWork);
 
   const mutating = f.kind === "edit" || f.kind === "eval" || (f.kind === "shell" && !f.shell?.readOnly);
   if (mode === "plan" && mutating && !workOnly)
     return t.decide("deny", "plan-mode", "Plan denies native edits, Eval and mutating Bash", "mode");
   if (mode === "plan" && workOnly)
-    return t.decide("allow", "plan-mode", "Plan allows a patch whose every operand is a session-owned work:// path", "mode");
+    return t.decide(
+      "allow",
+      "plan-mode",
+      "Plan allows a patch whose every operand is a session-owned work:// path",
+      "mode",
+    );
   t.pass("plan-mode", mode === "plan" ? "does not mutate" : `mode is ${mode}`);
 
   if (f.kind === "shell" && deletesRootOrHome(f, ctx)) {

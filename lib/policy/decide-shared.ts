@@ -11,4 +11,3 @@ export function deletesRootOrHome(f: CallFacts, ctx: PolicyContext): boolean {
   // Deleting the home directory's parent (`rm -rf /home`) deletes home too.
   return a.deleteTargets.some((t) => !/[$*?`]/.test(t) && isInside(home, resolveCallPath(t, f.env)));
 }
-

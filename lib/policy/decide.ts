@@ -47,7 +47,11 @@ function failClosed(d: Decision, ctx: PolicyContext): Decision {
     cause: "safety",
     safetyCheck: true,
     warnings: [...new Set([...d.warnings, "invalid store"])],
-    trace: [...d.trace.slice(0, -1), { ...d.trace[d.trace.length - 1], outcome: "passed" }, { step: "invalid-store", outcome: "decided", why }],
+    trace: [
+      ...d.trace.slice(0, -1),
+      { ...d.trace[d.trace.length - 1], outcome: "passed" },
+      { step: "invalid-store", outcome: "decided", why },
+    ],
   };
 }
 
@@ -256,7 +260,6 @@ function decideLadder(call: ToolCall, ctx: PolicyContext): Decision {
     { safetyCheck: secret },
   );
 }
-
 
 /** Claude Code: path arguments of a read-only command outside the workspace and its additional directories. */
 function outsideShellArgs(f: CallFacts, ctx: PolicyContext): string[] {

@@ -83,7 +83,9 @@ function toolWide(rule: string): boolean {
   const m = /^\(?"?([A-Za-z_]+)"?(?:\((\s*\*?\s*)\))?(?:\s+:action\s+\w+\))?$/.exec(rule.trim());
   if (!m) return false;
   const tool = m[1].toLowerCase();
-  return ["bash", "shell", "shell_command", "monitor_command", "edit", "write", "read", "webfetch", "eval"].includes(tool);
+  return ["bash", "shell", "shell_command", "monitor_command", "edit", "write", "read", "webfetch", "eval"].includes(
+    tool,
+  );
 }
 
 /**

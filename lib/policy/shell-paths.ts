@@ -24,7 +24,8 @@ export function wordPath(word: string, env: PathEnv): WordPath {
   if (g !== -1) {
     // The glob's literal start, resolved (`~/.cock*` → `/home/u/.cock`): anything it can match begins with it.
     const lit = w.slice(0, g);
-    const globPrefix = lit.endsWith("/") || lit === "" ? resolveCallPath(lit || ".", env) + "/" : resolveCallPath(lit, env);
+    const globPrefix =
+      lit.endsWith("/") || lit === "" ? resolveCallPath(lit || ".", env) + "/" : resolveCallPath(lit, env);
     const cut = w.lastIndexOf("/", g);
     w = cut === -1 ? "." : cut === 0 ? "/" : w.slice(0, cut);
     return { path: resolveCallPath(w, env), globPrefix: globPrefix.replace(/^\/\/+/, "/") };

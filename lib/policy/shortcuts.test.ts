@@ -35,7 +35,10 @@ describe("matcher shortcuts equal plain picomatch", () => {
         const c = ctx({ caseInsensitiveFs: ci, rules: rules({ deny: [`Read(/${g})`] }) });
         const set = compileRules(c.rules, c);
         const f = callFacts({ tool: "read_file", input: { file_path: p } }, c);
-        const [cr] = [...set.deny.byTool.get("read")!.other, ...[...set.deny.byTool.get("read")!.byDir.values()].flat()];
+        const [cr] = [
+          ...set.deny.byTool.get("read")!.other,
+          ...[...set.deny.byTool.get("read")!.byDir.values()].flat(),
+        ];
         const offered = candidates(set.deny, f, c).includes(cr);
         if (cr.test(f, c)) expect(offered, `${g} on ${p}`).toBe(true);
       }),
@@ -46,16 +49,21 @@ describe("matcher shortcuts equal plain picomatch", () => {
   it("the shell leading-word index offers every deny rule whose matcher matches", () => {
     const WORD = fc.constantFrom("git", "push", "rm", "-rf", "x", "*", "timeout", "5", "FOO=1", "ls");
     fc.assert(
-      fc.property(fc.array(WORD, { minLength: 1, maxLength: 4 }), fc.array(WORD, { minLength: 1, maxLength: 5 }), (pw, cw) => {
-        const pattern = pw.join(" ");
-        if (pattern.trim() === "" || pattern === "*") return;
-        const c = ctx({ rules: rules({ deny: [`Shell(${pattern})`] }) });
-        const set = compileRules(c.rules, c);
-        const f = callFacts({ tool: "shell_command", input: { command: cw.join(" ") } }, c);
-        const entry = set.deny.byTool.get("shell")!;
-        const [cr] = [...entry.other, ...[...entry.byWord.values()].flat()];
-        if (cr.test(f, c)) expect(candidates(set.deny, f, c).includes(cr), `${pattern} on ${cw.join(" ")}`).toBe(true);
-      }),
+      fc.property(
+        fc.array(WORD, { minLength: 1, maxLength: 4 }),
+        fc.array(WORD, { minLength: 1, maxLength: 5 }),
+        (pw, cw) => {
+          const pattern = pw.join(" ");
+          if (pattern.trim() === "" || pattern === "*") return;
+          const c = ctx({ rules: rules({ deny: [`Shell(${pattern})`] }) });
+          const set = compileRules(c.rules, c);
+          const f = callFacts({ tool: "shell_command", input: { command: cw.join(" ") } }, c);
+          const entry = set.deny.byTool.get("shell")!;
+          const [cr] = [...entry.other, ...[...entry.byWord.values()].flat()];
+          if (cr.test(f, c))
+            expect(candidates(set.deny, f, c).includes(cr), `${pattern} on ${cw.join(" ")}`).toBe(true);
+        },
+      ),
       { numRuns: 2000 },
     );
   });

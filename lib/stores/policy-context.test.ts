@@ -25,7 +25,7 @@ const contextFor = async (agent: "commandcode" | "claude-code", mode: "default" 
   };
 };
 
-describe("seed 002 «disableBypass — \"disable\" (или true)»: the string form keeps the file valid", () => {
+describe('seed 002 «disableBypass — "disable" (или true)»: the string form keeps the file valid', () => {
   it("a file using the seed's own example keeps its deny rules, and yolo is evaluated as default", async () => {
     sb.write(
       ".commandcode/settings.json",
@@ -62,7 +62,10 @@ describe("plan file and skills from the agent's real locations (seed 002 «За�
   it("Command Code: ~/.commandcode/plans is writable in plan mode; skill dirs are readable", async () => {
     const { ctx } = await contextFor("commandcode", "plan");
     expect(ctx.planDir).toBe(path.join(sb.home, ".commandcode/plans"));
-    const plan = { tool: "write_file", input: { file_path: path.join(sb.home, ".commandcode/plans/p.md"), content: "x" } };
+    const plan = {
+      tool: "write_file",
+      input: { file_path: path.join(sb.home, ".commandcode/plans/p.md"), content: "x" },
+    };
     expect(decide(plan, ctx)).toMatchObject({ decision: "allow", step: "plan-mode" });
     const skill = { tool: "read_file", input: { file_path: path.join(sb.home, ".commandcode/skills/x/SKILL.md") } };
     expect(decide(skill, { ...ctx, mode: "default" }).decision).toBe("allow");
@@ -79,7 +82,14 @@ describe("issue 9: the cockpit data folder is protected wherever the context is 
     const dirs = cockpitProtectedPaths();
     expect(dirs[0]).toBe(path.resolve(process.env.COCKPIT_DATA || ".cockpit"));
     const inputs = await loadPolicyInputs({ ...sb.paths, agent: "claude-code" });
-    const ctx = policyContextFor({ agent: "claude-code", mode: "yolo", workspace: sb.workspace, home: sb.home, inputs, shell });
+    const ctx = policyContextFor({
+      agent: "claude-code",
+      mode: "yolo",
+      workspace: sb.workspace,
+      home: sb.home,
+      inputs,
+      shell,
+    });
     const d = decide({ tool: "Bash", input: { command: `cat ${dirs[0]}/local-credential.json` } }, ctx);
     expect(d).toMatchObject({ decision: "ask", protected: true, safetyCheck: true });
   });

@@ -37,7 +37,11 @@ export function resolveModes(
 }
 
 /** Where each agent keeps plan files and skills (seed 002 "Внешние каталоги"; Claude Code's `~/.claude/{plans,skills}`). */
-export function agentLocations(agent: Agent, workspace: string, home: string): { planDir?: string; skillDirs: string[] } {
+export function agentLocations(
+  agent: Agent,
+  workspace: string,
+  home: string,
+): { planDir?: string; skillDirs: string[] } {
   if (agent === "commandcode")
     return {
       planDir: path.join(home, ".commandcode/plans"),
