@@ -1,8 +1,7 @@
 // Decision latency of the policy engine: p50/p99 µs per decision and decisions/s, by rule count,
 // for file calls and shell calls (cached and cold shell parse). Run: npx tsx bench/decide/run.ts
 import { decide, parseRule, type PolicyContext, type Rule, type ToolCall } from "../../lib/policy/index";
-import { initShellFromNode } from "../../lib/policy/shell-init-node";
-import { clearShellCache } from "../../lib/policy/shell/analyze";
+import { loadShellParser } from "../../lib/policy-runtime/shell-parser";
 
 const SOURCE = { scope: "workspace" as const, store: "/w/.commandcode/settings.json" };
 const TEMPLATES: [string, "allow" | "ask" | "deny"][] = [
@@ -45,7 +44,7 @@ function measure(calls: ToolCall[], ctx: PolicyContext, iterations: number, cold
   let total = 0n;
   for (let i = 0; i < iterations; i++) {
     const call = calls[i % calls.length];
-    if (cold) clearShellCache();
+    if (cold) ctx.shell?.clearCache();
     const t0 = process.hrtime.bigint();
     decide(call, ctx);
     const dt = process.hrtime.bigint() - t0;
@@ -61,7 +60,7 @@ function measure(calls: ToolCall[], ctx: PolicyContext, iterations: number, cold
 }
 
 async function main() {
-  await initShellFromNode();
+  const shell = await loadShellParser();
   const rows: string[][] = [];
   const builds: string[] = [];
   for (const n of [10, 100, 1_000, 10_000]) {
@@ -72,6 +71,7 @@ async function main() {
       home: "/home/u",
       tmpDirs: ["/tmp"],
       rules: makeRules(n),
+      shell,
     };
     const t0 = process.hrtime.bigint();
     decide(FILE_CALLS[0], ctx); // first decision builds the per-context rule index

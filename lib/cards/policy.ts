@@ -1,7 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import type { DbOrTx } from "@/db/client";
-import { initShellFromNode } from "@/lib/policy/shell-init-node";
+import { loadShellParser } from "@/lib/policy-runtime/shell-parser";
 import { decide, rememberRules, type Agent, type Decision, type Mode, type ToolCall } from "@/lib/policy";
 import { listSessionEntries } from "@/lib/session-entries/session-entries";
 import { loadPolicyInputs } from "@/lib/stores/load-policy-inputs";
@@ -49,7 +49,7 @@ export async function evaluateCall(
   input: EvaluateInput,
   env: CardEnv = {},
 ): Promise<Evaluation> {
-  await initShellFromNode();
+  const shell = await loadShellParser();
   const agent = policyAgent(input.agent);
   const home = path.resolve(/*turbopackIgnore: true*/ env.home ?? os.homedir());
   const paths = { workspace: input.workspacePath, home, managedSettingsPath: env.managedSettingsPath };
@@ -68,6 +68,7 @@ export async function evaluateCall(
     cwd: input.cwd,
     home,
     inputs,
+    shell,
   });
   const decision = decide(input.call, ctx);
   const rules = decision.decision === "ask" ? rememberRules(input.call, ctx) : { session: [], workspace: [] };

@@ -1,5 +1,6 @@
 // Fixtures shared by the policy tests (not imported by the engine).
 import { parseRule } from "./rule-parse";
+import type { ShellParser } from "./shell/analyze";
 import type { Action, Agent, Mode, PolicyContext, Rule, RuleSource } from "./types";
 
 export const MODES: Mode[] = ["default", "accept-edits", "plan", "yolo", "dont-ask"];
@@ -31,6 +32,12 @@ export function rules(
   return out;
 }
 
+let shell: ShellParser | null = null;
+/** Tests load the parser once (`beforeAll(async () => useShell(await loadShellParser()))`); `ctx()` passes it on. */
+export function useShell(s: ShellParser): void {
+  shell = s;
+}
+
 export function ctx(over: Partial<PolicyContext> = {}): PolicyContext {
   return {
     agent: "commandcode",
@@ -41,6 +48,7 @@ export function ctx(over: Partial<PolicyContext> = {}): PolicyContext {
     planDir: `${HOME}/.commandcode/plans`,
     skillDirs: [`${HOME}/.commandcode/skills`],
     rules: [],
+    shell,
     ...over,
   };
 }

@@ -50,11 +50,7 @@ export async function loadPolicyInputs(input: LoadPolicyInputsInput): Promise<Po
     const permissions = store.settings?.permissions;
     if (!permissions && !store.settings?.disableBypass) continue;
     if (defaultMode === null && permissions?.defaultMode) defaultMode = permissions.defaultMode;
-    if (
-      permissions?.disableBypassPermissionsMode === "disable" ||
-      permissions?.disableBypass ||
-      store.settings?.disableBypass
-    )
+    if (permissions?.disableBypassPermissionsMode || permissions?.disableBypass || store.settings?.disableBypass)
       disableBypass = true;
     for (const dir of permissions?.additionalDirectories ?? []) {
       const expanded = expandHome(dir, home);

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { decide, normalizeMode } from "@/lib/policy";
 import { memorySessionSource, type SessionEntryRow, type SessionEntrySource } from "@/lib/stores/session";
 import { callServer } from "../server-client";
-import { initShellFromNode } from "@/lib/policy/shell-init-node";
+import { loadShellParser } from "@/lib/policy-runtime/shell-parser";
 import { cliFailure, parseAgentFlag, storePathsFromFlags } from "@/lib/stores/cli-support";
 import { loadPolicyInputs } from "@/lib/stores/load-policy-inputs";
 import { policyContextFor, resolveModes } from "@/lib/stores/policy-context";
@@ -88,7 +88,7 @@ export const decideVerb: Verb = {
       const inputs = await loadPolicyInputs({ ...paths, agent, sessionSource, sessionId: values.session });
       const modes = resolveModes(agent, values.mode, inputs);
       if (modes.ignoredDefault) process.stderr.write(`cockpit decide: ignoring defaultMode ${modes.ignoredDefault}\n`);
-      await initShellFromNode();
+      const shell = await loadShellParser();
       const ctx = policyContextFor({
         agent,
         mode: modes.modeEffective,
@@ -96,6 +96,7 @@ export const decideVerb: Verb = {
         cwd: values.cwd ? path.resolve(values.cwd) : undefined,
         home: paths.home,
         inputs,
+        shell,
       });
       const d = decide(call.data, ctx);
       const out: Record<string, unknown> = {
