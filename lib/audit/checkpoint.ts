@@ -72,3 +72,19 @@ export async function checkpointNow(db: Db): Promise<Checkpoint | null> {
     return writeCheckpoint(tx, head);
   });
 }
+
+/** What a receiver needs to keep and later check a checkpoint: the statement fields, signature and public key. */
+export async function checkpointMessage(c: Checkpoint) {
+  const key = signingKey(await keyDirOf(), { create: false });
+  return {
+    seq: Number(c.seq),
+    headHash: c.headHash,
+    at: c.at.toISOString(),
+    keyId: c.keyId,
+    signature: c.signature,
+    algorithm: "Ed25519",
+    publicKey: key ? key.publicKey.export({ format: "der", type: "spki" }).subarray(-32).toString("base64url") : null,
+    /** The exact signed bytes, base64url (tag + canonical JSON of {seq, headHash, at}). */
+    statement: checkpointStatement({ seq: Number(c.seq), headHash: c.headHash, at: c.at }).toString("base64url"),
+  };
+}

@@ -1,4 +1,4 @@
-export { recordAudit, type Tx } from "./record";
+export { inTransaction, recordAudit, type Tx } from "./record";
 export { auditActor, namedActor, SYSTEM_ACTOR } from "./actor";
 export {
   AUDIT_EVENT_TYPES,
@@ -9,4 +9,4 @@ export {
   type DecisionSource,
 } from "./events";
 export { sanitizeInput, maskString } from "./sanitize";
-export { checkpointIfDue, checkpointNow, latestCheckpoint } from "./checkpoint";
+export { checkpointIfDue, checkpointMessage, checkpointNow, latestCheckpoint } from "./checkpoint";

@@ -1,4 +1,5 @@
 import { PgTransaction } from "drizzle-orm/pg-core";
+import type { Db, DbOrTx } from "@/db/client";
 import { auditEvents } from "@/db/schema";
 import { rowHash, type ChainedRow } from "./chain";
 import { maybeCheckpoint } from "./checkpoint";
@@ -50,4 +51,9 @@ export async function recordAudit(tx: Tx, event: AuditEvent): Promise<{ seq: num
   await tx.insert(auditEvents).values({ ...row, hash });
   await maybeCheckpoint(tx, { seq: row.seq, hash, at });
   return { seq: row.seq, hash };
+}
+
+/** Runs `fn` in the caller's transaction, or opens one: for helpers that take either a database or a transaction. */
+export function inTransaction<T>(db: DbOrTx, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return db instanceof PgTransaction ? fn(db as Tx) : (db as Db).transaction(fn);
 }
