@@ -39,7 +39,7 @@ async function tampered(change: string) {
   let report: Awaited<ReturnType<typeof verifyAudit>> | undefined;
   await db()
     .transaction(async (tx) => {
-      await tx.execute(sql.raw(change));
+      for (const statement of change.split(";")) await tx.execute(sql.raw(statement));
       report = await verifyAudit(tx as unknown as Db, { keyDir });
       throw new Error("rollback");
     })

@@ -45,3 +45,8 @@ export async function cutRetention(
     return { deleted: Number(n), upToSeq };
   });
 }
+
+/** Applies `COCKPIT_AUDIT_RETENTION_DAYS` (the background timer's checkpoints are the possible cut points). */
+export async function runRetention(db: Db, days: number, now = new Date()): Promise<RetentionResult> {
+  return cutRetention(db, { cutoff: new Date(now.getTime() - days * 86_400_000) });
+}
