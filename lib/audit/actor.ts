@@ -3,10 +3,7 @@ import { actorLabel } from "@/lib/auth/actor";
 import type { AuditActor } from "./events";
 
 /** The audit view of a request's actor, plus how it reached us. */
-export function auditActor(
-  actor: Actor,
-  via: { channel?: string | null; address?: string | null } = {},
-): AuditActor {
+export function auditActor(actor: Actor, via: { channel?: string | null; address?: string | null } = {}): AuditActor {
   const label = actorLabel(actor);
   if (actor.kind === "user")
     return { type: "user", label, id: actor.userId, role: actor.role, session: actor.sessionId, ...via };

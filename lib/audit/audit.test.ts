@@ -234,7 +234,10 @@ describe("checkpoints and retention", () => {
     const { lockHead } = await import("./head");
     await db().transaction(async (tx) => {
       await lockHead(tx);
-      const [row] = await tx.select().from(auditEvents).where(sql`seq = 5`);
+      const [row] = await tx
+        .select()
+        .from(auditEvents)
+        .where(sql`seq = 5`);
       await writeCheckpoint(tx, { seq: 5, hash: row!.hash! });
     });
     const result = await cutRetention(db(), { cutoff: new Date(Date.now() - 50 * 86_400_000), actor: SYSTEM_ACTOR });

@@ -49,9 +49,30 @@ export interface ChainedRow {
 }
 
 const FIELDS: Array<keyof ChainedRow> = [
-  "seq", "at", "workspaceId", "actor", "actorType", "actorId", "actorRole", "actorSession", "actorChannel",
-  "actorAddress", "action", "target", "outcome", "decisionSource", "rule", "store", "agent", "agentSessionId",
-  "toolUseId", "cwd", "tool", "input", "detail", "prevHash",
+  "seq",
+  "at",
+  "workspaceId",
+  "actor",
+  "actorType",
+  "actorId",
+  "actorRole",
+  "actorSession",
+  "actorChannel",
+  "actorAddress",
+  "action",
+  "target",
+  "outcome",
+  "decisionSource",
+  "rule",
+  "store",
+  "agent",
+  "agentSessionId",
+  "toolUseId",
+  "cwd",
+  "tool",
+  "input",
+  "detail",
+  "prevHash",
 ];
 
 /** SHA-256 over the tag and the canonical JSON of the row's fields (seq and prev hash included). */
@@ -59,7 +80,9 @@ export function rowHash(row: ChainedRow): string {
   const content: Record<string, unknown> = {};
   for (const f of FIELDS) content[f] = row[f] ?? null;
   content.seq = Number(row.seq);
-  return createHash("sha256").update(`${ROW_TAG}\n${canonicalJson(content)}`).digest("hex");
+  return createHash("sha256")
+    .update(`${ROW_TAG}\n${canonicalJson(content)}`)
+    .digest("hex");
 }
 
 /** The exact bytes a checkpoint signature covers. */

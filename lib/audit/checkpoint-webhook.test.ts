@@ -30,8 +30,18 @@ describe("audit.checkpoint webhooks", () => {
     const subscribed = await startReceiver();
     const other = await startReceiver();
     receivers.push(subscribed, other);
-    await createEndpoint({ db: f.opened.db, actor: ADMIN, input: { url: subscribed.url, events: ["audit.checkpoint"] }, env: f.env });
-    await createEndpoint({ db: f.opened.db, actor: ADMIN, input: { url: other.url, events: ["card.admitted"] }, env: f.env });
+    await createEndpoint({
+      db: f.opened.db,
+      actor: ADMIN,
+      input: { url: subscribed.url, events: ["audit.checkpoint"] },
+      env: f.env,
+    });
+    await createEndpoint({
+      db: f.opened.db,
+      actor: ADMIN,
+      input: { url: other.url, events: ["card.admitted"] },
+      env: f.env,
+    });
     const checkpoint = await checkpointNow(f.opened.db);
     expect(checkpoint).not.toBeNull();
     const worker = startNotifyWorker({ db: f.opened.db, env: f.env, pollMs: 0 });

@@ -1,7 +1,14 @@
 import { z } from "zod";
 
 /** Claude Code's OpenTelemetry `tool_decision` sources, reused for every decision we record. */
-export const DECISION_SOURCES = ["config", "hook", "user_temporary", "user_permanent", "user_reject", "user_abort"] as const;
+export const DECISION_SOURCES = [
+  "config",
+  "hook",
+  "user_temporary",
+  "user_permanent",
+  "user_reject",
+  "user_abort",
+] as const;
 export type DecisionSource = (typeof DECISION_SOURCES)[number];
 
 export const ACTOR_TYPES = ["user", "local", "agent", "system", "anonymous"] as const;
@@ -77,7 +84,9 @@ export const AUDIT_EVENT_DETAILS = {
   "auth.login_link_created": z.object({ expiresAt: z.string() }),
   "auth.login": Detail,
   "auth.logout": Detail,
-  "auth.refused": z.object({ status: z.number(), count: z.number(), from: z.string(), to: z.string() }).catchall(z.unknown()),
+  "auth.refused": z
+    .object({ status: z.number(), count: z.number(), from: z.string(), to: z.string() })
+    .catchall(z.unknown()),
   // What agents report they decided.
   "agent.pre_tool_use": Detail,
   "agent.post_tool_use": Detail,

@@ -33,7 +33,9 @@ async function sealLegacyRows(tx: Tx): Promise<Head> {
     .where(sql`${auditEvents.hash} is not null`)
     .orderBy(desc(auditEvents.seq))
     .limit(1);
-  let head: Head = prev?.hash ? { seq: Number(prev.seq), hash: prev.hash, at: null } : { seq: 0, hash: GENESIS, at: null };
+  let head: Head = prev?.hash
+    ? { seq: Number(prev.seq), hash: prev.hash, at: null }
+    : { seq: 0, hash: GENESIS, at: null };
   const rows = await tx.select().from(auditEvents).where(isNull(auditEvents.hash)).orderBy(asc(auditEvents.seq));
   for (const row of rows) {
     const chained = { ...row, seq: Number(row.seq), prevHash: head.hash } as ChainedRow;
@@ -43,4 +45,3 @@ async function sealLegacyRows(tx: Tx): Promise<Head> {
   }
   return head;
 }
-

@@ -5,7 +5,8 @@
 export const MASK = "[masked]";
 
 /** Keys whose value is a credential whatever it looks like. */
-const SECRET_KEY = /(pass(word|wd|phrase)?|secret|token|api[-_]?key|access[-_]?key|private[-_]?key|auth(orization)?|cookie|credential|bearer)$/i;
+const SECRET_KEY =
+  /(pass(word|wd|phrase)?|secret|token|api[-_]?key|access[-_]?key|private[-_]?key|auth(orization)?|cookie|credential|bearer)$/i;
 /** Keys that carry file contents or patch bodies. */
 const CONTENT_KEY = /^(content|contents|new_string|old_string|new_source|patch|diff|edits|file_text|body|data)$/i;
 /** Values that look like credentials wherever they appear inside a string. */
@@ -36,7 +37,7 @@ function clean(value: unknown, key: string | null, depth: number, envFile: boole
   if (depth > 20) return "[too deep]";
   if (key !== null && SECRET_KEY.test(key) && value !== null && value !== "" && typeof value !== "boolean") return MASK;
   if (key !== null && CONTENT_KEY.test(key) && value !== null && value !== undefined) {
-    const size = typeof value === "string" ? value.length : JSON.stringify(value)?.length ?? 0;
+    const size = typeof value === "string" ? value.length : (JSON.stringify(value)?.length ?? 0);
     return `[omitted: ${size} characters]`;
   }
   if (typeof value === "string") return envFile && key !== null && !/path|file/i.test(key) ? MASK : maskString(value);
@@ -55,7 +56,11 @@ function clean(value: unknown, key: string | null, depth: number, envFile: boole
 export function sanitizeInput(input: Record<string, unknown> | null | undefined): Record<string, unknown> | null {
   if (!input) return null;
   const cleaned = clean(input, null, 0, false) as Record<string, unknown>;
-  return JSON.parse(JSON.stringify(cleaned, (_k, v) => (typeof v === "string" && v.length > 4000 ? `${v.slice(0, 4000)}… [${v.length} characters]` : v)));
+  return JSON.parse(
+    JSON.stringify(cleaned, (_k, v) =>
+      typeof v === "string" && v.length > 4000 ? `${v.slice(0, 4000)}… [${v.length} characters]` : v,
+    ),
+  );
 }
 
 /** Detail objects get the same masking (they never carry file bodies by construction). */

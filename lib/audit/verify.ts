@@ -38,7 +38,8 @@ export async function verifyAudit(db: Db, { keyDir, pageSize = 5000 }: { keyDir?
     for (const c of checkpoints) {
       if (c.keyId !== key.keyId) return broken(Number(c.seq), "checkpoint was signed by another key");
       const statement = checkpointStatement({ seq: Number(c.seq), headHash: c.headHash, at: c.at });
-      if (!verifyStatement(key, statement, c.signature)) return broken(Number(c.seq), "checkpoint signature is invalid");
+      if (!verifyStatement(key, statement, c.signature))
+        return broken(Number(c.seq), "checkpoint signature is invalid");
     }
   }
 
@@ -60,11 +61,13 @@ export async function verifyAudit(db: Db, { keyDir, pageSize = 5000 }: { keyDir?
         if (seq === 1) prev = { seq: 0, hash: GENESIS };
         else {
           const anchor = bySeq.get(seq - 1);
-          if (!anchor) return broken(seq - 1, `events before seq ${seq} are missing and no signed checkpoint anchors the cut`);
+          if (!anchor)
+            return broken(seq - 1, `events before seq ${seq} are missing and no signed checkpoint anchors the cut`);
           prev = { seq: seq - 1, hash: anchor.headHash };
         }
       }
-      if (seq !== prev.seq + 1) return broken(prev.seq + 1, `the event is missing (the next stored event is seq ${seq})`);
+      if (seq !== prev.seq + 1)
+        return broken(prev.seq + 1, `the event is missing (the next stored event is seq ${seq})`);
       if (row.prevHash !== prev.hash) return broken(seq, "prev_hash does not match the hash of the event before it");
       if (!row.hash) return broken(seq, "the event was never sealed into the chain");
       if (rowHash({ ...row, seq } as ChainedRow) !== row.hash)

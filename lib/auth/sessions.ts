@@ -36,6 +36,10 @@ export async function actorFromSessionToken(db: Db, token: string | undefined | 
 export async function endSession(db: Db, sessionId: string, actorName: string): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.update(sessions).set({ endedAt: new Date() }).where(eq(sessions.id, sessionId));
-    await recordAudit(tx, { type: "auth.logout", actor: { ...namedActor(actorName), session: sessionId }, target: sessionId });
+    await recordAudit(tx, {
+      type: "auth.logout",
+      actor: { ...namedActor(actorName), session: sessionId },
+      target: sessionId,
+    });
   });
 }

@@ -28,7 +28,10 @@ describe("recordToolUse", () => {
       tool: "Write",
       input: { file_path: "/x", content: "y".repeat(30_000) },
     });
-    const rows = await f.opened.db.select().from(auditEvents).where(like(auditEvents.action, "agent.%"))
+    const rows = await f.opened.db
+      .select()
+      .from(auditEvents)
+      .where(like(auditEvents.action, "agent.%"))
       .orderBy(auditEvents.seq);
     expect(rows.map((r) => r.action)).toEqual(["agent.pre_tool_use", "agent.post_tool_use"]);
     expect(rows[0]).toMatchObject({ agent: "claude-code", agentSessionId: "s1", tool: "Bash", actorChannel: "hook" });

@@ -16,7 +16,8 @@ export function renderCheckpointBody(
   options: { ntfyTopic?: string | null } = {},
 ): string {
   const line = `Audit checkpoint: seq ${checkpoint.seq}, head ${checkpoint.headHash.slice(0, 16)}…, signature ${checkpoint.signature.slice(0, 16)}…`;
-  if (format === "ntfy") return JSON.stringify({ topic: options.ntfyTopic, title: "Audit checkpoint", message: line, tags: ["lock"] });
+  if (format === "ntfy")
+    return JSON.stringify({ topic: options.ntfyTopic, title: "Audit checkpoint", message: line, tags: ["lock"] });
   if (format === "slack") return JSON.stringify({ text: line });
   if (format === "discord") return JSON.stringify({ content: line });
   return JSON.stringify({
