@@ -1,5 +1,5 @@
 export type Format = "json" | "ntfy" | "slack" | "discord";
-export type EventType = "card.admitted" | "card.settled" | "card.expired";
+export type EventType = "card.admitted" | "card.settled" | "card.expired" | "audit.checkpoint";
 
 export interface EndpointItem {
   id: string;
@@ -26,6 +26,7 @@ export const EVENT_LABELS: Record<EventType, string> = {
   "card.admitted": "A card needs an answer",
   "card.settled": "A card was answered",
   "card.expired": "A card expired",
+  "audit.checkpoint": "The audit log signed a checkpoint (keep a copy outside)",
 };
 
 export const FORMAT_LABELS: Record<Format, string> = {

@@ -1,6 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { agentTokens, auditEvents, workspaces } from "@/db/schema";
+import { agentTokens, workspaces } from "@/db/schema";
+import { namedActor, recordAudit } from "@/lib/audit";
 import { NotFoundError } from "@/lib/errors";
 import type { Actor } from "./actor";
 import { digestsEqual, hashToken, randomToken } from "./tokens";
@@ -17,9 +18,13 @@ export async function createAgentToken(
   const label = name?.trim() || `agent token ${new Date().toISOString().slice(0, 16).replace("T", " ")}`;
   await db.transaction(async (tx) => {
     await tx.insert(agentTokens).values({ id, workspaceId, name: label, tokenHash: hashToken(token) });
-    await tx
-      .insert(auditEvents)
-      .values({ actor: actorName, action: "agent_token.created", target: id, workspaceId, detail: { name: label } });
+    await recordAudit(tx, {
+      type: "agent_token.created",
+      actor: namedActor(actorName),
+      target: id,
+      workspaceId,
+      detail: { name: label },
+    });
   });
   return { id, token, name: label };
 }
@@ -48,9 +53,12 @@ export async function revokeAgentToken(db: Db, { actorName, id }: { actorName: s
       .where(and(eq(agentTokens.id, id), isNull(agentTokens.revokedAt)))
       .returning();
     if (!row) throw new NotFoundError(`no active agent token with id ${id}`);
-    await tx
-      .insert(auditEvents)
-      .values({ actor: actorName, action: "agent_token.revoked", target: id, workspaceId: row.workspaceId });
+    await recordAudit(tx, {
+      type: "agent_token.revoked",
+      actor: namedActor(actorName),
+      target: id,
+      workspaceId: row.workspaceId,
+    });
   });
 }
 

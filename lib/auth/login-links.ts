@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { loginTokens, sessions, auditEvents } from "@/db/schema";
+import { loginTokens, sessions } from "@/db/schema";
+import { namedActor, recordAudit } from "@/lib/audit";
 import { GoneError } from "@/lib/errors";
 import { ensureOwner } from "./owner";
 import { digestsEqual, hashToken, randomToken } from "./tokens";
@@ -19,9 +20,9 @@ export async function createOwnerLoginLink(db: Db, { ttlSeconds }: { ttlSeconds:
     await tx
       .insert(loginTokens)
       .values({ id: crypto.randomUUID(), tokenHash: hashToken(token), userId: owner.id, expiresAt });
-    await tx.insert(auditEvents).values({
-      actor: "local-cli",
-      action: "auth.login_link_created",
+    await recordAudit(tx, {
+      type: "auth.login_link_created",
+      actor: namedActor("local-cli"),
       target: owner.id,
       detail: { expiresAt: expiresAt.toISOString() },
     });
@@ -66,10 +67,11 @@ export async function redeemLoginLink(
       expiresAt,
       userAgent: userAgent?.slice(0, 300) ?? null,
     });
-    await tx.insert(auditEvents).values({
-      actor: claimed.userId,
-      action: "auth.login",
+    await recordAudit(tx, {
+      type: "auth.login",
+      actor: { type: "user", label: claimed.userId, id: claimed.userId, session: sessionId, channel: "web" },
       target: sessionId,
+      outcome: "allow",
       detail: { userAgent: userAgent?.slice(0, 300) ?? null },
     });
     return { sessionToken, sessionId, userId: claimed.userId, expiresAt };

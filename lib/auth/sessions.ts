@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { auditEvents, sessions, users } from "@/db/schema";
+import { sessions, users } from "@/db/schema";
+import { namedActor, recordAudit } from "@/lib/audit";
 import type { Actor } from "./actor";
 import { digestsEqual, hashToken } from "./tokens";
 
@@ -35,6 +36,10 @@ export async function actorFromSessionToken(db: Db, token: string | undefined | 
 export async function endSession(db: Db, sessionId: string, actorName: string): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.update(sessions).set({ endedAt: new Date() }).where(eq(sessions.id, sessionId));
-    await tx.insert(auditEvents).values({ actor: actorName, action: "auth.logout", target: sessionId });
+    await recordAudit(tx, {
+      type: "auth.logout",
+      actor: { ...namedActor(actorName), session: sessionId },
+      target: sessionId,
+    });
   });
 }

@@ -1,7 +1,8 @@
 import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "@/db/client";
-import { appSettings, auditEvents, cards, sessionHolds } from "@/db/schema";
+import { appSettings, cards, sessionHolds } from "@/db/schema";
+import { namedActor, recordAudit } from "@/lib/audit";
 
 export const ABSENCE_SETTING = "absence_timeout_seconds";
 export const ABSENCE_REASON =
@@ -40,7 +41,7 @@ export async function setAbsenceTimeout(
         .values({ key: ABSENCE_SETTING, value: timeoutSeconds })
         .onConflictDoUpdate({ target: appSettings.key, set: { value: timeoutSeconds, updatedAt: new Date() } });
     }
-    await tx.insert(auditEvents).values({ actor: actorName, action: "settings.absence", detail: { timeoutSeconds } });
+    await recordAudit(tx, { type: "settings.absence", actor: namedActor(actorName), detail: { timeoutSeconds } });
   });
   return { timeoutSeconds };
 }

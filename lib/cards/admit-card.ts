@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { auditEvents, cards, workspaces } from "@/db/schema";
+import { cards, workspaces } from "@/db/schema";
+import { auditActor, recordAudit } from "@/lib/audit";
 import { actorLabel, type Actor } from "@/lib/auth/actor";
 import { ForbiddenError, NotFoundError } from "@/lib/errors";
 import { ABSENCE_REASON, holdOf, startDeadlineIfFirst } from "./absence";
@@ -78,12 +79,22 @@ export async function admitCard({
 
   if (d.decision !== "ask") {
     const decision: ImmediateDecision = { decision: d.decision, step: d.step, reason: d.reason, rule: d.rule };
-    await db.insert(auditEvents).values({
-      actor: who,
-      action: "card.coalesced",
-      workspaceId,
-      detail: { ...summary, at: "admission", ...decision },
-    });
+    await db.transaction((tx) =>
+      recordAudit(tx, {
+        type: "card.coalesced",
+        actor: auditActor(actor),
+        workspaceId,
+        outcome: decision.decision,
+        decisionSource: "config",
+        rule: decision.rule,
+        agent: input.agent,
+        agentSessionId: input.sessionId,
+        cwd: input.cwd,
+        tool: input.tool,
+        input: input.input,
+        detail: { ...summary, at: "admission", ...decision },
+      }),
+    );
     return { status: "coalesced", decision };
   }
 
@@ -91,12 +102,20 @@ export async function admitCard({
   const hold = await holdOf(db, { workspaceId, rootSessionId });
   if (hold?.heldAt) {
     const decision: ImmediateDecision = { decision: "deny", step: "absence-held", reason: ABSENCE_REASON, rule: null };
-    await db.insert(auditEvents).values({
-      actor: who,
-      action: "card.expired",
-      workspaceId,
-      detail: { ...summary, source: "absence-held", heldSince: hold.heldAt.toISOString() },
-    });
+    await db.transaction((tx) =>
+      recordAudit(tx, {
+        type: "card.expired",
+        actor: auditActor(actor),
+        workspaceId,
+        outcome: "deny",
+        agent: input.agent,
+        agentSessionId: input.sessionId,
+        cwd: input.cwd,
+        tool: input.tool,
+        input: input.input,
+        detail: { ...summary, source: "absence-held", heldSince: hold.heldAt!.toISOString() },
+      }),
+    );
     return { status: "denied", decision };
   }
 

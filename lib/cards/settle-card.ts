@@ -3,7 +3,8 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { auditEvents, cards, workspaces, type CardSettlement } from "@/db/schema";
+import { cards, workspaces, type CardSettlement } from "@/db/schema";
+import { auditActor, recordAudit } from "@/lib/audit";
 import { actorLabel, hasRole, type Actor } from "@/lib/auth/actor";
 import { ConflictError, ForbiddenError, UnprocessableError } from "@/lib/errors";
 import { addSessionEntry } from "@/lib/session-entries/session-entries";
@@ -150,9 +151,9 @@ export async function settleCard({
           .update(cards)
           .set({ settlement: { ...settlement, remember: "once", ruleNotSaved } })
           .where(eq(cards.id, cardId));
-        await tx.insert(auditEvents).values({
-          actor: who,
-          action: "card.rule_not_saved",
+        await recordAudit(tx, {
+          actor: auditActor(actor, { channel: client }),
+          type: "card.rule_not_saved",
           target: cardId,
           workspaceId: card.workspaceId,
           detail: { rules: card.remember.workspace, error: (error as Error).message },

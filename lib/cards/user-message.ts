@@ -1,7 +1,8 @@
 import { and, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { auditEvents, sessionHolds } from "@/db/schema";
-import { actorLabel, type Actor } from "@/lib/auth/actor";
+import { sessionHolds } from "@/db/schema";
+import { auditActor, recordAudit } from "@/lib/audit";
+import type { Actor } from "@/lib/auth/actor";
 import { ForbiddenError } from "@/lib/errors";
 
 /** The user wrote to the agent again (Claude Code `UserPromptSubmit`): the absence hold of that root session ends. */
@@ -33,9 +34,13 @@ export async function userMessage({
       )
       .returning();
     if (rows.length)
-      await tx
-        .insert(auditEvents)
-        .values({ actor: actorLabel(actor), action: "session.hold_ended", target: rootSessionId, workspaceId });
+      await recordAudit(tx, {
+        type: "session.hold_ended",
+        actor: auditActor(actor),
+        target: rootSessionId,
+        agentSessionId: rootSessionId,
+        workspaceId,
+      });
     return { holdEnded: rows.length > 0 };
   });
 }

@@ -21,6 +21,14 @@ export const CockpitEnv = z.object({
     .default("0")
     .transform((v) => v === "1"),
   COCKPIT_LOGIN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
+  /** Days to keep audit events; older ones are cut up to a signed checkpoint. Empty = keep forever. */
+  COCKPIT_AUDIT_RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(36_500)
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   COCKPIT_SESSION_TTL_HOURS: z.coerce
     .number()
     .int()

@@ -1,6 +1,6 @@
 import "server-only";
 import type { DbOrTx } from "@/db/client";
-import { auditEvents } from "@/db/schema";
+import { inTransaction, namedActor, recordAudit } from "@/lib/audit";
 import type { WriteResult } from "@/lib/stores";
 
 export type EntryAuditAction = "entry.revoked" | "entry.narrowed" | "entry.added";
@@ -24,21 +24,28 @@ export async function recordEntryChange(
   },
 ): Promise<void> {
   const { result } = args;
-  await db.insert(auditEvents).values({
-    actor: args.actorName,
-    action: args.action,
-    target: args.entryId,
-    workspaceId: args.workspaceId,
-    detail: {
-      scope: result.scope,
+  await inTransaction(db, (tx) =>
+    recordAudit(tx, {
+      type: args.action,
+      actor: namedActor(args.actorName),
+      target: args.entryId,
+      workspaceId: args.workspaceId,
+      rule: args.rule,
       store: result.store,
       agent: args.agent,
-      entryAction: args.entryAction,
-      rule: args.rule,
-      before: result.before,
-      after: result.after,
-      ...(result.scopeWarning ? { scopeWarning: result.scopeWarning } : {}),
-      ...args.extra,
-    },
-  });
+      detail: {
+        scope: result.scope,
+        store: result.store,
+        agent: args.agent,
+        entryAction: args.entryAction,
+        rule: args.rule,
+        before: result.before,
+        after: result.after,
+        oldVersion: result.before.version,
+        newVersion: result.after.version,
+        ...(result.scopeWarning ? { scopeWarning: result.scopeWarning } : {}),
+        ...args.extra,
+      },
+    }),
+  );
 }

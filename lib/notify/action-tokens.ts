@@ -2,7 +2,8 @@ import { createHash, createHmac, randomBytes } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "@/db/client";
-import { appSettings, auditEvents, notifyActionTokens } from "@/db/schema";
+import { appSettings, notifyActionTokens } from "@/db/schema";
+import { auditActor, recordAudit } from "@/lib/audit";
 import type { Actor } from "@/lib/auth/actor";
 import { getCard, getCardRow, settleCard, type SettleCardResult } from "@/lib/cards";
 import { ConflictError, ForbiddenError, GoneError, NotFoundError } from "@/lib/errors";
@@ -87,12 +88,15 @@ export async function useActionToken({
     .where(eq(notifyActionTokens.tokenHash, hashToken(token)));
   if (!row) throw new NotFoundError("unknown action token");
   const refuse = async (error: Error, reason: string) => {
-    await db.insert(auditEvents).values({
-      actor: NTFY_ACTOR.name,
-      action: "notify.action_refused",
-      target: row.cardId,
-      detail: { reason, tokenHash: row.tokenHash.slice(0, 12) },
-    });
+    await db.transaction((tx) =>
+      recordAudit(tx, {
+        type: "notify.action_refused",
+        actor: auditActor(NTFY_ACTOR, { channel: "ntfy" }),
+        target: row.cardId,
+        outcome: "refused",
+        detail: { reason, tokenHash: row.tokenHash.slice(0, 12) },
+      }),
+    );
     return error;
   };
   if ((claim.card && claim.card !== row.cardId) || (claim.outcome && claim.outcome !== row.outcome)) {

@@ -1,10 +1,12 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { notifyAttempts, notifyDeliveries, pushSubscriptions, webhookEndpoints } from "@/db/schema";
+import { auditCheckpoints, notifyAttempts, notifyDeliveries, pushSubscriptions, webhookEndpoints } from "@/db/schema";
+import { checkpointMessage } from "@/lib/audit/checkpoint";
 import { getCard, type CardView } from "@/lib/cards";
 import { mintActionTokens } from "./action-tokens";
 import { classifyStatus, nextDelayMs, type Verdict } from "./classify";
 import { renderBody } from "./formats";
+import { renderCheckpointBody } from "./formats/checkpoint";
 import { sendHttp, SendError, type HttpResult } from "./http-send";
 import { cardUrl, nowOf, REQUEST_TIMEOUT_MS, RETRY_SCHEDULE_SECONDS, type NotifyEnv } from "./notify-env";
 import { pushRequest } from "./push";
@@ -148,6 +150,7 @@ export async function attemptDelivery(db: Db, delivery: Delivery, env: NotifyEnv
 }
 
 async function attempt(db: Db, delivery: Delivery, env: NotifyEnv): Promise<void> {
+  if (delivery.eventType === "audit.checkpoint") return attemptCheckpoint(db, delivery, env);
   let card: CardView;
   try {
     card = await getCard(db, { cardId: delivery.cardId! });
@@ -185,6 +188,22 @@ async function attempt(db: Db, delivery: Delivery, env: NotifyEnv): Promise<void
   );
   const outcome = await sendToEndpoint(db, endpoint, body, delivery.msgId, env);
   await finish(db, delivery, outcome, env);
+}
+
+/** A signed audit checkpoint for a webhook that keeps the outside copy. */
+async function attemptCheckpoint(db: Db, delivery: Delivery, env: NotifyEnv): Promise<void> {
+  const [endpoint] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpointId!));
+  if (!endpoint) return skip(db, delivery, "the endpoint was deleted", env);
+  if (!endpoint.enabled) return skip(db, delivery, endpoint.disabledReason ?? "the endpoint is disabled", env);
+  const [checkpoint] = await db
+    .select()
+    .from(auditCheckpoints)
+    .where(eq(auditCheckpoints.seq, delivery.checkpointSeq ?? -1));
+  if (!checkpoint) return skip(db, delivery, "the checkpoint no longer exists", env);
+  const body = renderCheckpointBody(endpoint.format, await checkpointMessage(checkpoint), {
+    ntfyTopic: endpoint.ntfyTopic,
+  });
+  await finish(db, delivery, await sendToEndpoint(db, endpoint, body, delivery.msgId, env), env);
 }
 
 async function attemptPush(db: Db, delivery: Delivery, card: CardView, env: NotifyEnv) {

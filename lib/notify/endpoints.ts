@@ -1,7 +1,8 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { auditEvents, notifyAttempts, notifyDeliveries, webhookEndpoints, workspaces } from "@/db/schema";
+import { notifyAttempts, notifyDeliveries, webhookEndpoints, workspaces } from "@/db/schema";
+import { auditActor, recordAudit } from "@/lib/audit";
 import { actorLabel, hasRole, type Actor } from "@/lib/auth/actor";
 import { ForbiddenError, NotFoundError, ValidationError } from "@/lib/errors";
 import { findWorkspace } from "@/lib/workspaces/workspaces";
@@ -11,7 +12,7 @@ import { newWebhookSecret } from "./signing";
 import { checkTarget, parseTargetUrl } from "./ssrf";
 
 export const WEBHOOK_FORMATS = ["json", "ntfy", "slack", "discord"] as const;
-export const NOTIFY_EVENTS = ["card.admitted", "card.settled", "card.expired"] as const;
+export const NOTIFY_EVENTS = ["card.admitted", "card.settled", "card.expired", "audit.checkpoint"] as const;
 
 const Topic = z
   .string()
@@ -20,7 +21,7 @@ const Topic = z
 const fields = {
   url: z.string().trim().min(1, "give the receiver's URL").max(2000),
   workspace: z.string().trim().min(1).max(4096).nullable().optional(),
-  events: z.array(z.enum(NOTIFY_EVENTS)).min(1, "pick at least one event").max(3),
+  events: z.array(z.enum(NOTIFY_EVENTS)).min(1, "pick at least one event").max(NOTIFY_EVENTS.length),
   enabled: z.boolean(),
   delaySeconds: z.number().int().min(0).max(86_400),
   ntfyTopic: Topic.nullable().optional(),
@@ -120,9 +121,9 @@ export async function createEndpoint({
       secret,
       createdBy: who,
     });
-    await tx.insert(auditEvents).values({
-      actor: who,
-      action: "webhook.created",
+    await recordAudit(tx, {
+      actor: auditActor(actor),
+      type: "webhook.created",
       target: id,
       workspaceId,
       detail: { origin: auditUrl(url), format: data.format, events: data.events },
@@ -203,9 +204,9 @@ export async function updateEndpoint({
   }
   await db.transaction(async (tx) => {
     await tx.update(webhookEndpoints).set(patch).where(eq(webhookEndpoints.id, id));
-    await tx.insert(auditEvents).values({
-      actor: actorLabel(actor),
-      action: "webhook.updated",
+    await recordAudit(tx, {
+      actor: auditActor(actor),
+      type: "webhook.updated",
       target: id,
       workspaceId: current.workspaceId,
       detail: { fields: Object.keys(data) },
@@ -219,9 +220,9 @@ export async function deleteEndpoint({ db, actor, id }: { db: Db; actor: Actor; 
   const current = await getEndpointRow(db, id);
   await db.transaction(async (tx) => {
     await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id));
-    await tx.insert(auditEvents).values({
-      actor: actorLabel(actor),
-      action: "webhook.deleted",
+    await recordAudit(tx, {
+      actor: auditActor(actor),
+      type: "webhook.deleted",
       target: id,
       workspaceId: current.workspaceId,
       detail: { origin: auditUrl(current.url) },
@@ -316,9 +317,9 @@ export async function redeliver({
       .update(notifyDeliveries)
       .set({ status: "pending", nextAttemptAt: now, leaseUntil: null, completedAt: null })
       .where(eq(notifyDeliveries.id, deliveryId));
-    await tx.insert(auditEvents).values({
-      actor: actorLabel(actor),
-      action: "webhook.redelivered",
+    await recordAudit(tx, {
+      actor: auditActor(actor),
+      type: "webhook.redelivered",
       target: deliveryId,
       detail: { endpointId, msgId: row.msgId },
     });

@@ -1,6 +1,7 @@
 import type { Db } from "@/db/client";
-import { auditEvents, notifyAttempts, notifyDeliveries } from "@/db/schema";
-import { actorLabel, hasRole, type Actor } from "@/lib/auth/actor";
+import { notifyAttempts, notifyDeliveries } from "@/db/schema";
+import { auditActor, recordAudit } from "@/lib/audit";
+import { hasRole, type Actor } from "@/lib/auth/actor";
 import type { CardView } from "@/lib/cards/view";
 import { ForbiddenError } from "@/lib/errors";
 import { sendToEndpoint } from "./deliver";
@@ -97,9 +98,9 @@ export async function sendTest({
       error: outcome.error,
       responseBody: outcome.responseBody,
     });
-    await tx.insert(auditEvents).values({
-      actor: actorLabel(actor),
-      action: "webhook.tested",
+    await recordAudit(tx, {
+      actor: auditActor(actor),
+      type: "webhook.tested",
       target: endpointId,
       detail: { statusCode: outcome.statusCode, ok },
     });

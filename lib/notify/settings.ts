@@ -1,8 +1,9 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { DbOrTx } from "@/db/client";
-import { appSettings, auditEvents } from "@/db/schema";
-import { actorLabel, hasRole, type Actor } from "@/lib/auth/actor";
+import { appSettings } from "@/db/schema";
+import { auditActor, inTransaction, recordAudit } from "@/lib/audit";
+import { hasRole, type Actor } from "@/lib/auth/actor";
 import { ForbiddenError } from "@/lib/errors";
 import { envAllowHostsOf, type NotifyEnv } from "./notify-env";
 import { hostKey, type TargetPolicy } from "./ssrf";
@@ -44,11 +45,13 @@ export async function setAllowHosts({
 }): Promise<string[]> {
   if (!hasRole(actor, "admin")) throw new ForbiddenError("allowing private hosts needs the admin role");
   const hosts = [...new Set(input.hosts.map(hostKey))];
-  await db
-    .insert(appSettings)
-    .values({ key: ALLOW_HOSTS_KEY, value: hosts })
-    .onConflictDoUpdate({ target: appSettings.key, set: { value: hosts, updatedAt: new Date() } });
-  await db.insert(auditEvents).values({ actor: actorLabel(actor), action: "notify.allow_hosts", detail: { hosts } });
+  await inTransaction(db, async (tx) => {
+    await tx
+      .insert(appSettings)
+      .values({ key: ALLOW_HOSTS_KEY, value: hosts })
+      .onConflictDoUpdate({ target: appSettings.key, set: { value: hosts, updatedAt: new Date() } });
+    await recordAudit(tx, { type: "notify.allow_hosts", actor: auditActor(actor), detail: { hosts } });
+  });
   return hosts;
 }
 

@@ -29,6 +29,7 @@ export async function startBackgroundWork(): Promise<void> {
 }
 
 const BACKGROUND_MODULES: Array<() => Promise<unknown>> = [
+  () => import("@/lib/audit/background"),
   () => import("@/lib/cards/background"),
   () => import("@/lib/notify/background"),
   () => import("@/lib/workspaces/background"),

@@ -1,7 +1,8 @@
 import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "@/db/client";
-import { auditEvents, sessionEntries } from "@/db/schema";
+import { sessionEntries } from "@/db/schema";
+import { inTransaction, namedActor, recordAudit } from "@/lib/audit";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { parseRule } from "@/lib/policy";
 import type { SessionEntryRow, SessionEntrySource } from "@/lib/stores/session";
@@ -36,24 +37,24 @@ export async function addSessionEntry(
     source: { scope: "session", store: `session:${input.agentSessionId}` },
   });
   if (!parsed.ok) throw new ValidationError(`invalid rule "${input.rule}": ${parsed.error}`);
-  const [row] = await db
-    .insert(sessionEntries)
-    .values({ id: crypto.randomUUID(), ...input, createdBy: actorName })
-    .returning();
-  await db.insert(auditEvents).values({
-    actor: actorName,
-    action: "entry.added",
-    target: row!.id,
-    workspaceId: input.workspaceId,
-    detail: {
-      scope: "session",
-      agentSessionId: input.agentSessionId,
-      agent: input.agent,
-      entryAction: input.action,
+  return inTransaction(db, async (tx) => {
+    const [row] = await tx
+      .insert(sessionEntries)
+      .values({ id: crypto.randomUUID(), ...input, createdBy: actorName })
+      .returning();
+    await recordAudit(tx, {
+      type: "entry.added",
+      actor: namedActor(actorName),
+      target: row!.id,
+      workspaceId: input.workspaceId,
       rule: input.rule,
-    },
+      store: `session:${input.agentSessionId}`,
+      agent: input.agent,
+      agentSessionId: input.agentSessionId,
+      detail: { scope: "session", entryAction: input.action, after: input.rule },
+    });
+    return toRow(row!);
   });
-  return toRow(row!);
 }
 
 export async function listSessionEntries(
@@ -83,12 +84,16 @@ export async function revokeSessionEntry(
       .where(and(eq(sessionEntries.id, id), eq(sessionEntries.workspaceId, workspaceId)))
       .returning();
     if (!row) throw new NotFoundError(`no session entry ${id} in this workspace`);
-    await tx.insert(auditEvents).values({
-      actor: actorName,
-      action: "entry.revoked",
+    await recordAudit(tx, {
+      type: "entry.revoked",
+      actor: namedActor(actorName),
       target: id,
       workspaceId,
-      detail: { scope: "session", agentSessionId: row.agentSessionId, rule: row.rule, entryAction: row.action },
+      rule: row.rule,
+      store: `session:${row.agentSessionId}`,
+      agent: row.agent,
+      agentSessionId: row.agentSessionId,
+      detail: { scope: "session", entryAction: row.action, before: row.rule },
     });
     return toRow(row);
   });

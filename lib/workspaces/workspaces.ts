@@ -4,8 +4,9 @@ import path from "node:path";
 import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { auditEvents, workspaces } from "@/db/schema";
+import { workspaces } from "@/db/schema";
 import { env } from "@/lib/config/env";
+import { namedActor, recordAudit } from "@/lib/audit";
 import { ConflictError, NotFoundError, ValidationError } from "@/lib/errors";
 
 export const AddWorkspaceInput = z.object({
@@ -80,9 +81,9 @@ export async function addWorkspace(
     const [existing] = await tx.select().from(workspaces).where(eq(workspaces.path, folder));
     if (existing) throw new ConflictError(`${folder} is already registered`);
     const [row] = await tx.insert(workspaces).values({ id: crypto.randomUUID(), path: folder, name }).returning();
-    await tx.insert(auditEvents).values({
-      actor: actorName,
-      action: "workspace.added",
+    await recordAudit(tx, {
+      actor: namedActor(actorName),
+      type: "workspace.added",
       target: row!.id,
       workspaceId: row!.id,
       detail: { path: folder },
@@ -122,9 +123,13 @@ export async function removeWorkspace(
 ): Promise<Workspace> {
   const found = await findWorkspace(db, idOrPath);
   await db.transaction(async (tx) => {
-    await tx
-      .insert(auditEvents)
-      .values({ actor: actorName, action: "workspace.removed", target: found.id, detail: { path: found.path } });
+    await recordAudit(tx, {
+      type: "workspace.removed",
+      actor: namedActor(actorName),
+      target: found.id,
+      workspaceId: found.id,
+      detail: { path: found.path },
+    });
     await tx.delete(workspaces).where(eq(workspaces.id, found.id));
   });
   return found;

@@ -14,6 +14,7 @@ import { disconnectVerb } from "./disconnect";
 import { hookVerb } from "./hook";
 import { sessionsVerb } from "./sessions";
 import { simulateVerb } from "./simulate";
+import { auditVerb } from "./audit";
 
 // Each verb lives in its own file; add it here to make it reachable.
 export const verbs: Verb[] = [
@@ -32,4 +33,5 @@ export const verbs: Verb[] = [
   simulateVerb,
   demoVerb,
   sessionsVerb,
+  auditVerb,
 ];
