@@ -80,6 +80,7 @@ describe("request body limits", () => {
     const res = await send(login.POST, "/api/auth/login", stream, { headers: { "content-length": String(300e6) } });
     expect(res.status).toBe(413);
     expect(await res.json()).toEqual({ error: "the body is larger than 64 KiB" });
+    expect(res.headers.get("connection")).toBe("close");
     expect(pulled.bytes).toBeLessThanOrEqual(32 * 1024);
   });
 

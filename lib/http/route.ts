@@ -44,6 +44,11 @@ export function errorResponse(status: number, error: string, extra?: Record<stri
   return json({ error, ...extra }, status);
 }
 
+/** 413/400 for a body; a 413 closes the connection so the rest of a huge upload is not drained. */
+export function bodyRefusal(refusal: { status: number; reason: string }): NextResponse {
+  return json({ error: refusal.reason }, refusal.status, refusal.status === 413 ? { connection: "close" } : undefined);
+}
+
 function bearer(req: NextRequest): string | null {
   const header = req.headers.get("authorization");
   const match = header?.match(/^Bearer\s+(\S+)$/i);
@@ -105,7 +110,7 @@ export function route<Q = undefined, B = undefined, P = undefined>(
           return errorResponse(415, "send the body as application/json");
         const limit = options.bodyLimit ?? (options.access === "agent" ? AGENT_BODY_LIMIT : PEOPLE_BODY_LIMIT);
         const raw = await readJsonBody(req, limit);
-        if (!raw.ok) return errorResponse(raw.status, raw.reason);
+        if (!raw.ok) return bodyRefusal(raw);
         body = options.body.parse(raw.value);
       }
       const result = await handler({ req, db, actor, query, body, params });
