@@ -5,6 +5,7 @@ import { cards, workspaces } from "@/db/schema";
 import { auditActor, recordAudit } from "@/lib/audit";
 import { actorLabel, type Actor } from "@/lib/auth/actor";
 import { ForbiddenError, NotFoundError } from "@/lib/errors";
+import { admissionLimitsFromEnv, assertPendingRoom, takeAdmission, type AdmissionLimits } from "./admission-limits";
 import { ABSENCE_REASON, holdOf, startDeadlineIfFirst } from "./absence";
 import { publishCardChange } from "./bus";
 import { recordCardEvent } from "./events";
@@ -45,17 +46,23 @@ export async function admitCard({
   workspaceId,
   input,
   env = {},
+  limits,
 }: {
   db: Db;
   actor: Actor;
   workspaceId: string;
   input: AdmitCardInput;
   env?: CardEnv;
+  /** Per agent token; default from the environment (COCKPIT_MAX_PENDING_PER_TOKEN, COCKPIT_ADMISSIONS_*). */
+  limits?: AdmissionLimits;
 }): Promise<AdmitResult> {
   if (actor.kind === "agent" && actor.workspaceId !== workspaceId)
     throw new ForbiddenError("this agent token belongs to another workspace");
   if (actor.kind !== "agent" && actor.role !== "owner" && actor.role !== "admin")
     throw new ForbiddenError("only agents admit cards");
+  const tokenLimits = actor.kind === "agent" ? (limits ?? admissionLimitsFromEnv()) : null;
+  // Before any store read: a flooding token must not make the server evaluate policy for it.
+  if (actor.kind === "agent" && tokenLimits) takeAdmission(actor.tokenId, tokenLimits);
   const [workspace] = await db.select().from(workspaces).where(eq(workspaces.id, workspaceId));
   if (!workspace) throw new NotFoundError(`no workspace with id ${workspaceId}`);
   const rootSessionId = input.rootSessionId ?? input.sessionId;
@@ -119,6 +126,8 @@ export async function admitCard({
     return { status: "denied", decision };
   }
 
+  if (actor.kind === "agent" && tokenLimits) await assertPendingRoom(db, actor.tokenId, tokenLimits);
+
   const content = {
     tool: input.tool,
     input: input.input,
@@ -144,6 +153,7 @@ export async function admitCard({
         id,
         workspaceId,
         agent: input.agent,
+        agentTokenId: actor.kind === "agent" ? actor.tokenId : null,
         agentSessionId: input.sessionId,
         rootSessionId,
         originPath,

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, ne } from "drizzle-orm";
 import { z } from "zod";
 import type { DbOrTx } from "@/db/client";
 import { cards, sessionHolds, workspaces } from "@/db/schema";
-import { toCardView, type CardView } from "./view";
+import { toCardView, withFoldedInput, type CardView } from "./view";
 
 export const ListCardsInput = z.object({
   status: z.enum(["pending", "settled", "all"]).default("pending"),
@@ -11,7 +11,7 @@ export const ListCardsInput = z.object({
 });
 export type ListCardsInput = z.infer<typeof ListCardsInput>;
 
-/** Pending cards oldest first (queue order); settled and all newest first. */
+/** Pending cards oldest first (queue order); settled and all newest first. Inputs are folded previews. */
 export async function listCards(db: DbOrTx, input: ListCardsInput): Promise<CardView[]> {
   const filters = [
     input.status === "pending"
@@ -36,5 +36,5 @@ export async function listCards(db: DbOrTx, input: ListCardsInput): Promise<Card
     .where(and(...filters))
     .orderBy(input.status === "pending" ? asc(cards.createdAt) : desc(cards.createdAt), asc(cards.id))
     .limit(input.limit);
-  return rows.map((r) => toCardView(r.card, r.workspace, r.hold));
+  return rows.map((r) => withFoldedInput(toCardView(r.card, r.workspace, r.hold)));
 }

@@ -1,5 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { CockpitEnv } from "@/lib/config/env";
 import { cliFailure } from "@/lib/stores/cli-support";
+import { configureStoreReads } from "@/lib/stores/read-store";
 import { CliError, UsageError, type Verb } from "./verb";
 import { verbs } from "./verbs/index";
 
@@ -37,6 +39,12 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(verb.usage + "\n");
     return 0;
   }
+  const maxStore = CockpitEnv.shape.COCKPIT_MAX_STORE_BYTES.safeParse(process.env.COCKPIT_MAX_STORE_BYTES);
+  if (!maxStore.success) {
+    process.stderr.write(`cockpit: COCKPIT_MAX_STORE_BYTES: ${maxStore.error.issues[0]?.message}\n`);
+    return 2;
+  }
+  configureStoreReads({ maxBytes: maxStore.data });
   try {
     return await verb.run(rest);
   } catch (error) {

@@ -35,6 +35,25 @@ export const CockpitEnv = z.object({
     .min(1)
     .max(24 * 90)
     .default(24 * 14),
+  /** Where `cockpit start` binds; loopback unless a person opts in (see README "Approve from your phone"). */
+  COCKPIT_HOST: z
+    .string()
+    .trim()
+    .regex(/^[\w.:-]+$/, "must be a host name or an IP address, e.g. 127.0.0.1 or 0.0.0.0")
+    .default("127.0.0.1"),
+  /** Largest agent settings file the cockpit reads; larger stores are listed invalid and never written. */
+  COCKPIT_MAX_STORE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(1024 * 1024),
+  /** Pending cards one agent token may hold at once; more get 429. */
+  COCKPIT_MAX_PENDING_PER_TOKEN: z.coerce.number().int().min(1).max(100_000).default(200),
+  /** Card admissions per agent token: a token bucket refilled at this rate per minute… */
+  COCKPIT_ADMISSIONS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
+  /** …holding at most this many admissions for a burst. */
+  COCKPIT_ADMISSION_BURST: z.coerce.number().int().min(1).max(100_000).default(30),
 });
 export type CockpitEnv = z.infer<typeof CockpitEnv> & { dataDir: string };
 

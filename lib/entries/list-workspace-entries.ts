@@ -1,10 +1,8 @@
 import "server-only";
-import { createHash } from "node:crypto";
-import fs from "node:fs/promises";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { actorLabel, type Actor } from "@/lib/auth/actor";
-import { listEntries, type Entry, type StoreInfo } from "@/lib/stores";
+import { listEntries, readStoreBytes, type Entry, type StoreInfo } from "@/lib/stores";
 import { requireRole, withStoreErrors, workspaceStores } from "./context";
 import { EntryFilters, matchesFilters, SCOPES, toolOf } from "./filters";
 
@@ -94,11 +92,8 @@ async function withLineText(entries: Entry[]): Promise<EntryView[]> {
   const linesOf = (e: Entry) => {
     let lines = files.get(e.store.path);
     if (!lines) {
-      lines = fs.readFile(e.store.path).then(
-        (bytes) =>
-          createHash("sha256").update(bytes).digest("hex") === e.store.version
-            ? bytes.toString("utf8").split(/\r?\n/)
-            : null,
+      lines = readStoreBytes(e.store.path).then(
+        (read) => (read.version === e.store.version ? read.text.split(/\r?\n/) : null),
         () => null,
       );
       files.set(e.store.path, lines);

@@ -38,6 +38,17 @@ export class UnprocessableError extends AppError {
   override readonly status = 422;
   override readonly code = "unprocessable";
 }
+/** Too many requests from one caller; `retryAfterSeconds` becomes the `Retry-After` header. */
+export class TooManyRequestsError extends AppError {
+  override readonly status = 429;
+  override readonly code = "too_many_requests";
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message, { retryAfter: retryAfterSeconds });
+  }
+}
 
 /** Errors from other layers (e.g. lib/stores) mapped by class name, so those layers stay free of HTTP. */
 const statusByName: Record<string, number> = {

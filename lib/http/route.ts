@@ -6,7 +6,8 @@ import { hasRole, type Actor, type Role } from "@/lib/auth/actor";
 import { actorFromAgentToken } from "@/lib/auth/agent-tokens";
 import { isLocalCredential } from "@/lib/auth/local-credential";
 import { actorFromSessionToken } from "@/lib/auth/sessions";
-import { AppError, statusOf } from "@/lib/errors";
+import { AppError, statusOf, TooManyRequestsError } from "@/lib/errors";
+import { AGENT_BODY_LIMIT, PEOPLE_BODY_LIMIT, readJsonBody } from "./body";
 import { sessionTokenFrom } from "./cookies";
 import { csrfRefusal, isUnsafeMethod } from "./csrf";
 
@@ -27,6 +28,8 @@ interface RouteOptions<Q, B, P> {
   query?: ZodType<Q>;
   body?: ZodType<B>;
   params?: ZodType<P>;
+  /** Largest body accepted (413 beyond); default 64 KiB for people's routes, 1 MiB for agent routes. */
+  bodyLimit?: number;
 }
 
 type Ctx = { params: Promise<Record<string, string | string[]>> };
@@ -39,6 +42,11 @@ export function json(data: unknown, status = 200, headers?: HeadersInit): NextRe
 
 export function errorResponse(status: number, error: string, extra?: Record<string, unknown>): NextResponse {
   return json({ error, ...extra }, status);
+}
+
+/** 413/400 for a body; a 413 closes the connection so the rest of a huge upload is not drained. */
+export function bodyRefusal(refusal: { status: number; reason: string }): NextResponse {
+  return json({ error: refusal.reason }, refusal.status, refusal.status === 413 ? { connection: "close" } : undefined);
 }
 
 function bearer(req: NextRequest): string | null {
@@ -100,13 +108,10 @@ export function route<Q = undefined, B = undefined, P = undefined>(
         const type = req.headers.get("content-type") ?? "";
         if (!type.toLowerCase().startsWith("application/json"))
           return errorResponse(415, "send the body as application/json");
-        let raw: unknown;
-        try {
-          raw = await req.json();
-        } catch {
-          return errorResponse(400, "the body is not valid JSON");
-        }
-        body = options.body.parse(raw);
+        const limit = options.bodyLimit ?? (options.access === "agent" ? AGENT_BODY_LIMIT : PEOPLE_BODY_LIMIT);
+        const raw = await readJsonBody(req, limit);
+        if (!raw.ok) return bodyRefusal(raw);
+        body = options.body.parse(raw.value);
       }
       const result = await handler({ req, db, actor, query, body, params });
       return result instanceof Response ? result : json(result ?? { ok: true });
@@ -117,6 +122,10 @@ export function route<Q = undefined, B = undefined, P = undefined>(
         const reason = [...flat.formErrors, ...fields].join("; ") || "invalid request";
         return errorResponse(400, reason, { fields: flat.fieldErrors });
       }
+      if (error instanceof TooManyRequestsError)
+        return json({ error: error.message, retryAfter: error.retryAfterSeconds }, 429, {
+          "retry-after": String(error.retryAfterSeconds),
+        });
       const status = statusOf(error);
       if (status >= 500) {
         console.error(error);

@@ -6,6 +6,13 @@ export { addEntry, type AddEntryInput, type AddResult } from "./add-entry";
 export { suggestNarrowings, type SuggestOptions } from "./suggest-narrowings";
 export { loadPolicyInputs, type LoadPolicyInputsInput, type PolicyInputs } from "./load-policy-inputs";
 export { sweepStaleTemps, writeAtomically, assertNoSymlinks } from "./atomic-write";
+export {
+  configureStoreReads,
+  readStoreBytes,
+  storeReadLimits,
+  DEFAULT_STORE_READ_LIMITS,
+  type StoreReadLimits,
+} from "./read-store";
 export { sweepStoreFolders } from "./sweep-store-folders";
 export { discoverStores, targetStore, DEFAULT_MANAGED_SETTINGS, type StoreLocation, type StorePaths } from "./discover";
 export { memorySessionSource, sessionEntryId, type SessionEntryRow, type SessionEntrySource } from "./session";

@@ -63,6 +63,12 @@ async function agentCall(
     throw new CliError(`the cockpit at ${base} is not reachable`);
   }
   const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+  if (res.status === 429) {
+    // The cockpit rate-limits each agent token: wait as told, then ask again, like a polite agent.
+    const seconds = Math.min(60, Math.max(1, Number(res.headers.get("retry-after")) || 1));
+    await new Promise((r) => setTimeout(r, seconds * 1000));
+    return agentCall(base, token, method, apiPath, body, timeoutMs);
+  }
   if (res.status === 401) throw new CliError("the cockpit refused the agent token (revoked, or for another cockpit)");
   if (res.status >= 400) throw new CliError(`${method} ${apiPath}: ${String(json.error ?? `HTTP ${res.status}`)}`);
   return { status: res.status, json };

@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { EnvError, loadEnv } from "@/lib/config/env";
 import { PEER_PRELOAD } from "@/lib/http/client-key";
 import { LOCAL_CREDENTIAL_ENV, readLocalCredential, writeLocalCredential } from "@/lib/auth/local-credential";
+import { exposureWarning, localUrl } from "../listen-address";
 import { parseFlags } from "../main";
 import { CliError, UsageError, type Verb } from "../verb";
 
@@ -90,11 +91,13 @@ export const startVerb: Verb = {
   usage: `Usage: cockpit start [--port N] [--no-build]
 
 Builds the app when there is no build or the sources are newer, applies database
-migrations, serves on http://localhost:PORT (default 3000) and prints a one-time
-owner login link.
+migrations, serves on http://127.0.0.1:PORT (default 3000; loopback only unless
+COCKPIT_HOST says otherwise) and prints a one-time owner login link.
 
 Environment:
   PORT                 port to listen on (default 3000)
+  COCKPIT_HOST         address to listen on (default 127.0.0.1; 0.0.0.0 for the LAN, with a warning
+                       unless COCKPIT_PUBLIC_URL is https)
   COCKPIT_DATA         data folder (default ./.cockpit): embedded database, local credential
   DATABASE_URL         postgres://… to use a PostgreSQL server instead of the embedded database
   COCKPIT_PUBLIC_URL   the URL people open (links in notifications), e.g. https://cockpit.example
@@ -131,15 +134,21 @@ Environment:
       if (build.status !== 0) throw new CliError("the build failed; see the output above");
     }
 
-    const url = `http://localhost:${env.PORT}`;
+    const url = localUrl(env.COCKPIT_HOST, env.PORT);
+    const warning = exposureWarning(env.COCKPIT_HOST, env.COCKPIT_PUBLIC_URL);
+    if (warning) process.stderr.write(`${warning}\n`);
     const credential = writeLocalCredential(env.dataDir, url, process.pid);
     // The preload stamps each request with its socket address (lib/http/client-key.ts): route handlers cannot see it.
     const preload = path.join(ROOT, PEER_PRELOAD);
-    const child = spawn(process.execPath, ["--require", preload, NEXT_BIN, "start", "-p", String(env.PORT)], {
-      cwd: ROOT,
-      stdio: ["ignore", "pipe", "inherit"],
-      env: { ...process.env, [LOCAL_CREDENTIAL_ENV]: credential.hash },
-    });
+    const child = spawn(
+      process.execPath,
+      ["--require", preload, NEXT_BIN, "start", "-p", String(env.PORT), "-H", env.COCKPIT_HOST],
+      {
+        cwd: ROOT,
+        stdio: ["ignore", "pipe", "inherit"],
+        env: { ...process.env, [LOCAL_CREDENTIAL_ENV]: credential.hash },
+      },
+    );
     // Next prints its own banner; keep its later log lines but not the banner noise.
     child.stdout.on("data", (chunk: Buffer) => {
       const text = chunk.toString();
