@@ -138,6 +138,38 @@ describe("settlement", () => {
     expect(events.map((e) => e.type)).toEqual(["enqueued", "coalesced"]);
   });
 
+  it("a rule-creating answer never settles a sibling through a heuristic the agent's files opened meanwhile", async () => {
+    const outside = path.join(f.home, "elsewhere");
+    const read = await card({
+      agent: "claude-code",
+      sessionId: "heur-sib",
+      tool: "Read",
+      input: { file_path: path.join(outside, "secret.txt") },
+    });
+    const head = await card(bash("cargo test", "heur-sib"));
+    // The agent widens its own roots: the sibling read would now pass the read-only step.
+    f.write(".claude/settings.json", JSON.stringify({ permissions: { additionalDirectories: [outside] } }));
+    const done = await answer(head.id, { outcome: "allow", remember: "session", hash: head.hash });
+    expect(done.coalesced).toEqual([]);
+    expect((await getCard(f.opened.db, { cardId: read.id })).status).toBe("pending");
+    f.write(".claude/settings.json", "{}");
+  });
+
+  it("a safety-check sibling is never settled to allow without a person, even by a rule added since", async () => {
+    f.write(".claude/settings.json", JSON.stringify({ permissions: { ask: ["Bash(cargo publish:*)"] } }));
+    const safety = await card(bash("cargo publish", "safety-sib"));
+    expect((await getCard(f.opened.db, { cardId: safety.id })).safetyCheck).toBe(true);
+    const head = await card(bash("cargo fmt", "safety-sib"));
+    f.write(".claude/settings.json", JSON.stringify({ permissions: { allow: ["Bash(cargo publish:*)"] } }));
+    const done = await answer(head.id, { outcome: "allow", remember: "session", hash: head.hash });
+    expect(done.coalesced).toEqual([]);
+    expect((await getCard(f.opened.db, { cardId: safety.id })).status).toBe("pending");
+    await expect(answer(safety.id, { outcome: "allow", remember: "session", hash: safety.hash })).rejects.toMatchObject(
+      { status: 422 },
+    );
+    f.write(".claude/settings.json", "{}");
+  });
+
   it("always-allow writes the rule to the agent's workspace store, keeping the file's other content", async () => {
     f.write(".claude/settings.local.json", '{\n\t"model": "opus",\n\t"env": { "A": "1" }\n}\n');
     const c = await card(bash("docker compose up", "always"));

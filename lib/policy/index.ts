@@ -34,3 +34,4 @@ export { isNarrower } from "./narrow";
 export { normalizeMode } from "./modes";
 export { canonicalTool } from "./tools";
 export { analyzeShell, initShell, isShellReady } from "./shell/analyze";
+export { explicitAllow } from "./basis";

@@ -118,10 +118,11 @@ describe("agent API and collaborator API", () => {
     expect(foreign.status).toBe(404);
     const coalesced = await call(agentCards.POST, "POST", "/api/agent/v1/cards", {
       bearer: token,
-      body: admitBody("git status"),
+      // Only rules and denying modes settle at once: a person was already asked (docs/security.md).
+      body: { ...admitBody("npm publish"), mode: "dontAsk" },
     });
     expect(coalesced.status).toBe(200);
-    expect(await coalesced.json()).toMatchObject({ status: "coalesced", decision: { decision: "allow" } });
+    expect(await coalesced.json()).toMatchObject({ status: "coalesced", decision: { decision: "deny" } });
     const bad = await call(agentCards.POST, "POST", "/api/agent/v1/cards", {
       bearer: token,
       body: { agent: "claude-code", tool: "Bash" },
