@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { auditEvents, cards, workspaces, type CardSettlement } from "@/db/schema";
-import { actorLabel, hasRole, type Actor } from "@/lib/auth/actor";
+import { actorLabel, hasRole, isPerson, PERSON_ONLY, type Actor } from "@/lib/auth/actor";
 import { ConflictError, ForbiddenError, UnprocessableError } from "@/lib/errors";
 import { addSessionEntry } from "@/lib/session-entries/session-entries";
 import { addEntry } from "@/lib/stores/add-entry";
@@ -53,6 +53,7 @@ export async function settleCard({
   client: (typeof ANSWER_CLIENTS)[number];
   env?: CardEnv;
 }): Promise<SettleCardResult> {
+  if (!isPerson(actor)) throw new ForbiddenError(`answering a card ${PERSON_ONLY}`);
   if (!hasRole(actor, "approver")) throw new ForbiddenError("answering cards needs the approver role");
   const card = await getCardRow(db, { cardId });
   if (card.status !== "pending") throw await conflictFor(db, card);
