@@ -70,7 +70,7 @@ export async function redeemLoginLink(
       actor: claimed.userId,
       action: "auth.login",
       target: sessionId,
-      detail: { userAgent: userAgent?.slice(0, 300) ?? null },
+      detail: { userAgent: userAgent?.slice(0, 300) ?? null, loginTokenId: claimed.id },
     });
     return { sessionToken, sessionId, userId: claimed.userId, expiresAt };
   });
