@@ -9,6 +9,8 @@ import { publishCardChange } from "./bus";
 import { recordCardEvent } from "./events";
 import { cardHash } from "./hash";
 import { CARD_AGENTS, evaluateCall, type CardEnv } from "./policy";
+import { requestWarnings } from "./request-warnings";
+import { validateToolCall } from "./tool-input";
 
 export const AdmitCardInput = z.object({
   agent: z.enum(CARD_AGENTS),
@@ -55,6 +57,8 @@ export async function admitCard({
     throw new ForbiddenError("this agent token belongs to another workspace");
   if (actor.kind !== "agent" && actor.role !== "owner" && actor.role !== "admin")
     throw new ForbiddenError("only agents admit cards");
+  // What the engine judges is what the card shows: a known tool without its required field is refused.
+  validateToolCall(input.tool, input.input);
   const [workspace] = await db.select().from(workspaces).where(eq(workspaces.id, workspaceId));
   if (!workspace) throw new NotFoundError(`no workspace with id ${workspaceId}`);
   const rootSessionId = input.rootSessionId ?? input.sessionId;
@@ -100,6 +104,14 @@ export async function admitCard({
     return { status: "denied", decision };
   }
 
+  const warnings = [
+    ...d.warnings,
+    ...requestWarnings({
+      tool: input.tool,
+      input: input.input,
+      texts: [input.sessionId, rootSessionId, originPath, input.cwd, input.reason, input.mode],
+    }).filter((w) => !d.warnings.includes(w)),
+  ];
   const content = {
     tool: input.tool,
     input: input.input,
@@ -112,7 +124,7 @@ export async function admitCard({
     modeBase: evaluation.modeBase,
     modeEffective: evaluation.modeEffective,
     cause: d.cause,
-    warnings: d.warnings,
+    warnings,
     remember: evaluation.remember,
     ...(input.cwd ? { cwd: input.cwd } : {}),
   };
@@ -135,7 +147,7 @@ export async function admitCard({
         modeBase: evaluation.modeBase,
         modeEffective: evaluation.modeEffective,
         cause: d.cause,
-        warnings: d.warnings,
+        warnings,
         safetyCheck: d.safetyCheck,
         remember: evaluation.remember,
         decision: { step: d.step, reason: d.reason, rule: d.rule },

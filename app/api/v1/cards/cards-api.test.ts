@@ -202,6 +202,25 @@ describe("agent API and collaborator API", () => {
     });
   });
 
+  it("refuses a known tool without its field and a tool name outside the grammar (400), on both agent routes", async () => {
+    const sneaky = await call(agentCards.POST, "POST", "/api/agent/v1/cards", {
+      bearer: token,
+      body: { agent: "claude-code", sessionId: "s-bad", tool: "Bash", input: { cmd: "rm -rf ~" } },
+    });
+    expect(sneaky.status).toBe(400);
+    expect((await sneaky.json()).error).toMatch(/input of Bash: command/);
+    const badName = await call(agentCards.POST, "POST", "/api/agent/v1/cards", {
+      bearer: token,
+      body: { agent: "claude-code", sessionId: "s-bad", tool: "Bash(*)", input: { command: "ls" } },
+    });
+    expect(badName.status).toBe(400);
+    const hooked = await call(hook.POST, "POST", "/api/agent/v1/hooks/claude-code?wait=1", {
+      bearer: token,
+      body: { ...permissionRequest("x"), tool_input: { cmd: "rm -rf ~" } },
+    });
+    expect(hooked.status).toBe(400);
+  });
+
   it("refuses an agent token on the collaborator API with a reason", async () => {
     const res = await call(cardsList.GET, "GET", "/api/v1/cards", { bearer: token });
     expect(res.status).toBe(403);
