@@ -1,3 +1,6 @@
+import type { CardView } from "@/lib/cards/view";
+import { hiddenTextWarning, revealHidden } from "@/lib/text/reveal";
+
 /** How loudly to show a policy warning, and what it means for the person deciding. */
 export interface WarningBanner {
   tone: "danger" | "warn";
@@ -31,6 +34,17 @@ const KNOWN: Record<string, WarningBanner> = {
     title: "Recursive delete",
     detail: "It deletes a folder and everything in it. Check the path.",
   },
+  "downloads and runs code": {
+    tone: "danger",
+    title: "Downloads and runs code",
+    detail: "It fetches a script from the network and runs it at once: what runs is not what you see here.",
+  },
+  "hidden characters": {
+    tone: "danger",
+    title: "Hidden characters",
+    detail:
+      "The request contains bidi controls, zero-width characters or terminal escapes, shown here as ⟨U+…⟩ / ⟨ESC⟩. The text may not be what it looks like.",
+  },
   "engine error": {
     tone: "warn",
     title: "Policy engine error",
@@ -56,4 +70,34 @@ export function warningBanner(warning: string): WarningBanner {
 /** Rewrites ISO timestamps in server messages ("already settled by X at 2026-…Z") as local clock times. */
 export function humanizeTimes(message: string, format: (iso: string) => string): string {
   return message.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z/g, (iso) => format(iso));
+}
+
+function revealDeep(value: unknown): unknown {
+  if (typeof value === "string") return revealHidden(value);
+  if (Array.isArray(value)) return value.map(revealDeep);
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [revealHidden(k), revealDeep(v)]));
+  return value;
+}
+
+/**
+ * The card as a person should see it: every agent-chosen text with hidden characters made visible, and the
+ * "hidden characters" warning present whenever there were any. Id and hash stay, so answers are unchanged.
+ */
+export function displayCard(card: CardView): CardView {
+  const texts = [card.tool, card.input, card.reason, card.sessionId, card.rootSessionId, card.originPath, card.cwd];
+  const hidden = hiddenTextWarning(texts);
+  if (!hidden) return card;
+  const opt = (v: string | null | undefined) => (typeof v === "string" ? revealHidden(v) : v);
+  return {
+    ...card,
+    tool: revealHidden(card.tool),
+    input: revealDeep(card.input) as CardView["input"],
+    reason: opt(card.reason) as CardView["reason"],
+    sessionId: revealHidden(card.sessionId),
+    rootSessionId: revealHidden(card.rootSessionId),
+    originPath: revealHidden(card.originPath),
+    cwd: opt(card.cwd) as CardView["cwd"],
+    warnings: card.warnings.includes(hidden) ? card.warnings : [...card.warnings, hidden],
+  };
 }
