@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ValidationError } from "@/lib/errors";
 import { PATH_FIELDS } from "@/lib/policy/tools";
+import { revealHidden } from "@/lib/text/reveal";
 
 /**
  * The agent's tool-name grammar: a letter, then letters, digits and `_` (Claude Code, Command Code and
@@ -51,7 +52,7 @@ const SCHEMAS: Record<string, z.ZodType> = {
 export function validateToolCall(tool: string, input: Record<string, unknown>): void {
   if (!TOOL_NAME.test(tool))
     throw new ValidationError(
-      `tool: "${tool.slice(0, 80)}" is not a tool name (letters, digits, _; or mcp__server__tool)`,
+      `tool: "${revealHidden(tool.slice(0, 80))}" is not a tool name (letters, digits, _; or mcp__server__tool)`,
     );
   const schema = SCHEMAS[tool.toLowerCase()];
   if (!schema) return;

@@ -58,3 +58,14 @@ export function hiddenTextWarning(values: unknown[]): string | null {
   if (kinds.size === 0) return null;
   return "hidden characters";
 }
+
+/**
+ * JSON for a terminal: the same data as `JSON.stringify`, with hidden characters written as `\uXXXX`
+ * escapes (JSON already escapes C0 controls; bidi and zero-width characters it would print raw).
+ */
+export function terminalJson(value: unknown, space?: number): string {
+  return JSON.stringify(value, null, space).replace(
+    ANY,
+    (ch) => `\\u${ch.codePointAt(0)!.toString(16).padStart(4, "0")}`,
+  );
+}
