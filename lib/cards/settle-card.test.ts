@@ -1,7 +1,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { cardEvents, sessionEntries } from "@/db/schema";
+import { cardEvents, cards, sessionEntries } from "@/db/schema";
 import { ConflictError } from "@/lib/errors";
 import { abortCard } from "./abort-card";
 import { admitCard, type AdmitCardInput } from "./admit-card";
@@ -168,6 +168,28 @@ describe("settlement", () => {
       { status: 422 },
     );
     f.write(".claude/settings.json", "{}");
+  });
+
+  it("a tool-wide rule is never remembered for the session, and always-allow needs confirmToolWide", async () => {
+    const c = await card(bash("terraform apply", "wide"));
+    // An engine suggestion that would allow every shell command (as `{"cmd": …}` once produced).
+    await f.opened.db
+      .update(cards)
+      .set({ remember: { session: ["Bash"], workspace: ["Bash(*)"], workspaceStore: ".claude/settings.local.json" } })
+      .where(eq(cards.id, c.id));
+    await expect(answer(c.id, { outcome: "allow", remember: "session", hash: c.hash })).rejects.toMatchObject({
+      status: 422,
+      message: expect.stringMatching(/every use of the tool/),
+    });
+    await expect(answer(c.id, { outcome: "allow", remember: "workspace", hash: c.hash })).rejects.toMatchObject({
+      status: 422,
+      message: expect.stringMatching(/confirmToolWide/),
+    });
+    expect((await getCard(f.opened.db, { cardId: c.id })).status).toBe("pending");
+    const done = await answer(c.id, { outcome: "allow", remember: "workspace", hash: c.hash, confirmToolWide: true });
+    expect(done.card.settlement).toMatchObject({ remember: "workspace" });
+    expect(JSON.parse(f.read(".claude/settings.local.json")).permissions.allow).toContain("Bash(*)");
+    f.write(".claude/settings.local.json", "{}");
   });
 
   it("always-allow writes the rule to the agent's workspace store, keeping the file's other content", async () => {

@@ -13,6 +13,7 @@ import { coalesceSiblings } from "./coalesce-siblings";
 import { getCard, getCardRow } from "./get-card";
 import { evaluateCall, policyAgent, type CardEnv } from "./policy";
 import { conflictFor, settleOnce } from "./settle-common";
+import { isToolWideRule } from "./tool-wide";
 import type { CardView } from "./view";
 
 export const ANSWER_CLIENTS = ["web", "ntfy", "push", "cli"] as const;
@@ -22,6 +23,8 @@ export const SettleCardInput = z.object({
   remember: z.enum(["once", "session", "workspace"]).default("once"),
   message: z.string().trim().max(5000).optional(),
   hash: z.string().regex(/^[0-9a-f]{64}$/, "the card's hash, as the card view shows it"),
+  /** The person saw the warning that an Always-allow rule allows every use of the tool, and chose it. */
+  confirmToolWide: z.boolean().optional(),
 });
 export type SettleCardInput = z.infer<typeof SettleCardInput>;
 
@@ -65,6 +68,15 @@ export async function settleCard({
       throw new UnprocessableError('a deny is not remembered; answer deny with remember "once"');
     if (card.remember[input.remember].length === 0)
       throw new UnprocessableError(`nothing can be remembered for this request; allow it once instead`);
+    const wide = card.remember[input.remember].filter(isToolWideRule);
+    if (wide.length && input.remember === "session")
+      throw new UnprocessableError(
+        `${wide.join(", ")} would allow every use of the tool; only Always allow can store it, with confirmation`,
+      );
+    if (wide.length && !input.confirmToolWide)
+      throw new UnprocessableError(
+        `${wide.join(", ")} would allow every use of the tool; confirm the tool-wide rule (confirmToolWide) or allow once`,
+      );
   }
   const [workspace] = await db.select().from(workspaces).where(eq(workspaces.id, card.workspaceId));
   const who = actorLabel(actor);
