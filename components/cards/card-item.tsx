@@ -7,7 +7,7 @@ import { describeCause, describeSettlement, formatTime } from "@/lib/cards-clien
 import { shortSessionId } from "@/lib/cards-client/group";
 import { cardSubject } from "@/lib/cards-client/subject";
 import type { AnswerNotice } from "@/lib/cards-client/use-answer";
-import { warningBanner } from "@/lib/cards-client/warnings";
+import { displayCard, warningBanner } from "@/lib/cards-client/warnings";
 import { AnswerPanel, type CardActions } from "./answer-panel";
 import styles from "./cards.module.css";
 import { Deadline } from "./deadline";
@@ -24,7 +24,8 @@ interface Props {
 }
 
 /** One permission prompt: everything a person needs to decide, then the answer controls. */
-export function CardItem({ card, me, onNotice, head, actionsRef, permalink }: Props) {
+export function CardItem({ card: raw, me, onNotice, head, actionsRef, permalink }: Props) {
+  const card = displayCard(raw);
   const ref = useRef<HTMLElement>(null);
   const pending = card.status === "pending";
   const full = useFullInput(card);

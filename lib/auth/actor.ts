@@ -19,3 +19,12 @@ export function actorLabel(actor: Actor): string {
   if (actor.kind === "local") return "local-cli";
   return `agent:${actor.name}`;
 }
+
+/** Why a credential that is not a person's session may not answer cards or write allow rules. */
+export const PERSON_ONLY =
+  "needs a person signed in on the web or phone (or a notification's action); the local CLI credential and agent tokens cannot do it";
+
+/** Answers and allow rules come only from a person's session: the CLI credential and agent tokens are refused. */
+export function isPerson(actor: Actor): actor is Extract<Actor, { kind: "user" }> {
+  return actor.kind === "user";
+}

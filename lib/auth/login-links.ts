@@ -72,7 +72,7 @@ export async function redeemLoginLink(
       actor: { type: "user", label: claimed.userId, id: claimed.userId, session: sessionId, channel: "web" },
       target: sessionId,
       outcome: "allow",
-      detail: { userAgent: userAgent?.slice(0, 300) ?? null },
+      detail: { userAgent: userAgent?.slice(0, 300) ?? null, loginTokenId: claimed.id },
     });
     return { sessionToken, sessionId, userId: claimed.userId, expiresAt };
   });

@@ -39,6 +39,7 @@ export interface AnswerInput {
   remember: Remember;
   message?: string;
   hash: string;
+  confirmToolWide?: boolean;
 }
 
 export interface AnswerResult {

@@ -16,6 +16,7 @@ export interface AnswerVariables {
   outcome: Outcome;
   remember: Remember;
   message?: string;
+  confirmToolWide?: boolean;
 }
 
 /** Answers one card; on success it leaves the pending list at once, on 409 the card shows who settled it. */

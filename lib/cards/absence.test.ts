@@ -76,8 +76,10 @@ describe("absence timeout", () => {
     });
     const heldAudit = await f.opened.db.select().from(auditEvents).where(eq(auditEvents.action, "card.expired"));
     expect(heldAudit.some((r) => (r.detail as { source?: string }).source === "absence-held")).toBe(true);
-    // Policy still decides covered calls during the hold.
+    // Allow rules still decide covered calls during the hold.
+    f.write(".claude/settings.json", JSON.stringify({ permissions: { allow: ["Bash(git status)"] } }));
     expect((await admit(bash("git status", "away"))).status).toBe("coalesced");
+    f.write(".claude/settings.json", "{}");
 
     // A user message ends the hold.
     expect(

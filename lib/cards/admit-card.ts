@@ -11,6 +11,8 @@ import { publishCardChange } from "./bus";
 import { recordCardEvent } from "./events";
 import { cardHash } from "./hash";
 import { CARD_AGENTS, evaluateCall, type CardEnv } from "./policy";
+import { requestWarnings } from "./request-warnings";
+import { validateToolCall } from "./tool-input";
 
 export const AdmitCardInput = z.object({
   agent: z.enum(CARD_AGENTS),
@@ -63,6 +65,8 @@ export async function admitCard({
   const tokenLimits = actor.kind === "agent" ? (limits ?? admissionLimitsFromEnv()) : null;
   // Before any store read: a flooding token must not make the server evaluate policy for it.
   if (actor.kind === "agent" && tokenLimits) takeAdmission(actor.tokenId, tokenLimits);
+  // What the engine judges is what the card shows: a known tool without its required field is refused.
+  validateToolCall(input.tool, input.input);
   const [workspace] = await db.select().from(workspaces).where(eq(workspaces.id, workspaceId));
   if (!workspace) throw new NotFoundError(`no workspace with id ${workspaceId}`);
   const rootSessionId = input.rootSessionId ?? input.sessionId;
@@ -128,6 +132,14 @@ export async function admitCard({
 
   if (actor.kind === "agent" && tokenLimits) await assertPendingRoom(db, actor.tokenId, tokenLimits);
 
+  const warnings = [
+    ...d.warnings,
+    ...requestWarnings({
+      tool: input.tool,
+      input: input.input,
+      texts: [input.sessionId, rootSessionId, originPath, input.cwd, input.reason, input.mode],
+    }).filter((w) => !d.warnings.includes(w)),
+  ];
   const content = {
     tool: input.tool,
     input: input.input,
@@ -140,7 +152,7 @@ export async function admitCard({
     modeBase: evaluation.modeBase,
     modeEffective: evaluation.modeEffective,
     cause: d.cause,
-    warnings: d.warnings,
+    warnings,
     remember: evaluation.remember,
     ...(input.cwd ? { cwd: input.cwd } : {}),
   };
@@ -164,7 +176,7 @@ export async function admitCard({
         modeBase: evaluation.modeBase,
         modeEffective: evaluation.modeEffective,
         cause: d.cause,
-        warnings: d.warnings,
+        warnings,
         safetyCheck: d.safetyCheck,
         remember: evaluation.remember,
         decision: { step: d.step, reason: d.reason, rule: d.rule },

@@ -5,7 +5,10 @@ import { publishCardChange } from "./bus";
 import { evaluateCall, type CardEnv } from "./policy";
 import { settleOnce } from "./settle-common";
 
-/** After a rule-creating answer, re-runs policy over the root session's other queued cards and settles those it now decides. */
+/**
+ * After a rule-creating answer, re-runs policy over the root session's other queued cards and settles those
+ * it now decides: allow only through an explicit rule (see `forAskedCall`), never a safety check; deny always.
+ */
 export async function coalesceSiblings(
   db: Db,
   {
@@ -45,6 +48,8 @@ export async function coalesceSiblings(
       env,
     );
     if (d.decision === "ask") continue;
+    // A safety check is answered by a person; a rule may still tighten it to deny.
+    if (card.safetyCheck && d.decision !== "deny") continue;
     const now = env.now?.() ?? new Date();
     const row = await db.transaction((tx) =>
       settleOnce(tx, {

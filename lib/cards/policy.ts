@@ -2,7 +2,16 @@ import os from "node:os";
 import path from "node:path";
 import type { DbOrTx } from "@/db/client";
 import { loadShellParser } from "@/lib/policy-runtime/shell-parser";
-import { decide, rememberRules, type Agent, type Decision, type Mode, type ToolCall } from "@/lib/policy";
+import {
+  decide,
+  explicitAllow,
+  rememberRules,
+  type Agent,
+  type Decision,
+  type Mode,
+  type PolicyContext,
+  type ToolCall,
+} from "@/lib/policy";
 import { listSessionEntries } from "@/lib/session-entries/session-entries";
 import { loadPolicyInputs } from "@/lib/stores/load-policy-inputs";
 import { policyContextFor, resolveModes } from "@/lib/stores/policy-context";
@@ -40,8 +49,27 @@ export interface EvaluateInput {
 }
 
 /**
+ * Every call the cockpit sees was already put to a person by the agent: only an explicit allow rule
+ * (a store rule or a session entry) settles it without one. Heuristic allows (read-only, accept-edits,
+ * yolo, plan, always-allowed, subagent) become asks; denies and asks stand.
+ */
+export function forAskedCall(call: ToolCall, ctx: PolicyContext, d: Decision): Decision {
+  if (d.decision !== "allow") return d;
+  const explicit = explicitAllow(call, ctx);
+  if (explicit) return explicit;
+  const why = "the agent asked a person: only an explicit allow rule settles it without one";
+  return {
+    ...d,
+    decision: "ask",
+    reason: `${d.reason}; ${why}`,
+    trace: [...d.trace, { step: d.step, outcome: "decided", why }],
+  };
+}
+
+/**
  * Current policy for one call: the agent's stores for the workspace and $HOME plus the session rules
- * of the root session (children share the root's authority), decided by the engine.
+ * of the root session (children share the root's authority), decided by the engine. A safety check
+ * offers nothing to remember.
  */
 export async function evaluateCall(
   db: DbOrTx,
@@ -70,8 +98,11 @@ export async function evaluateCall(
     inputs,
     shell,
   });
-  const decision = decide(input.call, ctx);
-  const rules = decision.decision === "ask" ? rememberRules(input.call, ctx) : { session: [], workspace: [] };
+  const decision = forAskedCall(input.call, ctx, decide(input.call, ctx));
+  const rules =
+    decision.decision === "ask" && !decision.safetyCheck
+      ? rememberRules(input.call, ctx)
+      : { session: [], workspace: [] };
   let workspaceStore: string | null = null;
   if (rules.workspace.length) {
     const store = targetStore(paths, agent, "workspace");

@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { cards, workspaces, type CardSettlement } from "@/db/schema";
 import { auditActor, recordAudit } from "@/lib/audit";
-import { actorLabel, hasRole, type Actor } from "@/lib/auth/actor";
+import { actorLabel, hasRole, isPerson, PERSON_ONLY, type Actor } from "@/lib/auth/actor";
 import { ConflictError, ForbiddenError, UnprocessableError } from "@/lib/errors";
 import { addSessionEntry } from "@/lib/session-entries/session-entries";
 import { addEntry } from "@/lib/stores/add-entry";
@@ -14,6 +14,7 @@ import { coalesceSiblings } from "./coalesce-siblings";
 import { getCard, getCardRow } from "./get-card";
 import { evaluateCall, policyAgent, type CardEnv } from "./policy";
 import { conflictFor, settleOnce } from "./settle-common";
+import { isToolWideRule } from "./tool-wide";
 import type { CardView } from "./view";
 
 export const ANSWER_CLIENTS = ["web", "ntfy", "push", "cli"] as const;
@@ -23,6 +24,8 @@ export const SettleCardInput = z.object({
   remember: z.enum(["once", "session", "workspace"]).default("once"),
   message: z.string().trim().max(5000).optional(),
   hash: z.string().regex(/^[0-9a-f]{64}$/, "the card's hash, as the card view shows it"),
+  /** The person saw the warning that an Always-allow rule allows every use of the tool, and chose it. */
+  confirmToolWide: z.boolean().optional(),
 });
 export type SettleCardInput = z.infer<typeof SettleCardInput>;
 
@@ -54,6 +57,7 @@ export async function settleCard({
   client: (typeof ANSWER_CLIENTS)[number];
   env?: CardEnv;
 }): Promise<SettleCardResult> {
+  if (!isPerson(actor)) throw new ForbiddenError(`answering a card ${PERSON_ONLY}`);
   if (!hasRole(actor, "approver")) throw new ForbiddenError("answering cards needs the approver role");
   const card = await getCardRow(db, { cardId });
   if (card.status !== "pending") throw await conflictFor(db, card);
@@ -65,6 +69,15 @@ export async function settleCard({
       throw new UnprocessableError('a deny is not remembered; answer deny with remember "once"');
     if (card.remember[input.remember].length === 0)
       throw new UnprocessableError(`nothing can be remembered for this request; allow it once instead`);
+    const wide = card.remember[input.remember].filter(isToolWideRule);
+    if (wide.length && input.remember === "session")
+      throw new UnprocessableError(
+        `${wide.join(", ")} would allow every use of the tool; only Always allow can store it, with confirmation`,
+      );
+    if (wide.length && !input.confirmToolWide)
+      throw new UnprocessableError(
+        `${wide.join(", ")} would allow every use of the tool; confirm the tool-wide rule (confirmToolWide) or allow once`,
+      );
   }
   const [workspace] = await db.select().from(workspaces).where(eq(workspaces.id, card.workspaceId));
   const who = actorLabel(actor);

@@ -2,6 +2,7 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { CockpitEnv } from "@/lib/config/env";
 import { cliFailure } from "@/lib/stores/cli-support";
 import { configureStoreReads } from "@/lib/stores/read-store";
+import { revealHidden } from "@/lib/text/reveal";
 import { CliError, UsageError, type Verb } from "./verb";
 import { verbs } from "./verbs/index";
 
@@ -49,17 +50,19 @@ export async function main(argv: string[]): Promise<number> {
     return await verb.run(rest);
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`cockpit ${verb.name}: ${error.message}\n\n${verb.usage}\n`);
+      process.stderr.write(`cockpit ${verb.name}: ${revealHidden(error.message)}\n\n${verb.usage}\n`);
       return 2;
     }
     if (error instanceof CliError) {
-      process.stderr.write(`cockpit ${verb.name}: ${error.message}\n`);
+      process.stderr.write(`cockpit ${verb.name}: ${revealHidden(error.message)}\n`);
       return error.exitCode;
     }
     // Store refusals (changed on disk, symlink, invalid file, not narrower…) are one-line reasons.
     const failure = cliFailure(error);
     if (failure) {
-      process.stderr.write(`cockpit ${verb.name}: ${failure.message}\n${failure.usage ? `\n${verb.usage}\n` : ""}`);
+      process.stderr.write(
+        `cockpit ${verb.name}: ${revealHidden(failure.message)}\n${failure.usage ? `\n${verb.usage}\n` : ""}`,
+      );
       return failure.usage ? 2 : 1;
     }
     // node:util parseArgs throws TypeErrors with codes for unknown/missing flags.

@@ -7,7 +7,7 @@ import { addSessionEntry } from "@/lib/session-entries/session-entries";
 import type { SessionEntryRow } from "@/lib/stores";
 import { addEntry, type AddResult } from "@/lib/stores";
 import { recordEntryChange } from "./audit";
-import { requireRole, withStoreErrors, workspaceStores } from "./context";
+import { requirePerson, requireRole, withStoreErrors, workspaceStores } from "./context";
 import { ACTIONS, AGENTS } from "./filters";
 
 export const JSON_FILES = ["settings.json", "settings.local.json"] as const;
@@ -34,6 +34,7 @@ export async function addWorkspaceEntry({
 }): Promise<AddResult> {
   requireRole(actor, "admin");
   const args = AddWorkspaceEntryInput.parse(input);
+  if (args.action === "allow") requirePerson(actor, "adding an allow rule");
   if (args.file && args.agent === "mevedel")
     throw new ValidationError("mevedel has one store per scope: leave the file out");
   if (args.file === "settings.local.json" && args.scope === "global")
@@ -79,6 +80,7 @@ export async function addWorkspaceSessionEntry({
 }): Promise<SessionEntryRow & { entryId: string }> {
   requireRole(actor, "admin");
   const args = AddWorkspaceSessionEntryInput.parse(input);
+  if (args.action === "allow") requirePerson(actor, "adding an allow rule");
   const { workspace } = await workspaceStores(db, actorLabel(actor), args.workspace);
   const row = await addSessionEntry(db, {
     actorName: actorLabel(actor),

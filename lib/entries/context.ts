@@ -2,7 +2,7 @@ import "server-only";
 import os from "node:os";
 import path from "node:path";
 import type { Db } from "@/db/client";
-import { hasRole, type Actor, type Role } from "@/lib/auth/actor";
+import { hasRole, isPerson, PERSON_ONLY, type Actor, type Role } from "@/lib/auth/actor";
 import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from "@/lib/errors";
 import { sessionEntrySource } from "@/lib/session-entries/session-entries";
 import * as stores from "@/lib/stores";
@@ -10,6 +10,11 @@ import { getWorkspace, type Workspace } from "@/lib/workspaces/workspaces";
 
 export function requireRole(actor: Actor, role: Role): void {
   if (!hasRole(actor, role)) throw new ForbiddenError(`this needs the ${role} role`);
+}
+
+/** Writing an allow rule (or rewriting an entry) is a person's act, like answering a card. */
+export function requirePerson(actor: Actor, doing: string): void {
+  if (!isPerson(actor)) throw new ForbiddenError(`${doing} ${PERSON_ONLY}`);
 }
 
 export interface WorkspaceStores {

@@ -12,7 +12,7 @@ import {
   type NarrowResult,
 } from "@/lib/stores";
 import { recordEntryChange } from "./audit";
-import { requireRole, withStoreErrors, workspaceStores } from "./context";
+import { requirePerson, requireRole, withStoreErrors, workspaceStores } from "./context";
 
 export const NarrowWorkspaceEntryInput = z.object({
   workspace: z.string().min(1),
@@ -39,6 +39,7 @@ export async function narrowWorkspaceEntry({
   input: NarrowWorkspaceEntryInput;
 }): Promise<NarrowResult> {
   requireRole(actor, "admin");
+  requirePerson(actor, "rewriting an entry");
   const args = NarrowWorkspaceEntryInput.parse(input);
   const actorName = actorLabel(actor);
   const { workspace, paths } = await workspaceStores(db, actorName, args.workspace);

@@ -66,6 +66,8 @@ async function authenticate(
     if (access === "agent") return { actor: await actorFromAgentToken(db, token), viaCookie: false };
     if (isLocalCredential(token))
       return { actor: { kind: "local", role: "owner", name: "local-cli" }, viaCookie: false };
+    // A valid agent token is recognised so it gets a 403 with a reason, not a bare 401.
+    if (token.startsWith("cpa_")) return { actor: await actorFromAgentToken(db, token), viaCookie: false };
     return { actor: null, viaCookie: false };
   }
   if (access === "agent") return { actor: null, viaCookie: false };
@@ -94,6 +96,8 @@ export function route<Q = undefined, B = undefined, P = undefined>(
         if (!found.actor)
           return errorResponse(401, options.access === "agent" ? "missing or invalid agent token" : "sign in required");
         if (options.access !== "agent" && !hasRole(found.actor, options.access)) {
+          if (found.actor.kind === "agent")
+            return errorResponse(403, "agent tokens reach only the agent API (/api/agent/v1); this needs a person");
           return errorResponse(403, `this needs the ${options.access} role`);
         }
         actor = found.actor;

@@ -35,3 +35,4 @@ export { isNarrower } from "./narrow";
 export { normalizeMode } from "./modes";
 export { canonicalTool } from "./tools";
 export { analyzeShell, createShellParser, type ShellParser } from "./shell/analyze";
+export { explicitAllow } from "./basis";

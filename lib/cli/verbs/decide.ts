@@ -1,4 +1,5 @@
 import path from "node:path";
+import { terminalJson } from "@/lib/text/reveal";
 import { z } from "zod";
 import { decide, normalizeMode } from "@/lib/policy";
 import { memorySessionSource, type SessionEntryRow, type SessionEntrySource } from "@/lib/stores/session";
@@ -115,7 +116,7 @@ export const decideVerb: Verb = {
           safetyCheck: d.safetyCheck,
           mode: ctx.mode,
         });
-      process.stdout.write(JSON.stringify(out) + "\n");
+      process.stdout.write(terminalJson(out) + "\n");
       return 0;
     } catch (error) {
       if (error instanceof CliError) throw error;

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { terminalJson } from "@/lib/text/reveal";
 import path from "node:path";
 import { parseFlags } from "../main";
 import { callServer } from "../server-client";
@@ -141,7 +142,7 @@ export const demoVerb: Verb = {
       workspace: real,
       script,
       signal: stop.signal,
-      onLine: (line) => process.stdout.write(JSON.stringify(line) + "\n"),
+      onLine: (line) => process.stdout.write(terminalJson(line) + "\n"),
     });
     return 0;
   },

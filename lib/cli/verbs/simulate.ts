@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { terminalJson } from "@/lib/text/reveal";
 import path from "node:path";
 import { z } from "zod";
 import { parseFlags } from "../main";
@@ -201,7 +202,7 @@ export const simulateVerb: Verb = {
       token,
       workspace,
       script: parsed.data,
-      onLine: (line) => process.stdout.write(JSON.stringify(line) + "\n"),
+      onLine: (line) => process.stdout.write(terminalJson(line) + "\n"),
     });
     return 0;
   },
