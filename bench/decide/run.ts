@@ -1,8 +1,10 @@
 // Decision latency of the policy engine: p50/p99 µs per decision and decisions/s, by rule count,
-// for file calls and shell calls (cached and cold shell parse). Run: npx tsx bench/decide/run.ts
+// for file calls and shell calls (cached and cold shell parse), then the same-run comparison with Cedar and
+// node-casbin (peers.ts). Run: npx tsx bench/decide/run.ts  (only the peer table: --peers)
 import { decide, parseRule, type PolicyContext, type Rule, type ToolCall } from "../../lib/policy/index";
 import { initShellFromNode } from "../../lib/policy/shell-init-node";
 import { clearShellCache } from "../../lib/policy/shell/analyze";
+import { runPeers } from "./peers";
 
 const SOURCE = { scope: "workspace" as const, store: "/w/.commandcode/settings.json" };
 const TEMPLATES: [string, "allow" | "ask" | "deny"][] = [
@@ -62,6 +64,11 @@ function measure(calls: ToolCall[], ctx: PolicyContext, iterations: number, cold
 
 async function main() {
   await initShellFromNode();
+  if (!process.argv.includes("--peers")) await byRuleCount();
+  await runPeers();
+}
+
+async function byRuleCount() {
   const rows: string[][] = [];
   const builds: string[] = [];
   for (const n of [10, 100, 1_000, 10_000]) {

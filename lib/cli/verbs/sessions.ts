@@ -1,6 +1,5 @@
-import { parseFlags } from "../main";
 import { callServer } from "../server-client";
-import { UsageError, type Verb } from "../verb";
+import { parseFlags, UsageError, type Verb } from "../verb";
 
 const usage = `Usage: cockpit sessions <list [--json] | release ROOT_SESSION_ID --workspace ID>
 

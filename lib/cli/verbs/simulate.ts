@@ -1,9 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { parseFlags } from "../main";
 import { callServer } from "../server-client";
-import { CliError, UsageError, type Verb } from "../verb";
+import { parseFlags, CliError, UsageError, type Verb } from "../verb";
 import { hookUrl, workspaceFolder } from "./connect-support";
 
 const usage = `Usage: cockpit simulate --workspace DIR --script FILE [--token T] [--url URL]

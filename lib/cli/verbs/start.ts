@@ -4,8 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { EnvError, loadEnv } from "@/lib/config/env";
 import { LOCAL_CREDENTIAL_ENV, readLocalCredential, writeLocalCredential } from "@/lib/auth/local-credential";
-import { parseFlags } from "../main";
-import { CliError, UsageError, type Verb } from "../verb";
+import { parseFlags, CliError, UsageError, type Verb } from "../verb";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
