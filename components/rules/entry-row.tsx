@@ -5,7 +5,7 @@ import styles from "./rules.module.css";
 
 type GrantLike = { path: string; access: string; label: "exact" | "recursive" };
 
-export function ActionBadge({ action }: { action: string }) {
+function ActionBadge({ action }: { action: string }) {
   return <span className={`${styles.badge} ${styles[action as "allow" | "ask" | "deny"] ?? ""}`}>{action}</span>;
 }
 

@@ -4,7 +4,7 @@ import { lineColumn } from "@/lib/sexp/read";
 import type { Action } from "./types";
 
 const RuleList = z.array(z.string());
-export const JsonPermissions = z.looseObject({
+const JsonPermissions = z.looseObject({
   allow: RuleList.optional(),
   ask: RuleList.optional(),
   deny: RuleList.optional(),

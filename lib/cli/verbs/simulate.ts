@@ -156,7 +156,7 @@ export async function runSimulation({
   } while (script.loop && !signal?.aborted);
 }
 
-export async function agentTokenFor(workspace: string, flag: string | undefined): Promise<string> {
+async function agentTokenFor(workspace: string, flag: string | undefined): Promise<string> {
   const token = flag ?? process.env.COCKPIT_TOKEN;
   if (token) return token;
   const created = await callServer<{ token: string }>("POST", "/api/v1/agent-tokens", { workspace, name: "simulator" });

@@ -28,7 +28,7 @@ function newestMtime(target: string): number {
 }
 
 /** A build is needed when there is none or any source file is newer than it. */
-export function buildIsStale(root = ROOT): boolean {
+function buildIsStale(root = ROOT): boolean {
   const buildId = path.join(root, process.env.COCKPIT_DIST_DIR || ".next", "BUILD_ID");
   if (!fs.existsSync(buildId)) return true;
   const built = fs.statSync(buildId).mtimeMs;
@@ -43,7 +43,7 @@ export function buildIsStale(root = ROOT): boolean {
  * Only one server may own a data folder (PGlite allows one process): refuse to start when the
  * credential's launcher is alive and its server answers.
  */
-export async function runningServer(dataDir: string): Promise<{ url: string; pid: number } | null> {
+async function runningServer(dataDir: string): Promise<{ url: string; pid: number } | null> {
   const credential = readLocalCredential(dataDir);
   if (!credential) return null;
   try {
