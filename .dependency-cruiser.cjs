@@ -34,6 +34,18 @@ module.exports = {
         ],
       },
     },
+    {
+      name: "browser-client-imports-types-only",
+      severity: "error",
+      comment:
+        "The browser API client takes response types from lib with `import type`; values only from browser-safe modules.",
+      from: { path: "^lib/(client|cards-client)/", pathNot: "\\.test\\.ts$" },
+      to: {
+        path: "^(db|lib)/",
+        pathNot: "^lib/(client|cards-client)/|^lib/entries/filters\\.ts$",
+        dependencyTypesNot: ["type-only"],
+      },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },

@@ -1,6 +1,6 @@
 "use client";
 import { memo } from "react";
-import type { EntryView } from "./api";
+import type { EntryView } from "./query";
 import styles from "./rules.module.css";
 
 type GrantLike = { path: string; access: string; label: "exact" | "recursive" };
