@@ -1,7 +1,16 @@
 // Decision latency of the policy engine: p50/p99 µs per decision and decisions/s, by rule count,
-// for file calls and shell calls (cached and cold shell parse). Run: npx tsx bench/decide/run.ts
-import { decide, parseRule, type PolicyContext, type Rule, type ToolCall } from "../../lib/policy/index";
+// for file calls and shell calls (cached and cold shell parse), then the same-run comparison with Cedar and
+// node-casbin (peers.ts). Run: npx tsx bench/decide/run.ts  (only the peer table: --peers)
+import {
+  decide,
+  parseRule,
+  type PolicyContext,
+  type Rule,
+  type ShellParser,
+  type ToolCall,
+} from "../../lib/policy/index";
 import { loadShellParser } from "../../lib/policy-runtime/shell-parser";
+import { runPeers } from "./peers";
 
 const SOURCE = { scope: "workspace" as const, store: "/w/.commandcode/settings.json" };
 const TEMPLATES: [string, "allow" | "ask" | "deny"][] = [
@@ -61,6 +70,11 @@ function measure(calls: ToolCall[], ctx: PolicyContext, iterations: number, cold
 
 async function main() {
   const shell = await loadShellParser();
+  if (!process.argv.includes("--peers")) await byRuleCount(shell);
+  await runPeers(shell);
+}
+
+async function byRuleCount(shell: ShellParser) {
   const rows: string[][] = [];
   const builds: string[] = [];
   for (const n of [10, 100, 1_000, 10_000]) {

@@ -2,7 +2,7 @@
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import type { CardView } from "@/lib/cards/view";
-import { fetchCard, markDisplayed } from "@/lib/cards-client/api";
+import { fetchCard, markDisplayed } from "@/lib/client/api";
 import { describeCause, describeSettlement, formatTime } from "@/lib/cards-client/format";
 import { shortSessionId } from "@/lib/cards-client/group";
 import { cardSubject } from "@/lib/cards-client/subject";

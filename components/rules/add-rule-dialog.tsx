@@ -1,6 +1,6 @@
 "use client";
 import { useState } from "react";
-import { callApi } from "./api";
+import { addEntry } from "@/lib/client/api";
 import { Modal } from "./modal";
 import styles from "./rules.module.css";
 import type { WriteOutcome } from "./write-outcome";
@@ -40,9 +40,7 @@ export function AddRuleDialog({
     setBusy(true);
     setError(null);
     const body = { workspace, agent, scope, action, rule, ...(showFile ? { file } : {}) };
-    const res = await callApi<{
-      result: { store: string; unchanged: boolean; after: { line: number }; scopeWarning?: string };
-    }>("/api/v1/entries/add", { body });
+    const res = await addEntry(body);
     setBusy(false);
     if (!res.ok) return setError(res.error);
     const r = res.data.result;

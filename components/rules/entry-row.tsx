@@ -1,11 +1,11 @@
 "use client";
 import { memo } from "react";
-import type { EntryView } from "./api";
+import type { EntryView } from "./query";
 import styles from "./rules.module.css";
 
 type GrantLike = { path: string; access: string; label: "exact" | "recursive" };
 
-export function ActionBadge({ action }: { action: string }) {
+function ActionBadge({ action }: { action: string }) {
   return <span className={`${styles.badge} ${styles[action as "allow" | "ask" | "deny"] ?? ""}`}>{action}</span>;
 }
 

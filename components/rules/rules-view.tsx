@@ -4,7 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { SCOPES } from "@/lib/entries/filters";
 import type { StoreInfo } from "@/lib/stores/types";
 import { AddRuleDialog } from "./add-rule-dialog";
-import { entriesKey, fetchEntriesPage, nextOffset, type EntryView } from "./api";
+import { entriesKey, fetchEntriesPage, nextOffset, type EntryView } from "./query";
 import { NarrowDialog } from "./narrow-dialog";
 import { RevokeDialog } from "./revoke-dialog";
 import { RulesFilters } from "./rules-filters";
@@ -14,11 +14,8 @@ import { useRulesUrl } from "./use-rules-url";
 import type { WriteOutcome } from "./write-outcome";
 import { WorkspaceSelect } from "@/components/workspaces/workspace-select";
 
-export interface WorkspaceOption {
-  id: string;
-  name: string;
-  path: string;
-}
+import type { WorkspaceOption } from "@/lib/client/api";
+export type { WorkspaceOption };
 
 const SCOPE_TITLE = {
   session: "Session",

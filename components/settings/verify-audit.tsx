@@ -1,6 +1,6 @@
 "use client";
 import { useState } from "react";
-import { readError } from "@/lib/client/fetch-json";
+import { verifyAuditLog } from "@/lib/client/api";
 
 /** Recomputes the audit chain on the server and shows its one-line verdict. */
 export function VerifyAudit() {
@@ -12,14 +12,10 @@ export function VerifyAudit() {
     setBusy(true);
     setError(null);
     setResult(null);
-    const res = await fetch("/api/v1/audit/verify", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: "{}",
-    });
+    const res = await verifyAuditLog();
     setBusy(false);
-    if (!res.ok) return setError(await readError(res));
-    setResult((await res.json()) as { intact: boolean; line: string });
+    if (!res.ok) return setError(res.error);
+    setResult(res.data);
   }
 
   return (

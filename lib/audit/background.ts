@@ -1,9 +1,7 @@
-import { registerBackgroundWork } from "@/lib/server/background";
-
 const MINUTE = 60_000;
 
 // Every minute: sign a checkpoint when the head is 10 minutes past the last one; hourly: apply retention.
-registerBackgroundWork("audit", async () => {
+export async function startAuditWork(): Promise<void> {
   const { getOpenedDb } = await import("@/db/client");
   const { env } = await import("@/lib/config/env");
   const { checkpointIfDue } = await import("./checkpoint");
@@ -29,4 +27,4 @@ registerBackgroundWork("audit", async () => {
       });
   }, MINUTE);
   timer.unref();
-});
+}

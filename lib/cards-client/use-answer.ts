@@ -1,7 +1,7 @@
 "use client";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { CardView } from "@/lib/cards/view";
-import { AnswerError, answerCard, type Outcome, type Remember } from "./api";
+import { AnswerError, answerCard, type Outcome, type Remember } from "@/lib/client/api";
 import { conflictText, describeSettlement, formatTime } from "./format";
 import { cardKeys } from "./queries";
 import { humanizeTimes } from "./warnings";

@@ -1,8 +1,7 @@
-import { parseArgs, type ParseArgsConfig } from "node:util";
 import { CockpitEnv } from "@/lib/config/env";
-import { cliFailure } from "@/lib/stores/cli-support";
 import { configureStoreReads } from "@/lib/stores/read-store";
 import { revealHidden } from "@/lib/text/reveal";
+import { cliFailure } from "./store-support";
 import { CliError, UsageError, type Verb } from "./verb";
 import { verbs } from "./verbs/index";
 
@@ -74,13 +73,4 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`cockpit ${verb.name}: ${(error as Error).stack ?? String(error)}\n`);
     return 1;
   }
-}
-
-/** Strict flag parsing shared by verbs: unknown flags are usage errors. */
-export function parseFlags<T extends NonNullable<ParseArgsConfig["options"]>>(
-  argv: string[],
-  options: T,
-  allowPositionals = false,
-) {
-  return parseArgs({ args: argv, options, allowPositionals, strict: true });
 }

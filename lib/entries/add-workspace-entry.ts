@@ -10,7 +10,7 @@ import { recordEntryChange } from "./audit";
 import { requirePerson, requireRole, withStoreErrors, workspaceStores } from "./context";
 import { ACTIONS, AGENTS } from "./filters";
 
-export const JSON_FILES = ["settings.json", "settings.local.json"] as const;
+const JSON_FILES = ["settings.json", "settings.local.json"] as const;
 
 export const AddWorkspaceEntryInput = z.object({
   workspace: z.string().min(1),

@@ -50,8 +50,8 @@ export type RefusalKind =
   | "not-found";
 
 /**
- * Store-layer refusals as the app's typed errors (the route maps those to HTTP once). Done here
- * because lib/errors maps unknown classes such as StoreLockedError and InvalidInputError to 500.
+ * Store-layer refusals as the app's typed errors (the route maps those to HTTP once), each carrying its
+ * `RefusalKind` in `details` so the page can choose its message.
  */
 export async function withStoreErrors<T>(work: () => Promise<T>): Promise<T> {
   try {

@@ -14,10 +14,6 @@ export class ValidationError extends AppError {
   override readonly status = 400;
   override readonly code = "invalid_request";
 }
-export class UnauthorizedError extends AppError {
-  override readonly status = 401;
-  override readonly code = "unauthorized";
-}
 export class ForbiddenError extends AppError {
   override readonly status = 403;
   override readonly code = "forbidden";
@@ -62,7 +58,6 @@ const statusByName: Record<string, number> = {
   ReadOnlyStoreError: 403,
   ForbiddenError: 403,
   ValidationError: 400,
-  UnauthorizedError: 401,
   GoneError: 410,
 };
 

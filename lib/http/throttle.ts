@@ -1,5 +1,5 @@
 /** Per-client failure counter with exponential lockout, for guessable endpoints such as login. */
-export class Throttle {
+class Throttle {
   private readonly failures = new Map<string, { count: number; until: number }>();
   constructor(
     private readonly freeAttempts = 10,

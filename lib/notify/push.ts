@@ -99,7 +99,7 @@ export async function countPushSubscriptions(db: Db, userId: string): Promise<nu
 }
 
 /** What the service worker shows; kept small (push services cap payloads near 4 kB). */
-export function pushPayload(card: CardView, url: string) {
+function pushPayload(card: CardView, url: string) {
   return { title: cardTitle(card), body: elide(requestText(card), 240), url, tag: `card-${card.id}`, cardId: card.id };
 }
 

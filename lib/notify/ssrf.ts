@@ -7,7 +7,7 @@ export class RefusedTargetError extends ValidationError {}
 
 export type LookupAll = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
 
-export const systemLookupAll: LookupAll = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
+const systemLookupAll: LookupAll = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
 
 /** Cloud metadata services reachable by name; their addresses are link-local or private anyway. */
 const METADATA_HOSTS = new Set([

@@ -1,5 +1,4 @@
 /** Shared types of the policy engine. Pure data: no I/O, no framework imports. */
-import type { ShellParser } from "./shell/analyze";
 
 /** What a rule or the engine answers for a tool call. */
 export type Action = "allow" | "ask" | "deny";
@@ -217,4 +216,11 @@ export interface ShellAnalysis {
   writes: string[];
   /** Constructs that made the command not allowable, e.g. "if_statement", "syntax error". */
   unsupported: string[];
+}
+
+/** A loaded bash parser with its own analysis cache. Created by the caller and passed in `PolicyContext.shell`. */
+export interface ShellParser {
+  analyze(command: string): ShellAnalysis;
+  /** Drop cached analyses (benchmarks measure cold parses with it). */
+  clearCache(): void;
 }

@@ -9,7 +9,7 @@ const LOCK_SUFFIX = ".cockpit-lock";
 const LOCK_WAIT_MS = 5_000;
 const LOCK_STALE_MS = 30_000;
 
-export const tempPrefix = (file: string) => path.join(path.dirname(file), `.${path.basename(file)}${TEMP_MARK}`);
+const tempPrefix = (file: string) => path.join(path.dirname(file), `.${path.basename(file)}${TEMP_MARK}`);
 const lockPath = (file: string) => path.join(path.dirname(file), `.${path.basename(file)}${LOCK_SUFFIX}`);
 
 /**

@@ -147,12 +147,6 @@ async function readBounded(file: string, noFollow: boolean, maxBytes: number): P
   }
 }
 
-export function lineOf(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
-}
-
 /** Line numbers for many offsets in one pass (listing 5,000 entries must not be quadratic). */
 export function lineIndex(text: string): (offset: number) => number {
   const starts: number[] = [0];

@@ -18,7 +18,7 @@ export type AddWorkspaceInput = z.infer<typeof AddWorkspaceInput>;
 export type Workspace = typeof workspaces.$inferSelect;
 
 /** Checks a folder on disk and returns its absolute real path, or throws a ValidationError saying what is wrong. */
-export function resolveWorkspaceFolder(input: string): string {
+function resolveWorkspaceFolder(input: string): string {
   if (input.includes("\0")) throw new ValidationError("the path contains a NUL byte");
   const absolute = path.resolve(input);
   let stat: fs.Stats;

@@ -1,6 +1,5 @@
-import { parseFlags } from "../main";
 import { callServer } from "../server-client";
-import { UsageError, type Verb } from "../verb";
+import { parseFlags, UsageError, type Verb } from "../verb";
 
 const usage = `Usage: cockpit audit verify [--json]
 

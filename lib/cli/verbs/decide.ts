@@ -5,11 +5,10 @@ import { decide, normalizeMode } from "@/lib/policy";
 import { memorySessionSource, type SessionEntryRow, type SessionEntrySource } from "@/lib/stores/session";
 import { callServer } from "../server-client";
 import { loadShellParser } from "@/lib/policy-runtime/shell-parser";
-import { cliFailure, parseAgentFlag, storePathsFromFlags } from "@/lib/stores/cli-support";
+import { cliFailure, parseAgentFlag, storePathsFromFlags } from "../store-support";
 import { loadPolicyInputs } from "@/lib/stores/load-policy-inputs";
 import { policyContextFor, resolveModes } from "@/lib/stores/policy-context";
-import { parseFlags } from "../main";
-import { CliError, UsageError, type Verb } from "../verb";
+import { parseFlags, CliError, UsageError, type Verb } from "../verb";
 
 const usage = `Usage: cockpit decide --workspace DIR --agent commandcode|claude-code|mevedel [--mode M] [--session ID] --call JSON [--explain]
 

@@ -1,10 +1,9 @@
 import { createHash } from "node:crypto";
 import { revealHidden, terminalJson } from "@/lib/text/reveal";
-import { parseAgentFlag, parseScopeFlag, storePathsFromFlags } from "@/lib/stores/cli-support";
+import { parseAgentFlag, parseScopeFlag, storePathsFromFlags } from "../store-support";
 import { listEntries } from "@/lib/stores/list-entries";
 import type { Entry, StoreInfo } from "@/lib/stores/types";
-import { parseFlags } from "../main";
-import { UsageError, type Verb } from "../verb";
+import { parseFlags, UsageError, type Verb } from "../verb";
 
 const usage = `Usage: cockpit entries --workspace DIR [--json] [--agent A] [--scope S]
 

@@ -1,7 +1,6 @@
 import { revealHidden, terminalJson } from "@/lib/text/reveal";
-import { parseFlags } from "../main";
 import { callServer } from "../server-client";
-import { UsageError, type Verb } from "../verb";
+import { parseFlags, UsageError, type Verb } from "../verb";
 
 const usage = `Usage: cockpit sessions <list [--json] | release ROOT_SESSION_ID --workspace ID>
 

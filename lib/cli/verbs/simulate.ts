@@ -2,9 +2,8 @@ import fs from "node:fs";
 import { terminalJson } from "@/lib/text/reveal";
 import path from "node:path";
 import { z } from "zod";
-import { parseFlags } from "../main";
 import { callServer } from "../server-client";
-import { CliError, UsageError, type Verb } from "../verb";
+import { parseFlags, CliError, UsageError, type Verb } from "../verb";
 import { hookUrl, workspaceFolder } from "./connect-support";
 
 const usage = `Usage: cockpit simulate --workspace DIR --script FILE [--token T] [--url URL]
@@ -164,7 +163,7 @@ export async function runSimulation({
   } while (script.loop && !signal?.aborted);
 }
 
-export async function agentTokenFor(workspace: string, flag: string | undefined): Promise<string> {
+async function agentTokenFor(workspace: string, flag: string | undefined): Promise<string> {
   const token = flag ?? process.env.COCKPIT_TOKEN;
   if (token) return token;
   const created = await callServer<{ token: string }>("POST", "/api/v1/agent-tokens", { workspace, name: "simulator" });

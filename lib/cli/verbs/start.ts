@@ -6,8 +6,7 @@ import { EnvError, loadEnv } from "@/lib/config/env";
 import { PEER_PRELOAD } from "@/lib/http/client-key";
 import { LOCAL_CREDENTIAL_ENV, readLocalCredential, writeLocalCredential } from "@/lib/auth/local-credential";
 import { exposureWarning, localUrl } from "../listen-address";
-import { parseFlags } from "../main";
-import { CliError, UsageError, type Verb } from "../verb";
+import { parseFlags, CliError, UsageError, type Verb } from "../verb";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
@@ -31,7 +30,7 @@ function newestMtime(target: string): number {
 }
 
 /** A build is needed when there is none or any source file is newer than it. */
-export function buildIsStale(root = ROOT): boolean {
+function buildIsStale(root = ROOT): boolean {
   const buildId = path.join(root, process.env.COCKPIT_DIST_DIR || ".next", "BUILD_ID");
   if (!fs.existsSync(buildId)) return true;
   const built = fs.statSync(buildId).mtimeMs;
@@ -46,7 +45,7 @@ export function buildIsStale(root = ROOT): boolean {
  * Only one server may own a data folder (PGlite allows one process): refuse to start when the
  * credential's launcher is alive and its server answers.
  */
-export async function runningServer(dataDir: string): Promise<{ url: string; pid: number } | null> {
+async function runningServer(dataDir: string): Promise<{ url: string; pid: number } | null> {
   const credential = readLocalCredential(dataDir);
   if (!credential) return null;
   try {

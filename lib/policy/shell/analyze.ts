@@ -1,5 +1,7 @@
 import { Language, Parser } from "web-tree-sitter";
-import type { ShellAnalysis, ShellPart } from "../types";
+import type { ShellAnalysis, ShellParser, ShellPart } from "../types";
+
+export type { ShellParser };
 import { deleteFacts, isDangerousPart, isReadOnlyPart, isRootOrHome, isSecretPath, safeFileTargets } from "./classify";
 import { walkStatement, type WalkState } from "./walk";
 import { stripWrappers } from "./wrappers";
@@ -7,13 +9,6 @@ import { stripWrappers } from "./wrappers";
 const MAX_LEN = 16_384;
 const PARSE_BUDGET_MS = 30;
 const WALK_BUDGET_MS = 20;
-
-/** A loaded bash parser with its own analysis cache. Created by the caller and passed in `PolicyContext.shell`. */
-export interface ShellParser {
-  analyze(command: string): ShellAnalysis;
-  /** Drop cached analyses (benchmarks measure cold parses with it). */
-  clearCache(): void;
-}
 
 /**
  * Build a shell parser from the wasm bytes. `grammar` is tree-sitter-bash.wasm; `runtime` is web-tree-sitter.wasm

@@ -1,6 +1,6 @@
 /**
  * Draws the PWA icons (no downloads, no image libraries): a blue tile with a white ring and dot,
- * the "card" mark of the navigation. Run: npx tsx lib/notify/make-icons.ts
+ * the "card" mark of the navigation. Run: npx tsx scripts/make-icons.ts
  */
 import { writeFileSync } from "node:fs";
 import path from "node:path";

@@ -1,10 +1,10 @@
-/** Helpers shared by the store CLI verbs (decide, entries, revoke, narrow, add): the CLI edge. */
+/** Helpers shared by the store CLI verbs (decide, entries, revoke, narrow, add): flags, failures, write summaries. */
 import os from "node:os";
 import path from "node:path";
-import { AGENTS, DEFAULT_MANAGED_SETTINGS, type StorePaths } from "./discover";
-import { InvalidInputError, StoreError } from "./errors";
-import type { Agent, Scope } from "./types";
-import type { WriteResult } from "./write-common";
+import { AGENTS, DEFAULT_MANAGED_SETTINGS, type StorePaths } from "@/lib/stores/discover";
+import { InvalidInputError, StoreError } from "@/lib/stores/errors";
+import type { Agent, Scope } from "@/lib/stores/types";
+import type { WriteResult } from "@/lib/stores/write-common";
 
 /** Workspace from the flag (default: the current folder), home from `$HOME`, managed path from env. */
 export function storePathsFromFlags(workspace: string | undefined): StorePaths {
