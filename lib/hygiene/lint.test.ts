@@ -32,7 +32,7 @@ const CASES: Case[] = [
   { name: "mcp tool under its server glob", agent: "commandcode", rows: [["a", "workspace", "allow", "mcp__github__*"], ["b", "workspace", "allow", "mcp__github__get_issue"]], found: ["covered b a"] },
   { name: "claude exact under prefix", agent: "claude-code", rows: [["a", "global", "allow", "Bash(npm run *)"], ["b", "local", "allow", "Bash(npm run build)"]], found: ["covered b a"] },
   { name: "global rule is not removed for a project rule", agent: "claude-code", rows: [["a", "workspace", "allow", "Bash(npm run *)"], ["b", "global", "allow", "Bash(npm run build)"]], absent: ["covered b"] },
-  { name: "bare Bash covers a shell prefix", agent: "claude-code", rows: [["a", "local", "allow", "Bash"], ["b", "local", "allow", "Bash(git status)"]], found: ["covered b a"] },
+  { name: "an over-broad Bash covers nothing (it is the one to remove)", agent: "claude-code", rows: [["a", "local", "allow", "Bash"], ["b", "local", "allow", "Bash(git status)"]], found: ["over-broad a"], absent: ["covered b"] },
   { name: "bare Edit does not stand in for a path allow (outside-path pre-approval)", agent: "commandcode", rows: [["a", "workspace", "allow", "Edit"], ["b", "workspace", "allow", "Edit(//etc/hosts)"]], absent: ["covered b"] },
   { name: "an allow naming a sensitive file is kept", agent: "commandcode", rows: [["a", "workspace", "allow", "Edit(config/**)"], ["b", "workspace", "allow", "Edit(config/.env)"]], absent: ["covered b"] },
   { name: "mevedel covered in the same bucket", agent: "mevedel", rows: [["a", "workspace", "allow", '("Bash" :pattern "git *" :action allow)'], ["b", "global", "allow", '("Bash" :pattern "git log *" :action allow)']], absent: ["covered b"] },
