@@ -16,7 +16,8 @@ const RUNS_ANYTHING = new Set(["npm", "pnpm", "yarn", "uv", "uvx", "pipx", "dock
 
 function shellReach(rule: Rule): string | null {
   const s = rule.specifier;
-  if (!s) return `${rule.tool === "Eval" ? "evaluates any Lisp" : "runs any shell command"}: it is the same as never being asked`;
+  if (!s)
+    return `${rule.tool === "Eval" ? "evaluates any Lisp" : "runs any shell command"}: it is the same as never being asked`;
   if (s.kind !== "shell") return null;
   const p = s.pattern.trim();
   if (p.startsWith("*")) return `"${p}" starts with a wildcard, so it matches any program`;
@@ -55,7 +56,10 @@ function inside(p: string, dir: string): boolean {
 function wideTree(dir: string, input: LintInput): string | null {
   const home = path.resolve(input.home);
   if (dir === "/" || dir === "") return "the whole file system";
-  if (inside(home, dir)) return dir === home ? "your home directory (.bashrc, .ssh, every project)" : `${dir}, which contains your home directory`;
+  if (inside(home, dir))
+    return dir === home
+      ? "your home directory (.bashrc, .ssh, every project)"
+      : `${dir}, which contains your home directory`;
   return null;
 }
 
@@ -110,11 +114,13 @@ export function findOverBroad(input: LintInput, items: LintItem[]): Finding[] {
 }
 
 // Long hex runs, UUIDs, timestamps and mktemp names: parts of a path that the next run will not repeat.
-const GENERATED = /\b[0-9a-f]{12,}\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-|\b\d{10,}\b|\btmp\.[A-Za-z0-9]{6,}|\/tmp\/[^\s/]*\d[^\s/]*/i;
+const GENERATED =
+  /\b[0-9a-f]{12,}\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-|\b\d{10,}\b|\btmp\.[A-Za-z0-9]{6,}|\/tmp\/[^\s/]*\d[^\s/]*/i;
 const LONG = 100;
 
 function oneOffReason(pattern: string): string | null {
-  if (pattern.includes("\n") || /<<-?\s*['"]?\w+/.test(pattern)) return "it contains a heredoc, so it matches that one text only";
+  if (pattern.includes("\n") || /<<-?\s*['"]?\w+/.test(pattern))
+    return "it contains a heredoc, so it matches that one text only";
   if (/(^|\s)(-m|--message|-F)\s*(["']|\S)/.test(pattern) && /\bcommit\b/.test(pattern))
     return "it contains a commit message, so it matches that one commit only";
   if (GENERATED.test(pattern)) return "it names a generated path or id that the next run will not repeat";
@@ -129,7 +135,10 @@ function suggestion(rule: Rule): string | null {
   if (!base || ARBITRARY_CODE.has(path.posix.basename(base))) return null;
   const sub = words[1] && /^[a-z][\w:-]*$/.test(words[1]) ? `${base} ${words[1]}` : base;
   if (rule.agent === "mevedel") return `("Bash" :pattern "${sub} *" :action allow)`;
-  return formatRule({ tool: "Shell", specifier: { kind: "shell", pattern: `${sub}:*`, dialect: "prefix" } }, rule.agent);
+  return formatRule(
+    { tool: "Shell", specifier: { kind: "shell", pattern: `${sub}:*`, dialect: "prefix" } },
+    rule.agent,
+  );
 }
 
 export function findOneOff(items: LintItem[]): Finding[] {

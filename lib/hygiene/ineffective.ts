@@ -36,7 +36,11 @@ export function findIneffective(items: LintItem[]): Finding[] {
         it,
         `Claude Code accepts ${r.tool}(path) but never consults it; path rules for writes are spelled Edit(path)`,
       );
-    else if (r.agent !== "mevedel" && ALWAYS.has(canonicalTool(r.tool)) && (r.action === "allow" || !claudeAgentGuard(r)))
+    else if (
+      r.agent !== "mevedel" &&
+      ALWAYS.has(canonicalTool(r.tool)) &&
+      (r.action === "allow" || !claudeAgentGuard(r))
+    )
       push(
         it,
         r.action === "allow"

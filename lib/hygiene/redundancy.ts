@@ -57,9 +57,7 @@ export function findDuplicates(input: LintInput, items: LintItem[]): Finding[] {
       .map((x) => x.it);
     const keepers: LintItem[] = [];
     for (const it of order) {
-      const keeper = keepers.find(
-        (k) => reachesAll(k, it) && (!bucketMatters(it) || bucketOf(k) === bucketOf(it)),
-      );
+      const keeper = keepers.find((k) => reachesAll(k, it) && (!bucketMatters(it) || bucketOf(k) === bucketOf(it)));
       if (!keeper) {
         keepers.push(it);
         continue;
@@ -138,7 +136,10 @@ export function findCovered(
         if (!reachesAll(b, a) || !sameAnchor(ar, br)) continue;
         if (a.entry.agent === "mevedel" && bucketOf(a) !== bucketOf(b)) continue;
         if (!standIn(ar, br)) continue;
-        const proof = isNarrower({ kind: "rule", action: "allow", rule: br }, { kind: "rule", action: "allow", rule: ar });
+        const proof = isNarrower(
+          { kind: "rule", action: "allow", rule: br },
+          { kind: "rule", action: "allow", rule: ar },
+        );
         if (!proof.proved) continue;
         if (!best || REACH_RANK[reachOf(b)] > REACH_RANK[reachOf(best)]) best = b;
       }
@@ -157,7 +158,12 @@ export function findCovered(
   for (const a of grants) {
     if (duplicates.has(a.entry.id)) continue;
     const b = grants.find(
-      (g) => g !== a && !overBroad.has(g.entry.id) && meaningKey(g) !== meaningKey(a) && reachesAll(g, a) && grantCovers(g.grant!, a.grant!),
+      (g) =>
+        g !== a &&
+        !overBroad.has(g.entry.id) &&
+        meaningKey(g) !== meaningKey(a) &&
+        reachesAll(g, a) &&
+        grantCovers(g.grant!, a.grant!),
     );
     if (b)
       out.push({

@@ -81,8 +81,7 @@ export function findShadowed(input: LintInput, items: LintItem[]): Finding[] {
           shadowed = true;
           break;
         }
-        if (d.entry.store.path !== a.entry.store.path)
-          out.push(conflict(input, a, d, specText(ar) || ar.tool, w));
+        if (d.entry.store.path !== a.entry.store.path) out.push(conflict(input, a, d, specText(ar) || ar.tool, w));
       }
       if (shadowed) shadowedIds.add(a.entry.id);
     }

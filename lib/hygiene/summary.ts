@@ -18,5 +18,9 @@ export function summarize(entryCount: number, findings: Finding[]): HygieneSumma
   }
   const parts = FINDING_KINDS.filter((k) => counts[k]).map((k) => `${counts[k]} ${k}`);
   const noun = entryCount === 1 ? "rule" : "rules";
-  return { rules: entryCount, counts, text: `${entryCount} ${noun}: ${parts.length ? parts.join(", ") : "no findings"}` };
+  return {
+    rules: entryCount,
+    counts,
+    text: `${entryCount} ${noun}: ${parts.length ? parts.join(", ") : "no findings"}`,
+  };
 }

@@ -57,7 +57,9 @@ export function item(agent: Agent, where: Where, action: Action, text: string, i
     return { entry, rule: null, grant: g.value };
   }
   const r =
-    agent === "mevedel" && text.startsWith("(") ? parseMevedelRuleText(text, source) : parseRule(text, action, { agent, source });
+    agent === "mevedel" && text.startsWith("(")
+      ? parseMevedelRuleText(text, source)
+      : parseRule(text, action, { agent, source });
   if (!r.ok) {
     entry.malformed = r.error;
     return { entry, rule: null };

@@ -3,14 +3,7 @@ import type { Grant, Rule } from "@/lib/policy";
 import type { Entry } from "@/lib/stores/types";
 
 export type FindingKind =
-  | "duplicate"
-  | "covered"
-  | "shadowed"
-  | "conflicting"
-  | "ineffective"
-  | "over-broad"
-  | "one-off"
-  | "dead";
+  "duplicate" | "covered" | "shadowed" | "conflicting" | "ineffective" | "over-broad" | "one-off" | "dead";
 export type Severity = "info" | "warning" | "error";
 
 export const FINDING_KINDS: FindingKind[] = [

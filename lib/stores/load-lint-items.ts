@@ -22,7 +22,8 @@ export async function loadLintItems(
     store.located.forEach(({ entry }, i) => {
       if (store.plist) {
         const raw = store.plist.entries[i];
-        if (raw.grant) items.push({ entry, rule: null, grant: { ...raw.grant, path: expandHome(raw.grant.path, home) } });
+        if (raw.grant)
+          items.push({ entry, rule: null, grant: { ...raw.grant, path: expandHome(raw.grant.path, home) } });
         else if (raw.rule) {
           const r = parsePlistRule(raw.rule, source);
           items.push({ entry, rule: r.ok ? { ...r.value, text: raw.text } : null });
