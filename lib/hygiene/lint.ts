@@ -21,7 +21,7 @@ export function lintWorkspace(input: LintInput): LintResult {
   const overBroad = findOverBroad(input, items);
   const findings: Finding[] = [
     ...overBroad,
-    ...findShadowed(input, items),
+    ...findShadowed(input, items, dupIds),
     ...findIneffective(items),
     ...duplicates,
     ...findCovered(input, items, dupIds, new Set(overBroad.map((f) => f.entry))),
@@ -29,13 +29,15 @@ export function lintWorkspace(input: LintInput): LintResult {
     ...dead.findings,
   ];
   const order = new Map(input.items.map((it, i) => [it.entry.id, i]));
-  findings.sort(
-    (a, b) =>
-      SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
-      FINDING_KINDS.indexOf(a.kind) - FINDING_KINDS.indexOf(b.kind) ||
-      (order.get(a.entry) ?? 0) - (order.get(b.entry) ?? 0),
-  );
-  return { findings, notes: dead.notes };
+  const n = input.items.length + 1;
+  const rank = (f: Finding) =>
+    ((2 - SEVERITY_RANK[f.severity]) * FINDING_KINDS.length + FINDING_KINDS.indexOf(f.kind)) * n +
+    (order.get(f.entry) ?? 0);
+  const sorted = findings
+    .map((f) => ({ f, r: rank(f) }))
+    .sort((a, b) => a.r - b.r)
+    .map((x) => x.f);
+  return { findings: sorted, notes: dead.notes };
 }
 
 /** Does any finding reach the threshold (for `--fail-on`)? */

@@ -14,8 +14,15 @@ import { enforced } from "./usable";
 
 const norm = (p: string) => (p.length > 1 ? p.replace(/\/+$/, "") : p);
 
-/** Identity of what an entry authorises (its meaning, not its spelling). */
+const keys = new WeakMap<LintItem, string | null>();
+/** Identity of what an entry authorises (its meaning, not its spelling); cached per item. */
 function meaningKey(it: LintItem): string | null {
+  let k = keys.get(it);
+  if (k === undefined) keys.set(it, (k = computeKey(it)));
+  return k;
+}
+
+function computeKey(it: LintItem): string | null {
   const e = it.entry;
   if (it.grant) return `${e.agent}\0grant\0${norm(it.grant.path)}\0${it.grant.access}\0${it.grant.recursive}`;
   const r = it.rule;
@@ -125,7 +132,8 @@ export function findCovered(
   }
   const out: Finding[] = [];
   for (const list of byAgent.values()) {
-    const index = new RuleIndex(list);
+    // A duplicate never needs to be the coverer: its kept copy reaches at least as far and means the same.
+    const index = new RuleIndex(list.filter((b) => !duplicates.has(b.entry.id)));
     for (const a of list) {
       if (duplicates.has(a.entry.id)) continue;
       const ar = a.rule!;

@@ -40,12 +40,13 @@ export function winner(a: LintItem, d: LintItem): { restrictive: boolean; why: s
 
 const comparable = (a: Rule, b: Rule) => sameAnchor(a, b);
 
-export function findShadowed(input: LintInput, items: LintItem[]): Finding[] {
+export function findShadowed(input: LintInput, items: LintItem[], duplicates = new Set<string>()): Finding[] {
   const rules = items.filter((it) => it.rule && !it.grant && enforced(it.rule));
   const out: Finding[] = [];
   const shadowedIds = new Set<string>();
   for (const agent of ["claude-code", "commandcode", "mevedel"] as const) {
-    const mine = rules.filter((it) => it.entry.agent === agent);
+    // Duplicates add nothing: their kept copy is shadowed or conflicts the same way.
+    const mine = rules.filter((it) => it.entry.agent === agent && !duplicates.has(it.entry.id));
     const restrictive = mine.filter((it) => it.rule!.action !== "allow");
     const denies = new RuleIndex(restrictive.filter((it) => it.rule!.action === "deny"));
     const asks = new RuleIndex(restrictive.filter((it) => it.rule!.action === "ask"));

@@ -94,7 +94,7 @@ describe("cockpit lint", () => {
 
   it("human output is grouped by kind, with a summary and the honest usage note", async () => {
     const r = await cli("lint", "--workspace", sb.workspace);
-    expect(r.out).toMatch(/^SHADOWED \(2, warning\)$/m);
+    expect(r.out).toMatch(/^SHADOWED \(1, warning\)$/m);
     expect(r.out).toMatch(/^COVERED \(1, info\)$/m);
     expect(r.out).toMatch(/^\d+ entries: .*1 covered/m);
     expect(r.out).toMatch(/note: No usage data yet/);
