@@ -103,6 +103,7 @@ export const setAbsenceTimeout = (timeoutSeconds: number | null) =>
 // ---- rules (entries) --------------------------------------------------------------------------
 
 export type { EntryView, WorkspaceListing } from "@/lib/entries/list-workspace-entries";
+import type { WorkspaceHygiene } from "@/lib/entries/hygiene-workspace";
 export const ENTRIES_PAGE_SIZE = 200;
 
 /** One page of the Rules listing; throws the server's reason (the query shows it). */
@@ -130,6 +131,12 @@ export const narrowEntry = (input: { workspace: string; id: string; version: str
   request<{ result: Returned<typeof narrowWorkspaceEntry> }>("/api/v1/entries/narrow", { body: input });
 export const checkNarrowing = (input: { workspace: string; id: string; to: string }, signal?: AbortSignal) =>
   request<Returned<typeof previewNarrowing>>("/api/v1/entries/narrow/check", { body: input, signal });
+export const fetchHygiene = (workspace: string) =>
+  request<WorkspaceHygiene>(`/api/v1/entries/hygiene?workspace=${id(workspace)}`);
+/** Clean-up: without `confirm` the server only previews (diffs and proof); with the previewed versions it writes. */
+export const cleanUpPreview = <P>(workspace: string) => request<P>("/api/v1/entries/clean-up", { body: { workspace } });
+export const cleanUpConfirm = <P>(workspace: string, versions: Record<string, string>) =>
+  request<P>("/api/v1/entries/clean-up", { body: { workspace, confirm: versions } });
 export const narrowingSuggestions = (workspace: string, entryId: string) =>
   request<Returned<typeof suggestWorkspaceNarrowings>>(
     `/api/v1/entries/suggestions?workspace=${id(workspace)}&id=${id(entryId)}`,

@@ -2,6 +2,7 @@ import type { Verb } from "../verb";
 import { addVerb } from "./add";
 import { decideVerb } from "./decide";
 import { entriesVerb } from "./entries";
+import { lintVerb } from "./lint";
 import { narrowVerb } from "./narrow";
 import { revokeVerb } from "./revoke";
 import { loginLinkVerb } from "./login-link";
@@ -23,6 +24,7 @@ export const verbs: Verb[] = [
   workspaceVerb,
   decideVerb,
   entriesVerb,
+  lintVerb,
   revokeVerb,
   narrowVerb,
   addVerb,
