@@ -3,7 +3,7 @@ import { BACKGROUND_WORK, startBackgroundWork } from "./background";
 
 describe("background work", () => {
   it("is a static list of plain start functions, one per concern", () => {
-    expect(BACKGROUND_WORK.map((w) => w.name)).toEqual(["cards", "notify", "store-sweep"]);
+    expect(BACKGROUND_WORK.map((w) => w.name)).toEqual(["audit", "cards", "notify", "store-sweep"]);
     for (const w of BACKGROUND_WORK) expect(typeof w.start).toBe("function");
   });
 
