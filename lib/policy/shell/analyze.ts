@@ -59,9 +59,14 @@ function parseInto(parser: Parser | null, text: string, origin: ShellPart["origi
       text.length > 512 ? { progressCallback: () => performance.now() - started > PARSE_BUDGET_MS } : undefined,
     );
   } catch {
+    parser.reset();
     return false;
   }
-  if (!tree) return false;
+  // A cancelled parse resumes on the next call unless reset: the next command would be parsed as the rest of this one.
+  if (!tree) {
+    parser.reset();
+    return false;
+  }
   try {
     const before = st.syntaxError;
     st.syntaxError = false;
