@@ -1,11 +1,11 @@
 import "server-only";
-import os from "node:os";
-import path from "node:path";
 import type { Db } from "@/db/client";
 import { hasRole, isPerson, PERSON_ONLY, type Actor, type Role } from "@/lib/auth/actor";
 import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from "@/lib/errors";
 import { sessionEntrySource } from "@/lib/session-entries/session-entries";
+import { storeEnv } from "@/lib/config/env";
 import * as stores from "@/lib/stores";
+import { storePaths } from "@/lib/stores/store-paths";
 import { getWorkspace, type Workspace } from "@/lib/workspaces/workspaces";
 
 export function requireRole(actor: Actor, role: Role): void {
@@ -24,17 +24,12 @@ export interface WorkspaceStores {
 }
 
 /**
- * The store paths for a registered workspace: global stores come from the server's `$HOME`
- * (tests point it at a temp folder), the managed file from `COCKPIT_MANAGED_SETTINGS` as in the CLI.
+ * The store paths for a registered workspace (`storePaths`: the server's `$HOME`, which tests point
+ * at a temp folder, and `COCKPIT_MANAGED_SETTINGS`), the same as the CLI and cards use.
  */
 export async function workspaceStores(db: Db, actorName: string, workspaceId: string): Promise<WorkspaceStores> {
   const workspace = await getWorkspace(db, workspaceId);
-  const managed = process.env.COCKPIT_MANAGED_SETTINGS;
-  const paths: stores.StorePaths = {
-    workspace: workspace.path,
-    home: path.resolve(process.env.HOME || os.homedir()),
-    managedSettingsPath: managed === undefined ? stores.DEFAULT_MANAGED_SETTINGS : managed || null,
-  };
+  const paths = storePaths(storeEnv(), workspace.path);
   return { workspace, paths, sessionSource: sessionEntrySource(db, { actorName, workspaceId }) };
 }
 

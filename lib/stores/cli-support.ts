@@ -1,18 +1,14 @@
 /** Helpers shared by the store CLI verbs (decide, entries, revoke, narrow, add): the CLI edge. */
-import os from "node:os";
-import path from "node:path";
-import { AGENTS, DEFAULT_MANAGED_SETTINGS, type StorePaths } from "./discover";
+import { storeEnv } from "@/lib/config/env";
+import { AGENTS, type StorePaths } from "./discover";
+import { storePaths } from "./store-paths";
 import { InvalidInputError, StoreError } from "./errors";
 import type { Agent, Scope } from "./types";
 import type { WriteResult } from "./write-common";
 
-/** Workspace from the flag (default: the current folder), home from `$HOME`, managed path from env. */
+/** Workspace from the flag (default: the current folder); home and managed file from `storePaths`. */
 export function storePathsFromFlags(workspace: string | undefined): StorePaths {
-  return {
-    workspace: path.resolve(workspace ?? process.cwd()),
-    home: path.resolve(process.env.HOME || os.homedir()),
-    managedSettingsPath: process.env.COCKPIT_MANAGED_SETTINGS ?? DEFAULT_MANAGED_SETTINGS,
-  };
+  return storePaths(storeEnv(), workspace ?? process.cwd());
 }
 
 export function parseAgentFlag(value: string | undefined, required: boolean): Agent | undefined {

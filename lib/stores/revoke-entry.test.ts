@@ -11,7 +11,7 @@ import {
 } from "./errors";
 import { listEntries } from "./list-entries";
 import { revokeEntry } from "./revoke-entry";
-import { memorySessionSource } from "./session";
+import { memorySessionSource } from "./test-support";
 import { FIXTURES, makeSandbox, type Sandbox } from "./test-support";
 import type { Entry } from "./types";
 
