@@ -11,7 +11,7 @@ import {
   type PolicyContext,
   type ToolCall,
 } from "@/lib/policy";
-import { listSessionEntries } from "@/lib/session-entries/session-entries";
+import { sessionEntriesVersioned } from "@/lib/session-entries/session-entries";
 import { targetStore, type StorePaths } from "@/lib/stores/discover";
 import { storePaths } from "@/lib/stores/store-paths";
 
@@ -88,7 +88,7 @@ export async function cardSnapshot(
   input: { agent: string; workspacePath: string; rootSessionId: string },
   env: CardEnv = {},
 ): Promise<PolicySnapshot> {
-  const sessionRows = await listSessionEntries(db, { workspaceId, agentSessionId: input.rootSessionId });
+  const sessionRows = await sessionEntriesVersioned(db, { workspaceId, agentSessionId: input.rootSessionId });
   return loadPolicy({
     paths: cardStorePaths(input.workspacePath, env),
     agent: policyAgent(input.agent),
