@@ -2,7 +2,8 @@
 import { storeEnv } from "@/lib/config/env";
 import { AGENTS, type StorePaths } from "./discover";
 import { storePaths } from "./store-paths";
-import { InvalidInputError, StoreError } from "./errors";
+import { exitCodeOf } from "@/lib/errors";
+import { InvalidInputError } from "./errors";
 import type { Agent, Scope } from "./types";
 import type { WriteResult } from "./write-common";
 
@@ -30,13 +31,13 @@ export function parseScopeFlag(value: string | undefined): Scope | undefined {
 }
 
 /**
- * How a store error reaches the terminal: bad input is a usage error (exit 2), every refusal
- * (conflict, invalid store, symlink, read-only, not found, not narrower) is one line, exit 1.
+ * How a typed error reaches the terminal, by its exit code: 2 is a usage error (bad input), every
+ * refusal (conflict, invalid store, symlink, read-only, not found, not narrower) is one line, exit 1.
  */
 export function cliFailure(error: unknown): { usage: boolean; message: string } | null {
-  if (error instanceof InvalidInputError) return { usage: true, message: error.message };
-  if (error instanceof StoreError) return { usage: false, message: error.message };
-  return null;
+  const exitCode = exitCodeOf(error);
+  if (exitCode === null) return null;
+  return { usage: exitCode === 2, message: (error as Error).message };
 }
 
 /** What a write changed, for people: file, line before/after, and the global warning. */
