@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { DbOrTx } from "@/db/client";
+import { dialectOf } from "@/lib/agents";
 import { storeEnv } from "@/lib/config/env";
 import { decideWith, loadPolicy, type PolicySnapshot } from "@/lib/policy-runtime/snapshot";
 import {
@@ -25,12 +26,11 @@ export interface CardEnv {
   now?: () => Date;
 }
 
-export const CARD_AGENTS = ["claude-code", "commandcode", "mevedel", "simulator"] as const;
-export type CardAgent = (typeof CARD_AGENTS)[number];
+export { CARD_AGENTS, type CardAgent } from "@/lib/agents";
 
-/** The simulator speaks Claude Code's dialect (Bash, Edit, …) so demos exercise real rules. */
+/** The engine dialect of a card's agent (the simulator speaks Claude Code's: Bash, Edit, …). */
 export function policyAgent(agent: string): Agent {
-  return agent === "commandcode" || agent === "mevedel" ? agent : "claude-code";
+  return dialectOf(agent);
 }
 
 export interface Evaluation {

@@ -4,13 +4,14 @@ import type { Db, DbOrTx } from "@/db/client";
 import { sessionEntries } from "@/db/schema";
 import { inTransaction, namedActor, recordAudit } from "@/lib/audit";
 import { NotFoundError, ValidationError } from "@/lib/errors";
+import { STORE_AGENTS } from "@/lib/agents";
 import { parseRule } from "@/lib/policy";
 import type { SessionEntryRow, SessionEntrySource } from "@/lib/stores/session";
 
 export const AddSessionEntryInput = z.object({
   workspaceId: z.string().min(1),
   agentSessionId: z.string().trim().min(1).max(300),
-  agent: z.enum(["claude-code", "commandcode", "mevedel"]),
+  agent: z.enum(STORE_AGENTS),
   action: z.enum(["allow", "ask", "deny"]),
   rule: z.string().trim().min(1).max(10_000),
 });
