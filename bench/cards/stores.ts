@@ -70,11 +70,18 @@ async function main() {
           rule: `Bash(npm run session${i}:*)`,
           createdBy: "bench",
         }));
-        if (withSession) for (let i = 0; i < rows.length; i += 250) await opened.db.insert(sessionEntries).values(rows.slice(i, i + 250));
+        if (withSession)
+          for (let i = 0; i < rows.length; i += 250)
+            await opened.db.insert(sessionEntries).values(rows.slice(i, i + 250));
       }
       sides.push({ label, id, env: { home, managedSettingsPath: full ? managed : null }, samples: [] });
     }
-    const agentOf = (workspaceId: string): Actor => ({ kind: "agent", tokenId: `t-${workspaceId}`, workspaceId, name: "bench" });
+    const agentOf = (workspaceId: string): Actor => ({
+      kind: "agent",
+      tokenId: `t-${workspaceId}`,
+      workspaceId,
+      name: "bench",
+    });
     const limits = { maxPending: 1_000_000, perMinute: 1_000_000, burst: 1_000_000 };
     const roundTrip = async (side: (typeof sides)[number], i: number) => {
       const t0 = performance.now();
@@ -104,7 +111,9 @@ async function main() {
     console.log("| stores | p50 | p99 |");
     console.log("|---|---|---|");
     for (const side of sides)
-      console.log(`| ${side.label} | ${pct(side.samples, 50).toFixed(2)} ms | ${pct(side.samples, 99).toFixed(2)} ms |`);
+      console.log(
+        `| ${side.label} | ${pct(side.samples, 50).toFixed(2)} ms | ${pct(side.samples, 99).toFixed(2)} ms |`,
+      );
     console.log(
       `| ratio | ${(pct(full.samples, 50) / pct(empty.samples, 50)).toFixed(2)}× | ${(pct(full.samples, 99) / pct(empty.samples, 99)).toFixed(2)}× (target ≤ 1.2×) |`,
     );

@@ -31,7 +31,12 @@ export async function revokeWorkspaceEntry({
   const isSession = args.id.startsWith("session:");
   // The store layer finds the entry by id (one read of the stores) and gives it back for the audit row.
   const { result, entry } = await withStoreErrors(() =>
-    revokeEntryDetailed({ ...paths, id: args.id, expectedVersion: isSession ? undefined : args.version, sessionSource }),
+    revokeEntryDetailed({
+      ...paths,
+      id: args.id,
+      expectedVersion: isSession ? undefined : args.version,
+      sessionSource,
+    }),
   );
   // Session rows are deleted together with their own audit row (lib/session-entries).
   if (!isSession) {

@@ -1,4 +1,12 @@
-import { decide, type Agent, type Decision, type Mode, type PolicyContext, type ShellParser, type ToolCall } from "@/lib/policy";
+import {
+  decide,
+  type Agent,
+  type Decision,
+  type Mode,
+  type PolicyContext,
+  type ShellParser,
+  type ToolCall,
+} from "@/lib/policy";
 import type { StorePaths } from "@/lib/stores/discover";
 import { loadPolicyInputs, type PolicyInputs } from "@/lib/stores/load-policy-inputs";
 import { cockpitProtectedPaths, policyContextFor, resolveModes, type ResolvedModes } from "@/lib/stores/policy-context";
@@ -32,7 +40,12 @@ export interface LoadPolicyInput {
 export async function loadPolicy(input: LoadPolicyInput): Promise<PolicySnapshot> {
   const [shell, inputs] = await Promise.all([
     loadShellParser(),
-    loadPolicyInputs({ ...input.paths, agent: input.agent, sessionRows: input.sessionRows, sessionId: input.sessionId }),
+    loadPolicyInputs({
+      ...input.paths,
+      agent: input.agent,
+      sessionRows: input.sessionRows,
+      sessionId: input.sessionId,
+    }),
   ]);
   return { agent: input.agent, paths: input.paths, inputs, shell, protectedPaths: cockpitProtectedPaths() };
 }
@@ -51,7 +64,10 @@ export interface SnapshotDecision extends ResolvedModes {
 }
 
 /** The engine's context for one call from a snapshot (no I/O). */
-export function contextOf(snapshot: PolicySnapshot, req: Omit<DecideRequest, "call">): ResolvedModes & { ctx: PolicyContext } {
+export function contextOf(
+  snapshot: PolicySnapshot,
+  req: Omit<DecideRequest, "call">,
+): ResolvedModes & { ctx: PolicyContext } {
   const modes = resolveModes(snapshot.agent, req.mode, snapshot.inputs);
   const ctx = policyContextFor({
     agent: snapshot.agent,

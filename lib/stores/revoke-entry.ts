@@ -27,7 +27,9 @@ export async function revokeEntry(input: RevokeEntryInput): Promise<WriteResult>
  * `revokeEntry`, also giving the entry as it was found (null for a session entry): callers that record
  * what was revoked (the audit row) need not list every store again.
  */
-export async function revokeEntryDetailed(input: RevokeEntryInput): Promise<{ result: WriteResult; entry: Entry | null }> {
+export async function revokeEntryDetailed(
+  input: RevokeEntryInput,
+): Promise<{ result: WriteResult; entry: Entry | null }> {
   if (isSessionEntryId(input.id)) return { result: await revokeSessionEntry(input), entry: null };
   const { store, located } = await findEntry(input);
   assertWritable(store, input.expectedVersion);

@@ -89,7 +89,11 @@ export const decideVerb: Verb = {
         decision: d,
         ctx,
         ignoredDefault,
-      } = decideWith(snapshot, { call: call.data, mode: values.mode, cwd: values.cwd ? path.resolve(values.cwd) : undefined });
+      } = decideWith(snapshot, {
+        call: call.data,
+        mode: values.mode,
+        cwd: values.cwd ? path.resolve(values.cwd) : undefined,
+      });
       if (ignoredDefault) process.stderr.write(`cockpit decide: ignoring defaultMode ${ignoredDefault}\n`);
       const out: Record<string, unknown> = {
         decision: d.decision,
