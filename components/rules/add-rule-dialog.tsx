@@ -1,17 +1,18 @@
 "use client";
 import { useState } from "react";
+import { AGENT_LIST, agentLabel, STORE_AGENTS, type StoreAgent } from "@/lib/agents";
 import { addEntry } from "@/lib/client/api";
 import { Modal } from "./modal";
 import styles from "./rules.module.css";
 import type { WriteOutcome } from "./write-outcome";
 
-const AGENTS = [
-  { id: "claude-code", label: "Claude Code", json: true },
-  { id: "commandcode", label: "Command Code", json: true },
-  { id: "mevedel", label: "mevedel", json: false },
-] as const;
+const AGENTS = STORE_AGENTS.map((id) => ({
+  id,
+  label: agentLabel(id),
+  json: AGENT_LIST.find((a) => a.id === id)!.stores === "json",
+}));
 
-type AgentId = (typeof AGENTS)[number]["id"];
+type AgentId = StoreAgent;
 
 /** Author one rule explicitly: agent, scope (global warns), file for JSON agents, action, text. */
 export function AddRuleDialog({

@@ -1,5 +1,3 @@
-import os from "node:os";
-import path from "node:path";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
@@ -12,7 +10,7 @@ import { addEntry } from "@/lib/stores/add-entry";
 import { publishCardChange } from "./bus";
 import { coalesceSiblings } from "./coalesce-siblings";
 import { getCard, getCardRow } from "./get-card";
-import { evaluateCall, policyAgent, type CardEnv } from "./policy";
+import { cardStorePaths, evaluateCall, policyAgent, type CardEnv } from "./policy";
 import { conflictFor, settleOnce } from "./settle-common";
 import { isToolWideRule } from "./tool-wide";
 import type { CardView } from "./view";
@@ -146,9 +144,7 @@ export async function settleCard({
     try {
       for (const rule of card.remember.workspace) {
         await addEntry({
-          workspace: workspace!.path,
-          home: path.resolve(/*turbopackIgnore: true*/ env.home ?? os.homedir()),
-          managedSettingsPath: env.managedSettingsPath,
+          ...cardStorePaths(workspace!.path, env),
           agent: policyAgent(card.agent),
           scope: "workspace",
           action: "allow",

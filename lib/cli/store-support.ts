@@ -1,18 +1,15 @@
-/** Helpers shared by the store CLI verbs (decide, entries, revoke, narrow, add): flags, failures, write summaries. */
-import os from "node:os";
-import path from "node:path";
-import { AGENTS, DEFAULT_MANAGED_SETTINGS, type StorePaths } from "@/lib/stores/discover";
-import { InvalidInputError, StoreError } from "@/lib/stores/errors";
+/** Helpers shared by the store CLI verbs (decide, entries, revoke, narrow, add): the CLI edge. */
+import { storeEnv } from "@/lib/config/env";
+import { exitCodeOf } from "@/lib/errors";
+import { AGENTS, type StorePaths } from "@/lib/stores/discover";
+import { InvalidInputError } from "@/lib/stores/errors";
+import { storePaths } from "@/lib/stores/store-paths";
 import type { Agent, Scope } from "@/lib/stores/types";
 import type { WriteResult } from "@/lib/stores/write-common";
 
-/** Workspace from the flag (default: the current folder), home from `$HOME`, managed path from env. */
+/** Workspace from the flag (default: the current folder); home and managed file from `storePaths`. */
 export function storePathsFromFlags(workspace: string | undefined): StorePaths {
-  return {
-    workspace: path.resolve(workspace ?? process.cwd()),
-    home: path.resolve(process.env.HOME || os.homedir()),
-    managedSettingsPath: process.env.COCKPIT_MANAGED_SETTINGS ?? DEFAULT_MANAGED_SETTINGS,
-  };
+  return storePaths(storeEnv(), workspace ?? process.cwd());
 }
 
 export function parseAgentFlag(value: string | undefined, required: boolean): Agent | undefined {
@@ -34,13 +31,13 @@ export function parseScopeFlag(value: string | undefined): Scope | undefined {
 }
 
 /**
- * How a store error reaches the terminal: bad input is a usage error (exit 2), every refusal
- * (conflict, invalid store, symlink, read-only, not found, not narrower) is one line, exit 1.
+ * How a typed error reaches the terminal, by its exit code: 2 is a usage error (bad input), every
+ * refusal (conflict, invalid store, symlink, read-only, not found, not narrower) is one line, exit 1.
  */
 export function cliFailure(error: unknown): { usage: boolean; message: string } | null {
-  if (error instanceof InvalidInputError) return { usage: true, message: error.message };
-  if (error instanceof StoreError) return { usage: false, message: error.message };
-  return null;
+  const exitCode = exitCodeOf(error);
+  if (exitCode === null) return null;
+  return { usage: exitCode === 2, message: (error as Error).message };
 }
 
 /** What a write changed, for people: file, line before/after, and the global warning. */

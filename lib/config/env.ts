@@ -1,8 +1,32 @@
 import path from "node:path";
 import { z } from "zod";
 
+/**
+ * Where the agents' stores live: `$HOME` (global stores) and the managed settings file
+ * (`COCKPIT_MANAGED_SETTINGS`: unset = the platform default, empty = none). Read on every call
+ * (`storeEnv()`), not cached: tests and the CLI point `HOME` elsewhere at run time.
+ */
+export const StoreEnv = z.object({
+  HOME: z
+    .string()
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  COCKPIT_MANAGED_SETTINGS: z.string().optional(),
+});
+export type StoreEnv = z.infer<typeof StoreEnv>;
+
+/** The store part of `source` (default process.env), parsed now; throws EnvError naming a bad variable. */
+export function storeEnv(source: Record<string, string | undefined> = process.env): StoreEnv {
+  const parsed = StoreEnv.safeParse({ HOME: source.HOME, COCKPIT_MANAGED_SETTINGS: source.COCKPIT_MANAGED_SETTINGS });
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `${issue.path.join(".") || "env"}: ${issue.message}`);
+    throw new EnvError(`invalid environment — ${lines.join("; ")}`);
+  }
+  return parsed.data;
+}
+
 /** The cockpit's environment, validated once; a bad value stops start-up naming the variable. */
-export const CockpitEnv = z.object({
+export const CockpitEnv = StoreEnv.extend({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   COCKPIT_DATA: z.string().min(1).default(".cockpit"),
   DATABASE_URL: z

@@ -51,7 +51,8 @@ export async function listWorkspaceEntries({
   requireRole(actor, "viewer");
   const args = ListWorkspaceEntriesInput.parse(input);
   const { workspace, paths, sessionSource } = await workspaceStores(db, actorLabel(actor), args.workspace);
-  const listing = await withStoreErrors(() => listEntries({ ...paths, sessionSource }));
+  const sessionRows = await sessionSource.list();
+  const listing = await withStoreErrors(() => listEntries({ ...paths, sessionRows }));
   const storeOrder = new Map(listing.stores.map((s, i) => [s.path, i]));
   const all = listing.entries
     .map((e, i) => ({ e, i }))

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Action, Agent } from "@/lib/policy";
 import { lintWorkspace, reachesThreshold, removableIds } from "./lint";
 import { summarize } from "./summary";
-import { HOME, item, WS, type Where } from "./test-support";
+import { HOME, item, WS, type Where } from "@/test/support/hygiene";
 import type { FindingKind, LintItem } from "./types";
 
 type Row = [id: string, where: Where, action: Action, text: string];

@@ -4,7 +4,7 @@ import { decide, type Action, type Agent, type Mode, type PolicyContext, type Ru
 import { loadShellParser } from "@/lib/policy-runtime/shell-parser";
 import type { ShellParser } from "@/lib/policy";
 import { lintWorkspace, removableIds } from "./lint";
-import { HOME, item, WS, type Where } from "./test-support";
+import { HOME, item, WS, type Where } from "@/test/support/hygiene";
 import type { LintItem } from "./types";
 
 let shell: ShellParser;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { coveringAllow } from "./remembering";
-import { HOME, item, WS } from "./test-support";
+import { HOME, item, WS } from "@/test/support/hygiene";
 
 const src = { scope: "workspace" as const, store: `${WS}/.claude/settings.local.json`, base: WS };
 const env = { workspace: WS, home: HOME };

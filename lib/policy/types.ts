@@ -1,9 +1,10 @@
 /** Shared types of the policy engine. Pure data: no I/O, no framework imports. */
+import type { StoreAgent } from "../agents";
 
 /** What a rule or the engine answers for a tool call. */
 export type Action = "allow" | "ask" | "deny";
-/** Agents whose rule dialects the engine understands. */
-export type Agent = "claude-code" | "commandcode" | "mevedel";
+/** Agents whose rule dialects the engine understands (the store agents of lib/agents, the one list). */
+export type Agent = StoreAgent;
 /** Where an entry lives. `managed` is an organisation-wide store that projects cannot edit. */
 export type Scope = "session" | "workspace" | "global" | "managed";
 /** Canonical modes. mevedel's `ask`/`edits`/`full-auto` map to default/accept-edits/yolo. */

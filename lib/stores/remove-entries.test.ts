@@ -4,7 +4,7 @@ import { unifiedDiff } from "@/lib/hygiene/unified-diff";
 import { listEntries } from "./list-entries";
 import { loadLintItems } from "./load-lint-items";
 import { applyRemovals, planRemovals } from "./remove-entries";
-import { FIXTURES, makeSandbox, type Sandbox } from "./test-support";
+import { FIXTURES, makeSandbox, type Sandbox } from "@/test/support/stores";
 
 let sb: Sandbox;
 beforeEach(() => (sb = makeSandbox("remove-")));

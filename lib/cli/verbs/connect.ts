@@ -1,4 +1,4 @@
-import { addHooks, cockpitHandler, editClaudeSettings } from "@/lib/cards/connect-claude-code";
+import { addHooks, cockpitHandler, editClaudeSettings } from "@/lib/agents/claude-code/connect";
 import { parseFlags, CliError, type Verb } from "../verb";
 import { agentArg, cliEntryPoint, hookUrl, workspaceFolder } from "./connect-support";
 

@@ -1,4 +1,4 @@
-import { editClaudeSettings, removeHooks } from "@/lib/cards/connect-claude-code";
+import { editClaudeSettings, removeHooks } from "@/lib/agents/claude-code/connect";
 import { parseFlags, CliError, type Verb } from "../verb";
 import { agentArg, workspaceFolder } from "./connect-support";
 

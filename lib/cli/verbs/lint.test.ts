@@ -1,7 +1,7 @@
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { main } from "@/lib/cli/main";
-import { makeSandbox, type Sandbox } from "@/lib/stores/test-support";
+import { makeSandbox, type Sandbox } from "@/test/support/stores";
 import type { Entry } from "@/lib/stores/types";
 
 let sb: Sandbox;

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { terminalJson } from "@/lib/text/reveal";
 import path from "node:path";
 import { z } from "zod";
+import { CARD_AGENTS } from "@/lib/agents";
 import { callServer } from "../server-client";
 import { parseFlags, CliError, UsageError, type Verb } from "../verb";
 import { hookUrl, workspaceFolder } from "./connect-support";
@@ -27,7 +28,7 @@ const Step = z.union([
   }),
 ]);
 export const SimulatorScript = z.object({
-  agent: z.enum(["claude-code", "commandcode", "mevedel", "simulator"]).default("simulator"),
+  agent: z.enum(CARD_AGENTS).default("simulator"),
   sessionId: z
     .string()
     .min(1)

@@ -6,7 +6,7 @@ import { openDb, setServerDb, type OpenedDb } from "@/db/client";
 import { auditEvents, workspaces } from "@/db/schema";
 import { LOCAL_CREDENTIAL_ENV } from "@/lib/auth/local-credential";
 import { hashToken } from "@/lib/auth/tokens";
-import { makeSandbox, type Sandbox } from "@/lib/stores/test-support";
+import { makeSandbox, type Sandbox } from "@/test/support/stores";
 import * as cleanUpRoute from "./clean-up/route";
 import * as hygieneRoute from "./hygiene/route";
 

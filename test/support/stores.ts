@@ -2,6 +2,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { SessionEntryRow, SessionEntrySource } from "@/lib/stores/session";
 
 export interface Sandbox {
   root: string;
@@ -64,3 +65,21 @@ export const FIXTURES = {
   (:path "/srv/data" :access write :recursive t)))
 `,
 };
+
+/** An in-memory session source for store tests (the server's source is lib/session-entries). */
+export function memorySessionSource(rows: SessionEntryRow[]): SessionEntrySource & { rows: SessionEntryRow[] } {
+  const state = { rows: [...rows] };
+  return {
+    get rows() {
+      return state.rows;
+    },
+    async list() {
+      return [...state.rows];
+    },
+    async revoke(id: string) {
+      const before = state.rows.length;
+      state.rows = state.rows.filter((r) => r.id !== id);
+      if (state.rows.length === before) throw new Error(`no session entry ${id}`);
+    },
+  };
+}

@@ -1,7 +1,7 @@
 // Fixtures for the hygiene tests: entries as listEntries would list them, without files.
 import { parseMevedelGrant, parseMevedelRuleText, parseRule, type Action, type Agent, type Scope } from "@/lib/policy";
 import type { Entry } from "@/lib/stores/types";
-import type { LintItem } from "./types";
+import type { LintItem } from "@/lib/hygiene/types";
 
 export const WS = "/w";
 export const HOME = "/home/u";

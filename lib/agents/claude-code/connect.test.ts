@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSyn
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { addHooks, cockpitHandler, editClaudeSettings, removeHooks } from "./connect-claude-code";
+import { addHooks, cockpitHandler, editClaudeSettings, removeHooks } from "./connect";
 
 const command = cockpitHandler({ url: "http://localhost:3000", http: false, cliPath: "/opt/cockpit/bin/cockpit.mjs" });
 const http = cockpitHandler({ url: "http://localhost:3000/", http: true, cliPath: "" });
