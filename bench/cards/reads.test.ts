@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { admitCard } from "@/lib/cards/admit-card";
 import { settleCard } from "@/lib/cards/settle-card";
-import { bash, cardFixture, OWNER, type CardFixture } from "@/lib/cards/test-support";
+import { bash, cardFixture, OWNER, type CardFixture } from "@/test/support/cards";
 
 // Admission decides against a snapshot whose stores come from a cache keyed by each file's version
 // (stat: dev, ino, size, mtime, ctime). This counts the store reader's opens (`fs.promises.open`,

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEndpoint } from "@/lib/notify/endpoints";
-import { ADMIN, notifyFixture, startReceiver, type NotifyFixture, type Receiver } from "@/lib/notify/test-support";
+import { ADMIN, notifyFixture, startReceiver, type NotifyFixture, type Receiver } from "@/test/support/notify";
 import { startNotifyWorker } from "@/lib/notify/worker";
 import { checkpointNow } from "./checkpoint";
 import { configureAudit } from "./config";

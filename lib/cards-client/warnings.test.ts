@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { cardSubject } from "./subject";
-import { testCard } from "./test-card";
+import { testCard } from "@/test/support/card-view";
 import { displayCard, humanizeTimes, warningBanner } from "./warnings";
 
 describe("warningBanner", () => {

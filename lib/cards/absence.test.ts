@@ -6,7 +6,7 @@ import { admitCard, type AdmitCardInput } from "./admit-card";
 import { expireAbsentQueues } from "./expire-absent-queues";
 import { getCard } from "./get-card";
 import { settleCard } from "./settle-card";
-import { bash, cardFixture, OWNER, type CardFixture } from "./test-support";
+import { bash, cardFixture, OWNER, type CardFixture } from "@/test/support/cards";
 import { userMessage } from "./user-message";
 
 let f: CardFixture;

@@ -5,7 +5,7 @@ import { admitCard } from "./admit-card";
 import { getCard } from "./get-card";
 import { listCards } from "./list-cards";
 import { settleCard } from "./settle-card";
-import { bash, cardFixture, OWNER, type CardFixture } from "./test-support";
+import { bash, cardFixture, OWNER, type CardFixture } from "@/test/support/cards";
 
 let f: CardFixture;
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listWorkspaceEntries } from "@/lib/entries";
 import { admitCard } from "./admit-card";
-import { bash, cardFixture, OWNER, type CardFixture } from "./test-support";
+import { bash, cardFixture, OWNER, type CardFixture } from "@/test/support/cards";
 
 // Cards and the Rules page build their store paths with the same `storePaths`: a managed deny named by
 // COCKPIT_MANAGED_SETTINGS decides a card exactly as the Rules page lists it (cards used the platform

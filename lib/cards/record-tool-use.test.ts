@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { like } from "drizzle-orm";
 import { auditEvents } from "@/db/schema";
 import { recordToolUse } from "./record-tool-use";
-import { cardFixture, type CardFixture } from "./test-support";
+import { cardFixture, type CardFixture } from "@/test/support/cards";
 
 let f: CardFixture;
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import { admitCard, type AdmitCardInput } from "./admit-card";
 import { getCard } from "./get-card";
 import { listCards } from "./list-cards";
 import { settleCard, type SettleCardInput } from "./settle-card";
-import { bash, cardFixture, OWNER, VIEWER, type CardFixture } from "./test-support";
+import { bash, cardFixture, OWNER, VIEWER, type CardFixture } from "@/test/support/cards";
 
 let f: CardFixture;
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addSessionEntry, revokeSessionEntry } from "@/lib/session-entries/session-entries";
 import { admitCard } from "./admit-card";
-import { bash, cardFixture, type CardFixture } from "./test-support";
+import { bash, cardFixture, type CardFixture } from "@/test/support/cards";
 
 // Snapshots reuse parses while versions are unchanged; every change must still reach the decision.
 let f: CardFixture;

@@ -14,7 +14,7 @@ import {
   type NotifyFixture,
   type Receiver,
   type Reply,
-} from "./test-support";
+} from "@/test/support/notify";
 import { startNotifyWorker, type NotifyWorker } from "./worker";
 
 let f: NotifyFixture;

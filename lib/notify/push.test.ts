@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { appSettings, notifyDeliveries, pushSubscriptions, users } from "@/db/schema";
 import type { Actor } from "@/lib/auth/actor";
 import { subscribePush, vapidKeys } from "./push";
-import { notifyFixture, startReceiver, type NotifyFixture, type Receiver } from "./test-support";
+import { notifyFixture, startReceiver, type NotifyFixture, type Receiver } from "@/test/support/notify";
 import { startNotifyWorker } from "./worker";
 
 let f: NotifyFixture;

@@ -6,7 +6,7 @@ import { notifyDeliveries } from "@/db/schema";
 import { createEndpoint } from "./endpoints";
 import { sendHttp, SendError } from "./http-send";
 import { checkTarget, ipRefusal, parseTargetUrl, RefusedTargetError, type LookupAll } from "./ssrf";
-import { ADMIN, notifyFixture, startReceiver, type NotifyFixture, type Receiver } from "./test-support";
+import { ADMIN, notifyFixture, startReceiver, type NotifyFixture, type Receiver } from "@/test/support/notify";
 import { startNotifyWorker } from "./worker";
 
 const noAllow = { allowHosts: [] as string[] };

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { explicitAllow } from "./basis";
 import { loadShellParser } from "../policy-runtime/shell-parser";
-import { ctx, edit, read, rules, sh, useShell } from "./test-helpers";
+import { ctx, edit, read, rules, sh, useShell } from "@/test/support/policy";
 import type { PolicyContext, ToolCall } from "./types";
 
 beforeAll(async () => useShell(await loadShellParser()));

@@ -5,7 +5,7 @@ import { loadShellParser } from "../policy-runtime/shell-parser";
 import { decide } from "./decide";
 import { parseMevedelRuleText } from "./mevedel-rules";
 import { rememberRules } from "./remember";
-import { ctx, edit, HOME, read, rules, sh, src, useShell, WS } from "./test-helpers";
+import { ctx, edit, HOME, read, rules, sh, src, useShell, WS } from "@/test/support/policy";
 import type { Action, PolicyContext, Rule, RuleSource, ToolCall } from "./types";
 
 beforeAll(async () => useShell(await loadShellParser()));

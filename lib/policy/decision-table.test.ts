@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { decide } from "./decide";
 import { loadShellParser } from "../policy-runtime/shell-parser";
-import { ctx, edit, HOME, MODES, read, rules, sh, write, useShell } from "./test-helpers";
+import { ctx, edit, HOME, MODES, read, rules, sh, write, useShell } from "@/test/support/policy";
 import type { Action, PolicyContext, ToolCall } from "./types";
 
 beforeAll(async () => useShell(await loadShellParser()));

@@ -4,7 +4,7 @@ import { allowMatch } from "./context";
 import { decide } from "./decide";
 import { compileRules } from "./match";
 import { loadShellParser } from "../policy-runtime/shell-parser";
-import { ctx, edit, HOME, read, rules, sh, src, WS, useShell } from "./test-helpers";
+import { ctx, edit, HOME, read, rules, sh, src, WS, useShell } from "@/test/support/policy";
 import type { Action, Agent, ToolCall } from "./types";
 
 beforeAll(async () => useShell(await loadShellParser()));

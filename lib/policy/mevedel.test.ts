@@ -3,7 +3,7 @@ import { decide } from "./decide";
 import { parseMevedelGrant, parseMevedelRule, parseMevedelRuleText } from "./mevedel-rules";
 import { normalizeMode } from "./modes";
 import { loadShellParser } from "../policy-runtime/shell-parser";
-import { ctx, HOME, src, WS, useShell } from "./test-helpers";
+import { ctx, HOME, src, WS, useShell } from "@/test/support/policy";
 import type { Grant, PolicyContext, Rule, RuleSource } from "./types";
 
 beforeAll(async () => useShell(await loadShellParser()));

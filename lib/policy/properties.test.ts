@@ -8,7 +8,7 @@ import { isNarrower } from "./narrow";
 import { parseRule } from "./rule-parse";
 import { loadShellParser } from "../policy-runtime/shell-parser";
 import { matchShellPattern } from "./shell/pattern";
-import { ctx, MODES, src, useShell } from "./test-helpers";
+import { ctx, MODES, src, useShell } from "@/test/support/policy";
 import type { Action, Rule, ToolCall } from "./types";
 
 beforeAll(async () => useShell(await loadShellParser()));

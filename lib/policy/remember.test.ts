@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { rememberRules } from "./remember";
 import { loadShellParser } from "../policy-runtime/shell-parser";
-import { ctx, edit, sh, useShell } from "./test-helpers";
+import { ctx, edit, sh, useShell } from "@/test/support/policy";
 import type { PolicyContext, ToolCall } from "./types";
 
 beforeAll(async () => useShell(await loadShellParser()));

@@ -7,7 +7,7 @@ import { loadShellParser } from "../policy-runtime/shell-parser";
 import { callFacts } from "./call";
 import { candidates, compileRules } from "./match";
 import { globMatcher } from "./paths";
-import { ctx, rules, useShell } from "./test-helpers";
+import { ctx, rules, useShell } from "@/test/support/policy";
 
 beforeAll(async () => useShell(await loadShellParser()));
 

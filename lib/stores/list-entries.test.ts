@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listEntries } from "./list-entries";
 import { loadPolicyInputs } from "./load-policy-inputs";
 import type { SessionEntryRow } from "./session";
-import { FIXTURES, makeSandbox, type Sandbox } from "./test-support";
+import { FIXTURES, makeSandbox, type Sandbox } from "@/test/support/stores";
 
 let sb: Sandbox;
 beforeEach(() => {

@@ -5,7 +5,7 @@ import { decide, type ShellParser } from "@/lib/policy";
 import { loadShellParser } from "@/lib/policy-runtime/shell-parser";
 import { loadPolicyInputs } from "./load-policy-inputs";
 import { cockpitProtectedPaths, policyContextFor } from "./policy-context";
-import { makeSandbox, type Sandbox } from "./test-support";
+import { makeSandbox, type Sandbox } from "@/test/support/stores";
 
 let shell: ShellParser;
 beforeAll(async () => {

@@ -7,7 +7,7 @@ import { addEntry } from "./add-entry";
 import { InvalidStoreError } from "./errors";
 import { listEntries } from "./list-entries";
 import { configureStoreReads, DEFAULT_STORE_READ_LIMITS, readStoreBytes } from "./read-store";
-import { makeSandbox, type Sandbox } from "./test-support";
+import { makeSandbox, type Sandbox } from "@/test/support/stores";
 
 let sb: Sandbox;
 beforeEach(() => {

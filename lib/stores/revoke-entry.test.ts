@@ -11,8 +11,8 @@ import {
 } from "./errors";
 import { listEntries } from "./list-entries";
 import { revokeEntry } from "./revoke-entry";
-import { memorySessionSource } from "./test-support";
-import { FIXTURES, makeSandbox, type Sandbox } from "./test-support";
+import { memorySessionSource } from "@/test/support/stores";
+import { FIXTURES, makeSandbox, type Sandbox } from "@/test/support/stores";
 import type { Entry } from "./types";
 
 let sb: Sandbox;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { decide } from "../decide";
 import { loadShellParser } from "../../policy-runtime/shell-parser";
-import { ctx, sh, useShell } from "../test-helpers";
+import { ctx, sh, useShell } from "@/test/support/policy";
 import type { ShellParser } from "./analyze";
 
 let shell: ShellParser;

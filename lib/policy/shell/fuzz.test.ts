@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { decide } from "../decide";
 import { loadShellParser } from "../../policy-runtime/shell-parser";
-import { ctx } from "../test-helpers";
+import { ctx } from "@/test/support/policy";
 import type { ShellParser } from "./analyze";
 
 let shell: ShellParser;

@@ -8,7 +8,7 @@ import { workspaces } from "@/db/schema";
 import { createAgentToken } from "@/lib/auth/agent-tokens";
 import { LOCAL_CREDENTIAL_ENV } from "@/lib/auth/local-credential";
 import { hashToken } from "@/lib/auth/tokens";
-import { personHeaders } from "@/lib/auth/test-support";
+import { personHeaders } from "@/test/support/auth";
 import * as agentCards from "@/app/api/agent/v1/cards/route";
 import * as agentCard from "@/app/api/agent/v1/cards/[id]/route";
 import * as hook from "@/app/api/agent/v1/hooks/claude-code/route";

@@ -5,7 +5,7 @@ import path from "node:path";
 import { openDb, type OpenedDb } from "@/db/client";
 import { workspaces } from "@/db/schema";
 import type { Actor } from "@/lib/auth/actor";
-import type { CardEnv } from "./policy";
+import type { CardEnv } from "@/lib/cards/policy";
 
 export const OWNER: Actor = { kind: "user", userId: "u1", name: "alice", role: "owner", sessionId: "s" };
 export const VIEWER: Actor = { kind: "user", userId: "u2", name: "vic", role: "viewer", sessionId: "s2" };

@@ -2,7 +2,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { SessionEntryRow, SessionEntrySource } from "./session";
+import type { SessionEntryRow, SessionEntrySource } from "@/lib/stores/session";
 
 export interface Sandbox {
   root: string;

@@ -8,8 +8,8 @@ import { openDb, type OpenedDb } from "@/db/client";
 import { workspaces } from "@/db/schema";
 import type { Actor } from "@/lib/auth/actor";
 import { admitCard } from "@/lib/cards";
-import type { NotifyEnv } from "./notify-env";
-import { setAllowHosts } from "./settings";
+import type { NotifyEnv } from "@/lib/notify/notify-env";
+import { setAllowHosts } from "@/lib/notify/settings";
 
 export const ADMIN: Actor = { kind: "user", userId: "u-admin", name: "alice", role: "owner", sessionId: "s1" };
 export const VIEWER: Actor = { kind: "user", userId: "u-viewer", name: "vic", role: "viewer", sessionId: "s2" };

@@ -4,7 +4,7 @@
  * It imports only the write path so each spawn is cheap.
  */
 import { readFileSync } from "node:fs";
-import { readNoFollow, writeAtomically } from "./atomic-write";
+import { readNoFollow, writeAtomically } from "../../lib/stores/atomic-write";
 
 const [root, file, a, b] = process.argv.slice(2);
 const states = [readFileSync(a, "utf8"), readFileSync(b, "utf8")];

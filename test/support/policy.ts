@@ -1,7 +1,7 @@
 // Fixtures shared by the policy tests (not imported by the engine).
-import { parseRule } from "./rule-parse";
-import type { ShellParser } from "./shell/analyze";
-import type { Action, Agent, Mode, PolicyContext, Rule, RuleSource } from "./types";
+import { parseRule } from "@/lib/policy/rule-parse";
+import type { ShellParser } from "@/lib/policy/shell/analyze";
+import type { Action, Agent, Mode, PolicyContext, Rule, RuleSource } from "@/lib/policy/types";
 
 export const MODES: Mode[] = ["default", "accept-edits", "plan", "yolo", "dont-ask"];
 export const WS = "/w";
