@@ -47,9 +47,9 @@ describe("reading mevedel's permission-log.el", () => {
       '  :outcome allow :specifier "a (b) \\"c\\"")',
       "(:event permission-decision :tool", // never closes
       entry(2),
-      "#.(delete-file \"x\")",
-      "(:event permission-decision :tool \"Bash\" :outcome)",
-      "(:tool #.(shell-command \"rm -rf ~\"))",
+      '#.(delete-file "x")',
+      '(:event permission-decision :tool "Bash" :outcome)',
+      '(:tool #.(shell-command "rm -rf ~"))',
       "garbage",
       entry(3),
     ].join("\n");

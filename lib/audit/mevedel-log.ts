@@ -38,7 +38,8 @@ function plain(d: Datum): unknown {
       const items = d.items;
       if (items.length && items.length % 2 === 0 && items.every((x, i) => i % 2 || x.type === "keyword")) {
         const o: Record<string, unknown> = {};
-        for (let i = 0; i < items.length; i += 2) o[(items[i] as { name: string }).name.slice(1)] = plain(items[i + 1]!);
+        for (let i = 0; i < items.length; i += 2)
+          o[(items[i] as { name: string }).name.slice(1)] = plain(items[i + 1]!);
         return o;
       }
       return items.map(plain);

@@ -105,7 +105,8 @@ export const auditVerb: Verb = {
         bar,
       );
       if (bar) process.stderr.write(process.stderr.isTTY ? "\n" : "");
-      for (const m of report.malformed) process.stderr.write(`${file}:${m.line}: skipped malformed entry: ${m.reason}\n`);
+      for (const m of report.malformed)
+        process.stderr.write(`${file}:${m.line}: skipped malformed entry: ${m.reason}\n`);
       process.stdout.write(
         `imported ${report.imported} of ${report.entries} entries (${report.duplicates} already in the log, ${report.malformed.length} malformed)\n`,
       );
