@@ -100,6 +100,8 @@ describe("POST /api/v1/entries/impact", () => {
       "npm test --watch",
     ]);
     expect((await impact({ workspace: "w", id: npm.id, to: "Bash(" })).status).toBe(422);
+    // A stricter action: every replayed call now asks.
+    expect((await impact({ workspace: "w", id: npm.id, to: "ask" })).body.changed).toHaveLength(2);
     expect((await impact({ workspace: "w", id: "nope" })).status).toBe(404);
   });
 

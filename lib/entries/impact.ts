@@ -11,7 +11,7 @@ import { decide, type Decision, type Rule } from "@/lib/policy";
 import { loadShellParser } from "@/lib/policy-runtime/shell-parser";
 import { listEntries, type Entry } from "@/lib/stores";
 import { loadPolicyInputs, type PolicyInputs } from "@/lib/stores/load-policy-inputs";
-import { parseAnyRule } from "@/lib/stores/policy-adapter";
+import { narrowedRule } from "@/lib/stores/narrow-entry";
 import { policyContextFor, resolveModes } from "@/lib/stores/policy-context";
 import { requireRole, withStoreErrors, workspaceStores } from "./context";
 
@@ -78,13 +78,13 @@ export async function entryImpact({
   });
   let replacement: Rule | null = null;
   if (args.to) {
-    const parsed = parseAnyRule(args.to, entry.action, entry.agent, {
-      scope: entry.scope,
-      store: entry.store.path,
-      base: (inputs.rules.find(isEntry(entry)) ?? inputs.sessionRules.find(isEntry(entry)))?.source.base,
-    } as Rule["source"]);
-    if (!parsed.ok) throw new UnprocessableError(`the narrower rule does not parse: ${parsed.error}`);
-    replacement = parsed.value;
+    // The same planning a narrow save uses: "ask"/"deny", a new rule text, or a mevedel modifier.
+    try {
+      replacement = (await narrowedRule({ ...paths, id: entry.id, to: args.to })) ?? null;
+    } catch (error) {
+      throw new UnprocessableError(`the narrower entry does not parse: ${(error as Error).message}`);
+    }
+    if (!replacement) throw new UnprocessableError("the narrower entry is not a rule");
   }
   const swap = (rules: Rule[]) => rules.flatMap((r) => (isEntry(entry)(r) ? (replacement ? [replacement] : []) : [r]));
   const changedInputs: PolicyInputs = { ...inputs, rules: swap(inputs.rules), sessionRules: swap(inputs.sessionRules) };
