@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { is, sql } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import type { Db, DbOrTx } from "@/db/client";
 import { auditEvents } from "@/db/schema";
@@ -12,11 +12,18 @@ import { sanitizeDetail, sanitizeInput } from "./sanitize";
 export type { Tx } from "./head";
 
 /**
+ * drizzle's `is()` compares entity kinds, not class identity: the Next.js server can hold two copies of
+ * drizzle (instrumentation and route layers share one database opened by either), where `instanceof`
+ * wrongly says no.
+ */
+const isTransaction = (x: unknown): boolean => is(x, PgTransaction);
+
+/**
  * The one audit writer. Validates the event, masks secrets in its input and detail, takes the append
  * lock, links the row to the chain's head and signs a checkpoint when one is due — all in `tx`.
  */
 export async function recordAudit(tx: Tx, event: AuditEvent): Promise<{ seq: number; hash: string }> {
-  if (!(tx instanceof PgTransaction))
+  if (!isTransaction(tx))
     throw new Error("recordAudit must run inside the transaction of the change it records");
   const e = parseAuditEvent(event);
   const head = await lockHead(tx);
@@ -85,7 +92,7 @@ async function insertRows(tx: Tx, rows: (ChainedRow & { hash: string })[]): Prom
  * (agent event batches, importers); the events share `tx`, so they commit or roll back together.
  */
 export async function recordAuditBatch(tx: Tx, events: AuditEvent[]): Promise<{ first: number; last: number }> {
-  if (!(tx instanceof PgTransaction))
+  if (!isTransaction(tx))
     throw new Error("recordAuditBatch must run inside the transaction of the change it records");
   const parsed = events.map(parseAuditEvent);
   const head = await lockHead(tx);
@@ -141,5 +148,5 @@ function chainedRow(e: ReturnType<typeof parseAuditEvent>, seq: number, at: Date
 
 /** Runs `fn` in the caller's transaction, or opens one: for helpers that take either a database or a transaction. */
 export function inTransaction<T>(db: DbOrTx, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return db instanceof PgTransaction ? fn(db as Tx) : (db as Db).transaction(fn);
+  return isTransaction(db) ? fn(db as Tx) : (db as Db).transaction(fn);
 }
