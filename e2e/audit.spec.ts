@@ -51,7 +51,11 @@ test("filters the timeline from the URL, opens an event's rule, store and trace,
   page,
 }) => {
   const fx = await setUp(page);
+  // The workspace's log also holds workspace.added and agent_token.created; card.* keeps the decisions.
   await page.goto(`/audit?workspace=${fx.id}`);
+  await expect(page.getByTestId("audit-event")).toHaveCount(4);
+  await page.getByLabel("Event type").fill("card.*");
+  await page.getByRole("button", { name: "Apply" }).click();
   await expect(page.getByTestId("audit-event")).toHaveCount(2);
   await expect(page.getByTestId("audit-chart")).toContainText("allow 2");
 
