@@ -60,9 +60,9 @@ test("filters the timeline from the URL, opens an event's rule, store and trace,
   await expect(page.getByTestId("audit-chart")).toContainText("allow 2");
 
   // Free-text filter through the form: it lands in the URL and narrows the list.
-  await page.getByLabel("Search").fill(fx.marker);
+  await page.getByLabel("Search").fill(`grep ${fx.marker}`);
   await page.getByRole("button", { name: "Apply" }).click();
-  await expect(page).toHaveURL(new RegExp(`q=${fx.marker}`));
+  await expect(page).toHaveURL(new RegExp(`q=grep(\\+|%20)${fx.marker}`));
   await expect(page).toHaveURL(new RegExp(`workspace=${fx.id}`));
   const event = page.getByTestId("audit-event");
   await expect(event).toHaveCount(1);
@@ -81,7 +81,7 @@ test("filters the timeline from the URL, opens an event's rule, store and trace,
   // A reload keeps the filters (they live in the URL).
   await page.reload();
   await expect(page.getByTestId("audit-event")).toHaveCount(1);
-  await expect(page.getByLabel("Search")).toHaveValue(fx.marker);
+  await expect(page.getByLabel("Search")).toHaveValue(`grep ${fx.marker}`);
 
   const [download] = await Promise.all([
     page.waitForEvent("download"),
