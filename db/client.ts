@@ -43,8 +43,10 @@ export async function openDb(options: OpenOptions): Promise<OpenedDb> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
+  // pg_trgm backs the audit log's free-text search (migration 0007 creates the extension).
+  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
   if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
-  const client = options.dataDir ? new PGlite(options.dataDir) : new PGlite();
+  const client = new PGlite({ dataDir: options.dataDir, extensions: { pg_trgm } });
   await client.waitReady;
   const db = drizzle({ client, schema, casing: "snake_case" }) as unknown as Db;
   await migrate(db as never, { migrationsFolder: migrationsFolder() });

@@ -52,6 +52,13 @@ export const EntryRow = memo(function EntryRow({ entry, onRevoke, onNarrow }: { 
           <span>{entry.agent}</span>
           {entry.line > 0 ? <span>line {entry.line}</span> : null}
           {entry.agentSessionId ? <span>session {entry.agentSessionId}</span> : null}
+          {entry.usage ? (
+            <span data-testid="entry-usage" title="Logged calls this entry decided (audit log)">
+              {entry.usage.count === 0
+                ? "never used"
+                : `used ${entry.usage.count}× · last ${new Date(entry.usage.lastUsed!).toLocaleString()}`}
+            </span>
+          ) : null}
         </div>
         {entry.profile ? (
           <div className={styles.meta}>

@@ -1,6 +1,7 @@
 "use client";
 import { useEffect, useState } from "react";
 import { checkNarrowing, narrowEntry, narrowingSuggestions, type EntryView } from "@/lib/client/api";
+import { ImpactPreview } from "./impact-preview";
 import { Modal } from "./modal";
 import styles from "./rules.module.css";
 import type { WriteOutcome } from "./write-outcome";
@@ -165,6 +166,9 @@ export function NarrowDialog({
         {check.state === "refused" ? <span className={styles.refused}>{check.reason}</span> : null}
         {check.state === "idle" ? <span className="muted">Edit the entry or pick a suggestion.</span> : null}
       </p>
+      {check.state === "proved" && check.to === to.trim() ? (
+        <ImpactPreview workspace={workspace} entry={entry} to={check.to} />
+      ) : null}
       {error ? (
         <p className="error" role="alert">
           {error.message}

@@ -1,6 +1,7 @@
 "use client";
 import { useState } from "react";
 import { revokeEntry, type EntryView } from "@/lib/client/api";
+import { ImpactPreview } from "./impact-preview";
 import { Modal } from "./modal";
 import styles from "./rules.module.css";
 import type { WriteOutcome } from "./write-outcome";
@@ -82,6 +83,7 @@ export function RevokeDialog({
           {entry.lineText ?? entry.rule}
         </pre>
       </div>
+      <ImpactPreview workspace={workspace} entry={entry} />
       {error ? (
         <p className="error" role="alert">
           {error.message}

@@ -98,12 +98,22 @@ export async function admitCard({
         outcome: decision.decision,
         decisionSource: "config",
         rule: decision.rule,
+        store: d.store,
         agent: input.agent,
         agentSessionId: input.sessionId,
         cwd: input.cwd,
         tool: input.tool,
         input: input.input,
-        detail: { ...summary, at: "admission", ...decision },
+        // The full decision trace and the mode, so the Audit page can explain it and impact previews can replay it.
+        detail: {
+          ...summary,
+          at: "admission",
+          ...decision,
+          mode: evaluation.modeEffective,
+          cause: d.cause,
+          warnings: d.warnings,
+          trace: d.trace,
+        },
       }),
     );
     return { status: "coalesced", decision };

@@ -3,7 +3,8 @@ import { cardEvents, type CardEventType } from "@/db/schema";
 import { inTransaction, namedActor, recordAudit, type DecisionSource } from "@/lib/audit";
 
 /** How a settlement maps onto Claude Code's `tool_decision` sources. */
-function decisionSourceOf(d: Record<string, unknown>): DecisionSource | null {
+/** A card settlement's (or lifecycle detail's) source in Claude Code's `tool_decision` vocabulary. */
+export function decisionSourceOf(d: Record<string, unknown>): DecisionSource | null {
   if (d.source === "user") {
     if (d.outcome === "deny") return "user_reject";
     return d.remember === "workspace" ? "user_permanent" : "user_temporary";

@@ -79,6 +79,13 @@ export const logout = () => request<{ ok: true }>("/api/auth/logout", { method: 
 
 // ---- audit ----------------------------------------------------------------------------------
 
+/** One page of the audit timeline (`query` is the URL's filter string). */
+export const fetchAuditPage = <E>(query: string, cursor: string | null, limit = 50) =>
+  request<{ events: E[]; next: string | null }>(
+    `/api/v1/audit?${query}${cursor ? `&cursor=${id(cursor)}` : ""}&limit=${limit}`,
+  );
+export const fetchAuditHistogram = <H>(query: string, buckets: number, signal?: AbortSignal) =>
+  request<H>(`/api/v1/audit/histogram?buckets=${buckets}${query ? `&${query}` : ""}`, { signal });
 export const verifyAuditLog = () =>
   request<{ intact: boolean; line: string }>("/api/v1/audit/verify", { method: "POST", body: {} });
 
@@ -131,6 +138,9 @@ export const narrowEntry = (input: { workspace: string; id: string; version: str
   request<{ result: Returned<typeof narrowWorkspaceEntry> }>("/api/v1/entries/narrow", { body: input });
 export const checkNarrowing = (input: { workspace: string; id: string; to: string }, signal?: AbortSignal) =>
   request<Returned<typeof previewNarrowing>>("/api/v1/entries/narrow/check", { body: input, signal });
+/** Impact preview: the last 30 days' calls this entry decided, replayed with it revoked (no `to`) or narrowed. */
+export const entryImpact = <I>(input: { workspace: string; id: string; to?: string }, signal?: AbortSignal) =>
+  request<I>("/api/v1/entries/impact", { body: input, signal });
 export const fetchHygiene = (workspace: string) =>
   request<WorkspaceHygiene>(`/api/v1/entries/hygiene?workspace=${id(workspace)}`);
 /** Clean-up: without `confirm` the server only previews (diffs and proof); with the previewed versions it writes. */

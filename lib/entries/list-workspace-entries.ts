@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { actorLabel, type Actor } from "@/lib/auth/actor";
 import { listEntries, readStoreBytes, type Entry, type StoreInfo } from "@/lib/stores";
+import { ruleUsage } from "./impact";
 import { requireRole, withStoreErrors, workspaceStores } from "./context";
 import { EntryFilters, matchesFilters, SCOPES, toolOf } from "./filters";
 
@@ -17,6 +18,8 @@ export type ListWorkspaceEntriesInput = z.input<typeof ListWorkspaceEntriesInput
 /** An entry as the page shows it: the store layer's entry plus the text of its line in the file. */
 export interface EntryView extends Entry {
   lineText?: string;
+  /** From the audit log: how many logged calls this rule decided, and the last time. */
+  usage?: { count: number; lastUsed: string | null };
 }
 
 export interface WorkspaceListing {
@@ -72,7 +75,7 @@ export async function listWorkspaceEntries({
   return {
     workspace: { id: workspace.id, name: workspace.name, path: workspace.path },
     stores: [...listing.stores].sort((a, b) => scopeRank(a.scope) - scopeRank(b.scope)),
-    entries: await withLineText(page),
+    entries: await withUsage(db, workspace.id, await withLineText(page)),
     total: all.length,
     matched: matched.length,
     offset: args.offset,
@@ -82,6 +85,16 @@ export async function listWorkspaceEntries({
     matchedByStore,
     readAt: new Date().toISOString(),
   };
+}
+
+/** Adds each entry's use count and last use from the audit log (one aggregate query per page). */
+async function withUsage(db: Db, workspaceId: string, entries: EntryView[]): Promise<EntryView[]> {
+  const usage = await ruleUsage(
+    db,
+    workspaceId,
+    entries.map((e) => e.rule),
+  );
+  return entries.map((e) => ({ ...e, usage: usage.get(e.rule) ?? { count: 0, lastUsed: null } }));
 }
 
 /**

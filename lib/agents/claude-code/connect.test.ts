@@ -18,7 +18,11 @@ describe("connect claude-code", () => {
     expect(added.changed).toBe(true);
     const parsed = JSON.parse(added.text);
     expect(parsed.permissions).toEqual({ allow: ["Bash(npm test)"] });
-    expect(parsed.hooks.PreToolUse).toHaveLength(1);
+    // The user's own PreToolUse group stays first; the cockpit's audit hooks (short timeout) follow.
+    expect(parsed.hooks.PreToolUse).toHaveLength(2);
+    expect(parsed.hooks.PreToolUse[0].hooks[0].command).toBe("./mine.sh");
+    expect(parsed.hooks.PreToolUse[1]).toEqual({ matcher: "*", hooks: [{ ...command, timeout: 10 }] });
+    expect(parsed.hooks.PostToolUse).toEqual([{ matcher: "*", hooks: [{ ...command, timeout: 10 }] }]);
     expect(parsed.hooks.PermissionRequest).toEqual([
       {
         matcher: "*",

@@ -3,7 +3,10 @@ import { findNodeAtLocation, modify, parse, parseTree, type Node, type ParseErro
 import { readNoFollow, writeAtomically } from "@/lib/stores/atomic-write";
 import { detectFormatting } from "@/lib/stores/json-edit";
 
-export const HOOK_EVENTS = ["PermissionRequest", "UserPromptSubmit"] as const;
+export const HOOK_EVENTS = ["PermissionRequest", "UserPromptSubmit", "PreToolUse", "PostToolUse"] as const;
+/** Tool events are only recorded (audit), never answered: a short timeout keeps a slow cockpit out of the agent's way. */
+const AUDIT_HOOK_EVENTS = new Set<string>(["PreToolUse", "PostToolUse"]);
+const AUDIT_HOOK_TIMEOUT = 10;
 export const HOOK_PATH = "/api/agent/v1/hooks/claude-code";
 export const SETTINGS_FILE = ".claude/settings.local.json";
 
@@ -97,7 +100,10 @@ function removeAt(text: string, at: (string | number)[]): string {
   return text.slice(0, parent.offset + 1) + text.slice(parent.offset + parent.length - 1);
 }
 
-/** Adds the cockpit hook for PermissionRequest and UserPromptSubmit; the file's other bytes stay as they were. */
+/**
+ * Adds the cockpit hook for PermissionRequest and UserPromptSubmit, and the audit hooks for PreToolUse and
+ * PostToolUse; the file's other bytes stay as they were.
+ */
 export function addHooks(text: string, handler: Handler, file = SETTINGS_FILE): { text: string; changed: boolean } {
   const fmt = detectFormatting(text || "{\n  \n}");
   let next = text.trim() ? text : "{}\n";
@@ -107,7 +113,12 @@ export function addHooks(text: string, handler: Handler, file = SETTINGS_FILE): 
     const groups = ((settings.hooks as Record<string, unknown> | undefined)?.[event] ?? []) as Group[];
     if (!Array.isArray(groups)) throw new Error(`${file}: hooks.${event} is not a list`);
     if (groups.some((g) => (g.hooks ?? []).some((h) => isCockpitHandler(h)))) continue;
-    const group: Group = event === "PermissionRequest" ? { matcher: "*", hooks: [handler] } : { hooks: [handler] };
+    const group: Group =
+      event === "PermissionRequest"
+        ? { matcher: "*", hooks: [handler] }
+        : AUDIT_HOOK_EVENTS.has(event)
+          ? { matcher: "*", hooks: [{ ...handler, timeout: AUDIT_HOOK_TIMEOUT }] }
+          : { hooks: [handler] };
     // Insert at the deepest existing level, as a pretty-printed splice: no other byte of the file changes.
     const hooks = settings.hooks as Record<string, unknown> | undefined;
     next = !hooks

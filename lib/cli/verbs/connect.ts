@@ -4,7 +4,8 @@ import { agentArg, cliEntryPoint, hookUrl, workspaceFolder } from "./connect-sup
 
 const usage = `Usage: cockpit connect claude-code --workspace DIR [--http] [--url URL]
 
-  Adds the cockpit's hook for PermissionRequest and UserPromptSubmit to DIR/.claude/settings.local.json
+  Adds the cockpit's hook for PermissionRequest and UserPromptSubmit, and its audit hook for PreToolUse
+  and PostToolUse (timeout 10 s), to DIR/.claude/settings.local.json
   (the file's other content is kept byte for byte; running it twice changes nothing).
 
   default   a command hook running this checkout's \`cockpit hook claude-code\` (timeout 600 s)
@@ -35,7 +36,7 @@ export const connectVerb: Verb = {
     }
     process.stdout.write(
       result.changed
-        ? `Added the cockpit ${values.http ? "HTTP" : "command"} hook (PermissionRequest, UserPromptSubmit) to ${result.file}.\n`
+        ? `Added the cockpit ${values.http ? "HTTP" : "command"} hook (PermissionRequest, UserPromptSubmit, PreToolUse, PostToolUse) to ${result.file}.\n`
         : `${result.file} already has the cockpit hook; nothing changed.\n`,
     );
     process.stdout.write(

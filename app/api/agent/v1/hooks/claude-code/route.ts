@@ -31,6 +31,8 @@ export const POST = route(
         sessionId: body.session_id,
         tool: body.tool_name ?? null,
         input: body.tool_input ?? {},
+        toolUseId: typeof body.tool_use_id === "string" ? body.tool_use_id.slice(0, 300) : null,
+        cwd: body.cwd ?? null,
       });
       return json({});
     }

@@ -1,0 +1,157 @@
+"use client";
+import { useState } from "react";
+import styles from "./audit.module.css";
+
+export interface AuditEventView {
+  seq: number;
+  at: string;
+  type: string;
+  workspace: string | null;
+  actor: {
+    label: string;
+    type: string | null;
+    id: string | null;
+    role: string | null;
+    session: string | null;
+    channel: string | null;
+    address: string | null;
+  };
+  target: string | null;
+  outcome: string | null;
+  source: string | null;
+  rule: string | null;
+  store: string | null;
+  agent: string | null;
+  agentSession: string | null;
+  toolUseId: string | null;
+  cwd: string | null;
+  tool: string | null;
+  input: Record<string, unknown> | null;
+  detail: Record<string, unknown>;
+  hash: string | null;
+}
+
+type TraceStep = { step?: string; outcome?: string; why?: string };
+
+/** One line that says what happened: the command, path or URL when there is one. */
+export function summary(e: AuditEventView): string {
+  const i = e.input ?? {};
+  const v = i.command ?? i.file_path ?? i.path ?? i.url ?? i.pattern ?? i.specifier;
+  if (typeof v === "string") return v;
+  if (e.rule) return e.rule;
+  if (e.target) return e.target;
+  return "";
+}
+
+const outcomeClass = (o: string | null) =>
+  o === "allow" ? styles.allow : o === "deny" ? styles.deny : o === "ask" ? styles.ask : "";
+
+function Field({ label, children }: { label: string; children: React.ReactNode }) {
+  if (children === null || children === undefined || children === "") return null;
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </>
+  );
+}
+
+/** A timeline row; opening it shows who, why (rule, store, decision trace) and the sanitized input. */
+export function AuditEventItem({
+  event: e,
+  workspaceName,
+  onFilter,
+}: {
+  event: AuditEventView;
+  workspaceName: string | null;
+  onFilter: (key: "agentSession" | "tool" | "actor", value: string) => void;
+}) {
+  const [open, setOpen] = useState(false);
+  const trace = Array.isArray(e.detail.trace) ? (e.detail.trace as TraceStep[]) : null;
+  const line = summary(e);
+  return (
+    <li className={styles.event} data-testid="audit-event" data-seq={e.seq}>
+      <button
+        type="button"
+        className={styles.eventHead}
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+        data-testid="audit-event-toggle"
+      >
+        <time dateTime={e.at} className={styles.time}>
+          {new Date(e.at).toLocaleString()}
+        </time>
+        <span className={styles.type}>{e.type}</span>
+        {e.outcome ? <span className={`${styles.outcome} ${outcomeClass(e.outcome)}`}>{e.outcome}</span> : null}
+        {e.source ? <span className="tag">{e.source}</span> : null}
+        <span className={styles.who}>{e.actor.label}</span>
+        {e.tool ? <code className={styles.tool}>{e.tool}</code> : null}
+        {line ? <code className={styles.line}>{line}</code> : null}
+      </button>
+      {open ? (
+        <div className={styles.details} data-testid="audit-details">
+          <dl>
+            <Field label="Seq">#{e.seq}</Field>
+            <Field label="Time (UTC)">{e.at}</Field>
+            <Field label="Workspace">{workspaceName}</Field>
+            <Field label="Outcome">{e.outcome}</Field>
+            <Field label="Decision source">{e.source}</Field>
+            <Field label="Rule">{e.rule ? <code data-testid="audit-rule">{e.rule}</code> : null}</Field>
+            <Field label="Store">{e.store ? <code className={styles.wrap}>{e.store}</code> : null}</Field>
+            <Field label="Actor">
+              {[
+                e.actor.label,
+                e.actor.type,
+                e.actor.role && `role ${e.actor.role}`,
+                e.actor.channel && `via ${e.actor.channel}`,
+                e.actor.address,
+              ]
+                .filter(Boolean)
+                .join(" · ")}
+            </Field>
+            <Field label="Agent">{e.agent}</Field>
+            <Field label="Agent session">
+              {e.agentSession ? (
+                <button
+                  type="button"
+                  className={styles.linkish}
+                  onClick={() => onFilter("agentSession", e.agentSession!)}
+                >
+                  {e.agentSession}
+                </button>
+              ) : null}
+            </Field>
+            <Field label="Tool use">{e.toolUseId}</Field>
+            <Field label="Folder">{e.cwd ? <code className={styles.wrap}>{e.cwd}</code> : null}</Field>
+            <Field label="Target">{e.target ? <code className={styles.wrap}>{e.target}</code> : null}</Field>
+            <Field label="Hash">{e.hash ? <code className={styles.wrap}>{e.hash}</code> : null}</Field>
+          </dl>
+          {trace?.length ? (
+            <div>
+              <div className={styles.subhead}>Decision trace</div>
+              <ol className={styles.trace} data-testid="audit-trace">
+                {trace.map((t, i) => (
+                  <li key={i}>
+                    <code>{String(t.step ?? "step")}</code>
+                    {t.outcome ? <> → {String(t.outcome)}</> : null}
+                    {t.why ? <span className="muted"> — {String(t.why)}</span> : null}
+                  </li>
+                ))}
+              </ol>
+            </div>
+          ) : null}
+          {e.input ? (
+            <div>
+              <div className={styles.subhead}>Input (sanitized)</div>
+              <pre className={styles.json}>{JSON.stringify(e.input, null, 2)}</pre>
+            </div>
+          ) : null}
+          <div>
+            <div className={styles.subhead}>Detail</div>
+            <pre className={styles.json}>{JSON.stringify(e.detail, null, 2)}</pre>
+          </div>
+        </div>
+      ) : null}
+    </li>
+  );
+}

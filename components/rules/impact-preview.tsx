@@ -1,0 +1,97 @@
+"use client";
+import { useEffect, useState } from "react";
+import Link from "next/link";
+import { entryImpact, type EntryView } from "@/lib/client/api";
+import styles from "./rules.module.css";
+
+interface Impact {
+  replayed: number;
+  truncated: boolean;
+  changed: {
+    event: { seq: number; at: string; tool: string | null; input: Record<string, unknown> | null };
+    before: { decision: string };
+    after: { decision: string; reason: string };
+  }[];
+}
+
+const callText = (input: Record<string, unknown> | null) => {
+  if (!input) return "";
+  const v = input.command ?? input.file_path ?? input.path ?? input.url ?? input.specifier;
+  return typeof v === "string" ? v : JSON.stringify(input);
+};
+
+/**
+ * "What would break?" before a revoke (`to` undefined) or a narrow: the calls of the last 30 days this
+ * entry decided, replayed with the change, and the ones that would now ask or be denied.
+ */
+export function ImpactPreview({ workspace, entry, to }: { workspace: string; entry: EntryView; to?: string }) {
+  const [state, setState] = useState<{ key: string; impact?: Impact; error?: string } | null>(null);
+  const key = `${entry.id}\n${to ?? ""}`;
+  useEffect(() => {
+    const abort = new AbortController();
+    const timer = setTimeout(async () => {
+      try {
+        const res = await entryImpact<Impact>({ workspace, id: entry.id, ...(to ? { to } : {}) }, abort.signal);
+        setState(res.ok ? { key, impact: res.data } : { key, error: res.error });
+      } catch {
+        // Aborted: a newer SPEC owns the preview.
+      }
+    }, 250);
+    return () => {
+      clearTimeout(timer);
+      abort.abort();
+    };
+  }, [workspace, entry.id, to, key]);
+
+  const current = state?.key === key ? state : null;
+  return (
+    <section className={styles.impact} data-testid="impact-preview" aria-live="polite" aria-label="Impact preview">
+      <div className="muted" style={{ fontSize: "0.85rem" }}>
+        Impact on the last 30 days
+      </div>
+      {!current ? (
+        <span className="muted">Replaying logged calls…</span>
+      ) : current.error ? (
+        <span className="error">{current.error}</span>
+      ) : current.impact!.replayed === 0 ? (
+        <span data-testid="impact-summary">No logged calls in the last 30 days were decided by this entry.</span>
+      ) : (
+        <>
+          <span data-testid="impact-summary">
+            Replayed {current.impact!.replayed}
+            {current.impact!.truncated ? "+" : ""} logged call{current.impact!.replayed === 1 ? "" : "s"}:{" "}
+            {current.impact!.changed.length === 0 ? (
+              "none would change."
+            ) : (
+              <strong>
+                {current.impact!.changed.length} would now{" "}
+                {[...new Set(current.impact!.changed.map((c) => c.after.decision))]
+                  .map((d) => (d === "deny" ? "be denied" : d))
+                  .join(" or ")}
+                .
+              </strong>
+            )}
+          </span>
+          {current.impact!.changed.length ? (
+            <ul className={styles.impactList}>
+              {current.impact!.changed.slice(0, 8).map((c) => (
+                <li key={c.event.seq}>
+                  <code>{c.event.tool}</code> <code className={styles.impactCall}>{callText(c.event.input)}</code>{" "}
+                  <span className="muted">
+                    {c.before.decision} → <strong>{c.after.decision}</strong>
+                  </span>{" "}
+                  <Link href={`/audit?q=${encodeURIComponent(callText(c.event.input))}`} className="muted">
+                    #{c.event.seq}
+                  </Link>
+                </li>
+              ))}
+              {current.impact!.changed.length > 8 ? (
+                <li className="muted">and {current.impact!.changed.length - 8} more</li>
+              ) : null}
+            </ul>
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}

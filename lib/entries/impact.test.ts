@@ -1,0 +1,121 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { NextRequest } from "next/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDb, setServerDb, type OpenedDb } from "@/db/client";
+import { workspaces } from "@/db/schema";
+import { recordAudit } from "@/lib/audit";
+import { configureAudit } from "@/lib/audit/config";
+import { LOCAL_CREDENTIAL_ENV } from "@/lib/auth/local-credential";
+import { hashToken } from "@/lib/auth/tokens";
+import { makeSandbox, type Sandbox } from "@/test/support/stores";
+import * as impactRoute from "@/app/api/v1/entries/impact/route";
+import { listWorkspaceEntries } from "./list-workspace-entries";
+import { ruleUsage } from "./impact";
+
+const LOCAL = "cpc_entries-impact-credential";
+let opened: OpenedDb;
+let sb: Sandbox;
+let keyDir: string;
+const saved = { home: process.env.HOME, managed: process.env.COCKPIT_MANAGED_SETTINGS };
+const OWNER = { kind: "local", role: "owner", name: "local-cli" } as const;
+
+beforeAll(async () => {
+  sb = makeSandbox("entries-impact-");
+  keyDir = fs.mkdtempSync(path.join(os.tmpdir(), "impact-key-"));
+  configureAudit({ keyDir });
+  process.env.HOME = sb.home;
+  process.env.COCKPIT_MANAGED_SETTINGS = "";
+  process.env[LOCAL_CREDENTIAL_ENV] = hashToken(LOCAL);
+  opened = await openDb({ kind: "embedded" });
+  setServerDb(opened);
+  await opened.db.insert(workspaces).values({ id: "w", path: sb.workspace, name: "project" });
+  sb.write(".claude/settings.json", '{ "permissions": { "allow": ["Bash(npm test:*)", "Bash(git log:*)"] } }\n');
+  const decided = (command: string, rule = "Bash(npm test:*)") =>
+    opened.db.transaction((tx) =>
+      recordAudit(tx, {
+        type: "card.coalesced",
+        actor: { type: "agent", label: "agent:cc" },
+        workspaceId: "w",
+        outcome: "allow",
+        decisionSource: "config",
+        rule,
+        store: sb.abs(".claude/settings.json"),
+        agent: "claude-code",
+        agentSessionId: "s1",
+        cwd: sb.workspace,
+        tool: "Bash",
+        input: { command },
+        detail: { mode: "default" },
+      }),
+    );
+  await decided("npm test");
+  await decided("npm test --watch");
+  await decided("git log --oneline", "Bash(git log:*)");
+});
+afterAll(async () => {
+  process.env.HOME = saved.home;
+  if (saved.managed === undefined) delete process.env.COCKPIT_MANAGED_SETTINGS;
+  else process.env.COCKPIT_MANAGED_SETTINGS = saved.managed;
+  configureAudit({ keyDir: undefined });
+  await opened.close();
+  sb.cleanup();
+  fs.rmSync(keyDir, { recursive: true, force: true });
+});
+
+const impact = async (body: unknown, bearer: string | null = LOCAL) => {
+  const res = await impactRoute.POST(
+    new NextRequest("http://localhost:3000/api/v1/entries/impact", {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
+      body: JSON.stringify(body),
+    }),
+    { params: Promise.resolve({}) } as never,
+  );
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+};
+
+describe("POST /api/v1/entries/impact", () => {
+  it("replays the calls the entry decided: revoke and narrow show which would now ask", async () => {
+    const listing = await listWorkspaceEntries({ db: opened.db, actor: OWNER, input: { workspace: "w" } as never });
+    const npm = listing.entries.find((e) => e.rule === "Bash(npm test:*)")!;
+    expect(npm.usage).toMatchObject({ count: 2, lastUsed: expect.any(String) });
+    expect(listing.entries.find((e) => e.rule === "Bash(git log:*)")!.usage).toMatchObject({ count: 1 });
+
+    expect([401, 403]).toContain((await impact({ workspace: "w", id: npm.id }, null)).status);
+    const revoke = await impact({ workspace: "w", id: npm.id });
+    expect(revoke.status).toBe(200);
+    expect(revoke.body.replayed).toBe(2);
+    expect(revoke.body.changed).toHaveLength(2);
+    expect(revoke.body.changed[0]).toMatchObject({
+      event: { type: "card.coalesced", tool: "Bash", input: { command: "npm test --watch" } },
+      before: { decision: "allow", rule: "Bash(npm test:*)" },
+      after: { decision: "ask" },
+    });
+
+    const narrow = await impact({ workspace: "w", id: npm.id, to: "Bash(npm test)" });
+    expect(narrow.body.replayed).toBe(2);
+    expect(narrow.body.changed.map((c: { event: { input: { command: string } } }) => c.event.input.command)).toEqual([
+      "npm test --watch",
+    ]);
+    expect((await impact({ workspace: "w", id: npm.id, to: "Bash(" })).status).toBe(422);
+    // A stricter action: every replayed call now asks.
+    expect((await impact({ workspace: "w", id: npm.id, to: "ask" })).body.changed).toHaveLength(2);
+    expect((await impact({ workspace: "w", id: "nope" })).status).toBe(404);
+  });
+
+  it("counts usage with one aggregate, ignoring edits of the entry", async () => {
+    await opened.db.transaction((tx) =>
+      recordAudit(tx, {
+        type: "entry.narrowed",
+        actor: { type: "local", label: "local-cli" },
+        workspaceId: "w",
+        rule: "Bash(git log:*)",
+      }),
+    );
+    const usage = await ruleUsage(opened.db, "w", ["Bash(git log:*)", "Bash(unused)"]);
+    expect(usage.get("Bash(git log:*)")).toMatchObject({ count: 1 });
+    expect(usage.has("Bash(unused)")).toBe(false);
+  });
+});
