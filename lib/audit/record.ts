@@ -23,8 +23,7 @@ const isTransaction = (x: unknown): boolean => is(x, PgTransaction);
  * lock, links the row to the chain's head and signs a checkpoint when one is due — all in `tx`.
  */
 export async function recordAudit(tx: Tx, event: AuditEvent): Promise<{ seq: number; hash: string }> {
-  if (!isTransaction(tx))
-    throw new Error("recordAudit must run inside the transaction of the change it records");
+  if (!isTransaction(tx)) throw new Error("recordAudit must run inside the transaction of the change it records");
   const e = parseAuditEvent(event);
   const head = await lockHead(tx);
   // Time never runs backwards along the chain, even if the clock does.
@@ -92,8 +91,7 @@ async function insertRows(tx: Tx, rows: (ChainedRow & { hash: string })[]): Prom
  * (agent event batches, importers); the events share `tx`, so they commit or roll back together.
  */
 export async function recordAuditBatch(tx: Tx, events: AuditEvent[]): Promise<{ first: number; last: number }> {
-  if (!isTransaction(tx))
-    throw new Error("recordAuditBatch must run inside the transaction of the change it records");
+  if (!isTransaction(tx)) throw new Error("recordAuditBatch must run inside the transaction of the change it records");
   const parsed = events.map(parseAuditEvent);
   const head = await lockHead(tx);
   if (!parsed.length) return { first: head.seq + 1, last: head.seq };
