@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { allCovered, coveredNotes, rulesToSave } from "./covered";
-import { testCard } from "./test-card";
+import { testCard } from "@/test/support/card-view";
 
 const npm = { rule: "Bash(npm run:*)", store: ".claude/settings.json", scope: "workspace" };
 const remember = (workspace: string[], coveredBy?: (typeof npm | null)[]) =>
