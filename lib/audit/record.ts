@@ -1,3 +1,4 @@
+import { is } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import type { Db, DbOrTx } from "@/db/client";
 import { auditEvents } from "@/db/schema";
@@ -14,8 +15,8 @@ export type { Tx } from "./head";
  * lock, links the row to the chain's head and signs a checkpoint when one is due — all in `tx`.
  */
 export async function recordAudit(tx: Tx, event: AuditEvent): Promise<{ seq: number; hash: string }> {
-  if (!(tx instanceof PgTransaction))
-    throw new Error("recordAudit must run inside the transaction of the change it records");
+  // `is`, not instanceof: the production build can hold two copies of drizzle (instrumentation vs routes).
+  if (!is(tx, PgTransaction)) throw new Error("recordAudit must run inside the transaction of the change it records");
   const e = parseAuditEvent(event);
   const head = await lockHead(tx);
   // Time never runs backwards along the chain, even if the clock does.
@@ -55,5 +56,5 @@ export async function recordAudit(tx: Tx, event: AuditEvent): Promise<{ seq: num
 
 /** Runs `fn` in the caller's transaction, or opens one: for helpers that take either a database or a transaction. */
 export function inTransaction<T>(db: DbOrTx, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return db instanceof PgTransaction ? fn(db as Tx) : (db as Db).transaction(fn);
+  return is(db, PgTransaction) ? fn(db as Tx) : (db as Db).transaction(fn);
 }
