@@ -80,7 +80,11 @@ type ApiCard = {
   id: string;
   hash: string;
   input: { command?: string };
-  remember: { workspace: string[]; workspaceStore: string | null };
+  remember: {
+    workspace: string[];
+    workspaceStore: string | null;
+    coveredBy?: ({ rule: string; store: string; scope: string } | null)[];
+  };
 };
 
 async function pendingCard(page: Page, marker: string): Promise<ApiCard> {
@@ -216,6 +220,48 @@ test.describe("Cards", () => {
     expect(await held).toMatchObject({ hookSpecificOutput: { decision: { behavior: "allow" } } });
     const store = fs.readFileSync(storeFile, "utf8");
     for (const rule of api.remember.workspace) expect(store).toContain(JSON.stringify(rule));
+  });
+
+  test("Always allow warns when an existing allow already covers a rule, and does not save it again", async ({
+    page,
+    baseURL,
+  }) => {
+    const settings = path.join(dir, ".claude", "settings.json");
+    const before = fs.readFileSync(settings, "utf8");
+    fs.writeFileSync(settings, JSON.stringify({ permissions: { allow: ["Bash(npm run:*)"], deny: [] } }, null, 2));
+    try {
+      await page.goto("/cards");
+      const marker = unique();
+      // `npm run …` is allowed by the store; `curl …` is what the person is asked about.
+      const held = httpHook(baseURL!, permissionRequest(`npm run build && curl https://example.com/${marker}`));
+      const card = cardOnPage(page, marker);
+      await expect(card).toBeVisible({ timeout: 20_000 });
+      const api = await pendingCard(page, marker);
+      expect(api.remember.coveredBy).toEqual([
+        { rule: "Bash(npm run:*)", store: ".claude/settings.json", scope: "workspace" },
+        null,
+      ]);
+      const warning = card.getByRole("note", { name: "Already allowed" });
+      await expect(warning).toContainText("Already allowed by Bash(npm run:*) in .claude/settings.json");
+      await expect(warning).toBeVisible();
+      await card.getByRole("button", { name: /Always allow/ }).click();
+      const confirm = card.getByRole("group", { name: "Confirm always allow" });
+      const list = confirm.getByRole("list", { name: "Rules to write" });
+      await expect(list).toContainText(`Bash(curl https://example.com/${marker})`);
+      await expect(list).not.toContainText("npm run");
+      await expect(confirm.getByRole("note", { name: "Already allowed" })).toBeVisible();
+      await page.screenshot({
+        path: `${process.env.E2E_SCREENSHOTS ?? "test-results"}/cards-covered-${test.info().project.name}.png`,
+      });
+      await confirm.getByRole("button", { name: "Confirm always allow" }).click();
+      await expect(page.getByTestId("answer-notice").first()).toContainText("Always allowed · by you");
+      expect(await held).toMatchObject({ hookSpecificOutput: { decision: { behavior: "allow" } } });
+      const store = fs.readFileSync(path.resolve(dir, api.remember.workspaceStore!), "utf8");
+      expect(store).toContain(JSON.stringify(`Bash(curl https://example.com/${marker})`));
+      expect(store).not.toContain("npm run build");
+    } finally {
+      fs.writeFileSync(settings, before);
+    }
   });
 
   test("long dangerous command: folded with head and tail, warnings, keyboard, deep link after settling", async ({

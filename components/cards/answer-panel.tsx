@@ -1,6 +1,7 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
 import type { CardView } from "@/lib/cards/view";
+import { allCovered, coveredNotes, rulesToSave } from "@/lib/cards-client/covered";
 import { storeFilePath } from "@/lib/cards-client/format";
 import { shortSessionId } from "@/lib/cards-client/group";
 import { useAnswerCard, type AnswerNotice } from "@/lib/cards-client/use-answer";
@@ -34,8 +35,11 @@ export function AnswerPanel({ card, me, onNotice, actionsRef }: Props) {
   const busy = answer.isPending;
   const canSession =
     !card.safetyCheck && card.remember.session.length > 0 && !card.remember.session.some(isToolWideRule);
-  const toolWide = card.remember.workspace.filter(isToolWideRule);
-  const canAlways = !card.safetyCheck && card.remember.workspace.length > 0 && card.remember.workspaceStore !== null;
+  // Rules an existing allow already covers are not saved again (the server skips them too).
+  const toSave = rulesToSave(card);
+  const covers = allCovered(card);
+  const toolWide = toSave.filter(isToolWideRule);
+  const canAlways = !card.safetyCheck && toSave.length > 0 && card.remember.workspaceStore !== null;
 
   const allowOnce = () => !busy && answer.mutate({ outcome: "allow", remember: "once" });
   const deny = () =>
@@ -61,19 +65,20 @@ export function AnswerPanel({ card, me, onNotice, actionsRef }: Props) {
       <div ref={confirmRef} className={styles.confirm} role="group" aria-label="Confirm always allow">
         <strong>Always allow in {card.workspace.name}?</strong>
         <p style={{ margin: "0.4rem 0" }}>
-          This writes {card.remember.workspace.length === 1 ? "this rule" : "these rules"} to{" "}
+          This writes {toSave.length === 1 ? "this rule" : "these rules"} to{" "}
           <code style={{ overflowWrap: "anywhere" }} data-testid="store-file">
             {storeFilePath(card)}
           </code>
           , and the agent stops asking for matching requests:
         </p>
         <ul aria-label="Rules to write">
-          {card.remember.workspace.map((rule) => (
+          {toSave.map((rule) => (
             <li key={rule}>
               <code style={{ overflowWrap: "anywhere" }}>{rule}</code>
             </li>
           ))}
         </ul>
+        <CoveredWarning card={card} />
         {toolWide.length ? (
           <p className="error" role="alert" data-testid="tool-wide-warning" style={{ margin: "0.4rem 0" }}>
             ⚠ <strong>{toolWide.join(", ")}</strong> allows <em>every</em> use of the tool, not just this request: any
@@ -108,7 +113,8 @@ export function AnswerPanel({ card, me, onNotice, actionsRef }: Props) {
 
   return (
     <div className={styles.remember}>
-      {canSession || canAlways ? (
+      {!card.safetyCheck ? <CoveredWarning card={card} /> : null}
+      {canSession || canAlways || (covers && !card.safetyCheck) ? (
         <div className={styles.secondaryRow}>
           {canSession ? (
             <button type="button" className={styles.secondary} onClick={session} disabled={busy}>
@@ -123,9 +129,14 @@ export function AnswerPanel({ card, me, onNotice, actionsRef }: Props) {
             <button type="button" className={styles.secondary} onClick={always} disabled={busy}>
               <span>Always allow…</span>
               <small>
-                saves <code>{card.remember.workspace.join(", ")}</code> to <code>{card.remember.workspaceStore}</code>{" "}
-                after you confirm
+                saves <code>{toSave.join(", ")}</code> to <code>{card.remember.workspaceStore}</code> after you confirm
               </small>
+            </button>
+          ) : null}
+          {covers && !card.safetyCheck ? (
+            <button type="button" className={styles.secondary} onClick={allowOnce} disabled={busy}>
+              <span>Allow once (the existing rule covers it)</span>
+              <small>nothing new is saved: the rule above already allows this</small>
             </button>
           ) : null}
         </div>
@@ -156,6 +167,24 @@ export function AnswerPanel({ card, me, onNotice, actionsRef }: Props) {
           Sending your answer…
         </p>
       ) : null}
+    </div>
+  );
+}
+
+/**
+ * "When remembering": a proposed Always-allow rule an existing allow already covers. Names that rule and
+ * its store, so the person keeps it instead of appending a narrower copy.
+ */
+function CoveredWarning({ card }: { card: CardView }) {
+  const notes = coveredNotes(card);
+  if (notes.length === 0) return null;
+  return (
+    <div role="note" aria-label="Already allowed" data-testid="covered-warning" className={styles.covered}>
+      {notes.map((n) => (
+        <p key={`${n.rule} ${n.store}`} style={{ margin: "0.2rem 0" }}>
+          ⚠ {n.text}
+        </p>
+      ))}
     </div>
   );
 }

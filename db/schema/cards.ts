@@ -2,7 +2,15 @@ import { bigserial, boolean, index, jsonb, pgTable, primaryKey, text, timestamp 
 import { workspaces } from "./workspaces";
 
 export type CardStatus = "pending" | "allowed" | "denied" | "expired" | "aborted" | "coalesced";
-export type CardRemember = { session: string[]; workspace: string[]; workspaceStore: string | null };
+/** An existing allow that already covers a proposed workspace rule (store: workspace-relative or `~/`). */
+export type CoveredBy = { rule: string; store: string; scope: string };
+export type CardRemember = {
+  session: string[];
+  workspace: string[];
+  workspaceStore: string | null;
+  /** Parallel to `workspace`; present only when at least one proposed rule is already covered. */
+  coveredBy?: (CoveredBy | null)[];
+};
 export type CardDecision = { step: string; reason: string; rule: string | null };
 export type CardSettlement = {
   outcome: "allow" | "deny";

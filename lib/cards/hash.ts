@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { CardRemember } from "@/db/schema";
 
 /** JSON with object keys sorted at every level, so equal content always hashes the same. */
 export function canonicalJson(value: unknown): string {
@@ -24,7 +25,7 @@ export interface CardContent {
   modeEffective: string;
   cause: string;
   warnings: string[];
-  remember: { session: string[]; workspace: string[]; workspaceStore: string | null };
+  remember: CardRemember;
 }
 
 export function cardHash(content: CardContent): string {

@@ -1,7 +1,9 @@
 import path from "node:path";
 import type { DbOrTx } from "@/db/client";
+import type { CardRemember } from "@/db/schema";
 import { dialectOf } from "@/lib/agents";
 import { storeEnv } from "@/lib/config/env";
+import { coveringRule } from "@/lib/hygiene/remembering";
 import { decideWith, loadPolicy, type PolicySnapshot } from "@/lib/policy-runtime/snapshot";
 import {
   explicitAllow,
@@ -37,7 +39,7 @@ export interface Evaluation {
   decision: Decision;
   modeBase: Mode;
   modeEffective: Mode;
-  remember: { session: string[]; workspace: string[]; workspaceStore: string | null };
+  remember: CardRemember;
 }
 
 export interface EvaluateInput {
@@ -112,6 +114,14 @@ export function evaluateWith(
   if (rules.workspace.length) {
     const store = targetStore(snapshot.paths, snapshot.agent, "workspace");
     workspaceStore = path.relative(snapshot.paths.workspace, store.path);
+    // "When remembering": an allow already in a store (same or wider scope) that covers a proposed rule.
+    const source = { scope: "workspace" as const, store: store.path, base: snapshot.paths.workspace };
+    const coveredBy = rules.workspace.map((text) => {
+      const r = coveringRule(text, snapshot.agent, source, snapshot.inputs.rules);
+      return r ? { rule: r.text, store: storeLabel(r.source.store, snapshot.paths), scope: r.source.scope } : null;
+    });
+    if (coveredBy.some(Boolean))
+      return { decision, modeBase, modeEffective, remember: { ...rules, workspaceStore, coveredBy } };
   }
   return { decision, modeBase, modeEffective, remember: { ...rules, workspaceStore } };
 }
@@ -124,4 +134,12 @@ export async function evaluateCall(
   env: CardEnv = {},
 ): Promise<Evaluation> {
   return evaluateWith(await cardSnapshot(db, workspaceId, input, env), input);
+}
+
+/** `.claude/settings.json`, `~/.claude/settings.json` or the absolute path (managed). */
+function storeLabel(file: string, paths: StorePaths): string {
+  if (file.startsWith(path.resolve(paths.workspace) + path.sep)) return path.relative(paths.workspace, file);
+  const home = path.resolve(paths.home);
+  if (file.startsWith(home + path.sep)) return `~/${path.relative(home, file)}`;
+  return file;
 }

@@ -67,7 +67,13 @@ export async function settleCard({
       throw new UnprocessableError('a deny is not remembered; answer deny with remember "once"');
     if (card.remember[input.remember].length === 0)
       throw new UnprocessableError(`nothing can be remembered for this request; allow it once instead`);
-    const wide = card.remember[input.remember].filter(isToolWideRule);
+    const covered = input.remember === "workspace" ? (card.remember.coveredBy ?? []) : [];
+    const first = covered.find((c) => c);
+    if (first && covered.length === card.remember.workspace.length && covered.every(Boolean))
+      throw new UnprocessableError(
+        `already allowed by ${first.rule} in ${first.store}: nothing new to save; allow it once instead`,
+      );
+    const wide = card.remember[input.remember].filter((r, i) => !covered[i] && isToolWideRule(r));
     if (wide.length && input.remember === "session")
       throw new UnprocessableError(
         `${wide.join(", ")} would allow every use of the tool; only Always allow can store it, with confirmation`,
@@ -142,7 +148,8 @@ export async function settleCard({
   let ruleCreated = settlement.outcome === "allow" && settlement.remember === "session";
   if (settlement.outcome === "allow" && settlement.remember === "workspace") {
     try {
-      for (const rule of card.remember.workspace) {
+      for (const [i, rule] of card.remember.workspace.entries()) {
+        if (card.remember.coveredBy?.[i]) continue; // an existing allow already covers it: no redundant copy
         await addEntry({
           ...cardStorePaths(workspace!.path, env),
           agent: policyAgent(card.agent),

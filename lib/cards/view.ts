@@ -27,6 +27,8 @@ export const CardView = z.object({
     session: z.array(z.string()),
     workspace: z.array(z.string()),
     workspaceStore: z.string().nullable(),
+    /** Parallel to `workspace`: the existing allow that already covers each rule (absent: none is covered). */
+    coveredBy: z.array(z.object({ rule: z.string(), store: z.string(), scope: z.string() }).nullable()).optional(),
   }),
   decision: z.object({ step: z.string(), reason: z.string(), rule: z.string().nullable() }),
   createdAt: z.string(),

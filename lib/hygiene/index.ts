@@ -4,4 +4,4 @@ export { FINDING_KINDS } from "./types";
 export { lintWorkspace, reachesThreshold, removableIds, SEVERITY_RANK } from "./lint";
 export { summarize, type HygieneSummary } from "./summary";
 export { DEFAULT_DEAD_DAYS, NO_USAGE_NOTE } from "./dead";
-export { coveringAllow, type CoveringAllow } from "./remembering";
+export { coveringAllow, coveringRule, type CoveringAllow } from "./remembering";

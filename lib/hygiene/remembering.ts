@@ -2,7 +2,7 @@
  * "When remembering": before "always allow" appends a rule, find an existing allow that already covers it,
  * so the card can warn and offer that rule instead of growing the list.
  */
-import { isNarrower, type Agent, type RuleSource } from "@/lib/policy";
+import { isNarrower, type Agent, type Rule, type RuleSource } from "@/lib/policy";
 import { parseMevedelRuleText, parseRule } from "@/lib/policy";
 import { quote, where } from "./describe";
 import { sameAnchor } from "./reach";
@@ -15,6 +15,29 @@ export interface CoveringAllow {
   message: string;
 }
 
+function parseNew(text: string, agent: Agent, source: RuleSource): Rule | null {
+  const parsed =
+    agent === "mevedel" && text.trim().startsWith("(")
+      ? parseMevedelRuleText(text, source)
+      : parseRule(text, "allow", { agent, source });
+  return parsed.ok ? parsed.value : null;
+}
+
+function covers(r: Rule | null, next: Rule, agent: Agent): boolean {
+  if (!r || r.agent !== agent || r.action !== "allow" || !enforced(r) || !sameAnchor(r, next)) return false;
+  const same =
+    r.tool.toLowerCase() === next.tool.toLowerCase() && JSON.stringify(r.specifier) === JSON.stringify(next.specifier);
+  return (
+    same || isNarrower({ kind: "rule", action: "allow", rule: r }, { kind: "rule", action: "allow", rule: next }).proved
+  );
+}
+
+/** The first loaded allow rule (as the engine holds them, no entry ids) that covers `text`, or null. */
+export function coveringRule(text: string, agent: Agent, source: RuleSource, rules: Rule[]): Rule | null {
+  const next = parseNew(text, agent, source);
+  return (next && rules.find((r) => covers(r, next, agent))) || null;
+}
+
 export function coveringAllow(
   text: string,
   agent: Agent,
@@ -22,27 +45,15 @@ export function coveringAllow(
   items: LintItem[],
   env: { workspace: string; home: string },
 ): CoveringAllow | null {
-  const parsed =
-    agent === "mevedel" && text.trim().startsWith("(")
-      ? parseMevedelRuleText(text, source)
-      : parseRule(text, "allow", { agent, source });
-  if (!parsed.ok) return null;
-  const next = parsed.value;
+  const next = parseNew(text, agent, source);
+  if (!next) return null;
   for (const it of items) {
-    const r = it.rule;
-    if (!r || it.entry.agent !== agent || r.action !== "allow" || !enforced(r) || !sameAnchor(r, next)) continue;
-    const same =
-      r.tool.toLowerCase() === next.tool.toLowerCase() &&
-      JSON.stringify(r.specifier) === JSON.stringify(next.specifier);
-    if (
-      same ||
-      isNarrower({ kind: "rule", action: "allow", rule: r }, { kind: "rule", action: "allow", rule: next }).proved
-    )
-      return {
-        entry: it.entry.id,
-        rule: it.entry.rule,
-        message: `${text} is already covered by ${quote(it)} (${where(it, env.workspace, env.home)}); keep that rule instead of adding a narrower copy`,
-      };
+    if (it.entry.agent !== agent || !covers(it.rule, next, agent)) continue;
+    return {
+      entry: it.entry.id,
+      rule: it.entry.rule,
+      message: `${text} is already covered by ${quote(it)} (${where(it, env.workspace, env.home)}); keep that rule instead of adding a narrower copy`,
+    };
   }
   return null;
 }
