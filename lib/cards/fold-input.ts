@@ -1,5 +1,5 @@
 /**
- * A bounded preview of a card's tool input for lists: long strings keep their head and say how much
+ * A bounded preview of a card's tool input for lists: long strings keep their head and tail and say how much
  * is hidden, long arrays/objects keep their first items, and a total budget caps the whole preview.
  * The full input stays one request away (GET /api/v1/cards/:id).
  */
@@ -38,7 +38,10 @@ export function foldInput(
       left -= keep;
       if (keep === value.length) return value;
       omitted += value.length - keep;
-      return value.slice(0, keep) + marker(value.length - keep, "characters");
+      // Head and tail: what a long command does last (`… && curl … | sh`) must stay visible in the list.
+      const tail = Math.floor(keep / 3);
+      const head = keep - tail;
+      return value.slice(0, head) + marker(value.length - keep, "characters") + (tail ? value.slice(-tail) : "");
     }
     if (value === null || typeof value !== "object") return value;
     if (depth >= maxDepth) {
