@@ -14,7 +14,12 @@ test.beforeAll(() => {
 
 test("a card with a huge input is listed as a preview; Show full input loads the rest", async ({ page, baseURL }) => {
   const marker = `${test.info().project.name}${Date.now().toString(36)}`;
-  const content = `HEAD-${marker}\n` + "filler line\n".repeat(50_000) + `TAIL-${marker}\n`;
+  const content =
+    `HEAD-${marker}\n` +
+    "filler line\n".repeat(25_000) +
+    `MIDDLE-${marker}\n` +
+    "filler line\n".repeat(25_000) +
+    `TAIL-${marker}\n`;
   const res = await fetch(`${baseURL}/api/agent/v1/cards`, {
     method: "POST",
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
@@ -38,8 +43,10 @@ test("a card with a huge input is listed as a preview; Show full input loads the
   await page.goto("/cards");
   const card = page.getByTestId("card").filter({ hasText: `HEAD-${marker}` });
   await expect(card).toBeVisible();
-  await expect(card).not.toContainText(`TAIL-${marker}`);
-  await card.getByTestId("load-full-input").click();
+  // The preview keeps the head and the tail; the middle comes with the full input.
   await expect(card).toContainText(`TAIL-${marker}`);
+  await expect(card).not.toContainText(`MIDDLE-${marker}`);
+  await card.getByTestId("load-full-input").click();
+  await expect(card).toContainText(`MIDDLE-${marker}`);
   await expect(card.getByTestId("load-full-input")).toHaveCount(0);
 });

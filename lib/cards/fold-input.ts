@@ -12,6 +12,13 @@ export interface FoldInputOptions {
   maxItems?: number;
   /** Nesting kept; deeper values become a marker. */
   maxDepth?: number;
+  /**
+   * Top-level string fields the engine judges as a whole (a shell command): kept up to this many characters,
+   * outside the budget, so the person sees the whole command in the list. 16 KiB is the longest command the
+   * engine parses at all.
+   */
+  wholeFields?: readonly string[];
+  maxWhole?: number;
 }
 
 export interface FoldedInput {
@@ -24,7 +31,14 @@ const marker = (n: number, what: string) => `… (${n} more ${what})`;
 
 export function foldInput(
   input: Record<string, unknown>,
-  { maxString = 2_000, budget = 6_000, maxItems = 50, maxDepth = 8 }: FoldInputOptions = {},
+  {
+    maxString = 2_000,
+    budget = 6_000,
+    maxItems = 50,
+    maxDepth = 8,
+    wholeFields = ["command"],
+    maxWhole = 16_384,
+  }: FoldInputOptions = {},
 ): FoldedInput {
   let left = budget;
   let omitted = 0;
@@ -32,10 +46,10 @@ export function foldInput(
     const text = JSON.stringify(v);
     return text === undefined ? 0 : text.length;
   };
-  const fold = (value: unknown, depth: number): unknown => {
+  const fold = (value: unknown, depth: number, whole = false): unknown => {
     if (typeof value === "string") {
-      const keep = Math.max(0, Math.min(value.length, maxString, left));
-      left -= keep;
+      const keep = whole ? Math.min(value.length, maxWhole) : Math.max(0, Math.min(value.length, maxString, left));
+      if (!whole) left -= keep;
       if (keep === value.length) return value;
       omitted += value.length - keep;
       // Head and tail: what a long command does last (`… && curl … | sh`) must stay visible in the list.
@@ -58,7 +72,8 @@ export function foldInput(
     }
     const entries = Object.entries(value as Record<string, unknown>);
     const out: Record<string, unknown> = {};
-    for (const [k, v] of entries.slice(0, maxItems)) out[k.slice(0, 200)] = fold(v, depth + 1);
+    for (const [k, v] of entries.slice(0, maxItems))
+      out[k.slice(0, 200)] = fold(v, depth + 1, depth === 0 && wholeFields.includes(k));
     if (entries.length > maxItems) {
       omitted += entries.length - maxItems;
       out["…"] = marker(entries.length - maxItems, "keys");
