@@ -1,39 +1,49 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { loginTokens, sessions, auditEvents } from "@/db/schema";
+import { loginTokens, auditEvents } from "@/db/schema";
 import { GoneError } from "@/lib/errors";
+import { requireCan } from "./access";
+import { actorLabel, type Actor } from "./actor";
 import { ensureOwner } from "./owner";
+import { attribution, openSession, type NewSession } from "./sessions";
 import { digestsEqual, hashToken, randomToken } from "./tokens";
+
+export type { NewSession } from "./sessions";
 
 export interface LoginLink {
   token: string;
   expiresAt: Date;
 }
 
+/** Phone pairing links live ten minutes (ASVS 6.5.5). */
+export const PAIR_TTL_SECONDS = 600;
+
 /** Mints a single-use owner login token; only its hash is stored. */
-export async function createOwnerLoginLink(db: Db, { ttlSeconds }: { ttlSeconds: number }): Promise<LoginLink> {
+export async function createOwnerLoginLink(
+  db: Db,
+  { ttlSeconds, purpose = "link", actor }: { ttlSeconds: number; purpose?: "link" | "pair"; actor?: Actor },
+): Promise<LoginLink> {
   const owner = await ensureOwner(db);
   const token = randomToken("cpl_");
   const expiresAt = new Date(Date.now() + ttlSeconds * 1000);
   await db.transaction(async (tx) => {
     await tx
       .insert(loginTokens)
-      .values({ id: crypto.randomUUID(), tokenHash: hashToken(token), userId: owner.id, expiresAt });
+      .values({ id: crypto.randomUUID(), tokenHash: hashToken(token), userId: owner.id, expiresAt, purpose });
     await tx.insert(auditEvents).values({
-      actor: "local-cli",
-      action: "auth.login_link_created",
+      actor: actor ? actorLabel(actor) : "local-cli",
+      action: purpose === "pair" ? "auth.pair_link_created" : "auth.login_link_created",
       target: owner.id,
-      detail: { expiresAt: expiresAt.toISOString() },
+      detail: { expiresAt: expiresAt.toISOString(), ...(actor ? attribution(actor) : {}) },
     });
   });
   return { token, expiresAt };
 }
 
-export interface NewSession {
-  sessionToken: string;
-  sessionId: string;
-  userId: string;
-  expiresAt: Date;
+/** "Pair my phone": the owner (only) mints a 10-minute single-use link that signs the owner in on another device. */
+export async function createPairingLink({ db, actor }: { db: Db; actor: Actor }): Promise<LoginLink> {
+  requireCan(actor, "owner.pair", null);
+  return createOwnerLoginLink(db, { ttlSeconds: PAIR_TTL_SECONDS, purpose: "pair", actor });
 }
 
 /**
@@ -42,7 +52,12 @@ export interface NewSession {
  */
 export async function redeemLoginLink(
   db: Db,
-  { token, sessionTtlHours, userAgent }: { token: string; sessionTtlHours: number; userAgent?: string | null },
+  {
+    token,
+    sessionTtlHours,
+    userAgent,
+    previousToken,
+  }: { token: string; sessionTtlHours?: number; userAgent?: string | null; previousToken?: string | null },
 ): Promise<NewSession> {
   const digest = hashToken(token);
   return db.transaction(async (tx) => {
@@ -56,22 +71,12 @@ export async function redeemLoginLink(
         "This login link is invalid, expired or already used. Run `npx cockpit login-link` for a new one.",
       );
     }
-    const sessionToken = randomToken("cps_");
-    const sessionId = crypto.randomUUID();
-    const expiresAt = new Date(Date.now() + sessionTtlHours * 3600 * 1000);
-    await tx.insert(sessions).values({
-      id: sessionId,
-      tokenHash: hashToken(sessionToken),
+    return openSession(tx, {
       userId: claimed.userId,
-      expiresAt,
-      userAgent: userAgent?.slice(0, 300) ?? null,
+      signIn: claimed.purpose === "pair" ? "pair" : "link",
+      userAgent,
+      previousToken,
+      ttlHours: sessionTtlHours,
     });
-    await tx.insert(auditEvents).values({
-      actor: claimed.userId,
-      action: "auth.login",
-      target: sessionId,
-      detail: { userAgent: userAgent?.slice(0, 300) ?? null },
-    });
-    return { sessionToken, sessionId, userId: claimed.userId, expiresAt };
   });
 }

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { auditEvents, cards, workspaces } from "@/db/schema";
+import { requireCan } from "@/lib/auth/access";
 import { actorLabel, type Actor } from "@/lib/auth/actor";
 import { ForbiddenError, NotFoundError } from "@/lib/errors";
 import { ABSENCE_REASON, holdOf, startDeadlineIfFirst } from "./absence";
@@ -51,10 +52,7 @@ export async function admitCard({
   input: AdmitCardInput;
   env?: CardEnv;
 }): Promise<AdmitResult> {
-  if (actor.kind === "agent" && actor.workspaceId !== workspaceId)
-    throw new ForbiddenError("this agent token belongs to another workspace");
-  if (actor.kind !== "agent" && actor.role !== "owner" && actor.role !== "admin")
-    throw new ForbiddenError("only agents admit cards");
+  requireCan(actor, "card.admit", workspaceId);
   const [workspace] = await db.select().from(workspaces).where(eq(workspaces.id, workspaceId));
   if (!workspace) throw new NotFoundError(`no workspace with id ${workspaceId}`);
   const rootSessionId = input.rootSessionId ?? input.sessionId;

@@ -4,8 +4,11 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { auditEvents, cards, workspaces, type CardSettlement } from "@/db/schema";
-import { actorLabel, hasRole, type Actor } from "@/lib/auth/actor";
-import { ConflictError, ForbiddenError, UnprocessableError } from "@/lib/errors";
+import { requireCan } from "@/lib/auth/access";
+import { actorLabel, type Actor } from "@/lib/auth/actor";
+import { attribution } from "@/lib/auth/attribution";
+import { recheckAnswerRight } from "@/lib/auth/recheck";
+import { ConflictError, UnprocessableError } from "@/lib/errors";
 import { addSessionEntry } from "@/lib/session-entries/session-entries";
 import { addEntry } from "@/lib/stores/add-entry";
 import { publishCardChange } from "./bus";
@@ -53,8 +56,9 @@ export async function settleCard({
   client: (typeof ANSWER_CLIENTS)[number];
   env?: CardEnv;
 }): Promise<SettleCardResult> {
-  if (!hasRole(actor, "approver")) throw new ForbiddenError("answering cards needs the approver role");
-  const card = await getCardRow(db, { cardId });
+  // A card outside the actor's workspaces is absent (404); one they see but may not answer is 403.
+  const card = await getCardRow(db, { actor, cardId });
+  const role = requireCan(actor, "card.answer", card.workspaceId);
   if (card.status !== "pending") throw await conflictFor(db, card);
   if (input.hash !== card.hash)
     throw new ConflictError("the card changed; reload", { card: await getCard(db, { cardId }) });
@@ -99,6 +103,9 @@ export async function settleCard({
   const now = env.now?.() ?? new Date();
   const key = { workspaceId: card.workspaceId, rootSessionId: card.rootSessionId };
   const won = await db.transaction(async (tx) => {
+    // Rights are re-read inside the settling transaction: a collaborator removed or lowered since the
+    // request began is refused here, and nothing is settled.
+    await recheckAnswerRight(tx, actor, card.workspaceId);
     const row = await settleOnce(tx, {
       card,
       status: settlement.outcome === "allow" ? "allowed" : "denied",
@@ -108,6 +115,7 @@ export async function settleCard({
       event: "resolved",
       now,
       human: true,
+      attribution: attribution(actor, role),
     });
     if (!row) return null;
     if (settlement.outcome === "allow" && settlement.remember === "session") {

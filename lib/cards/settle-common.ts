@@ -35,6 +35,8 @@ export async function settleOnce(
     event: "resolved" | "coalesced" | "expired" | "aborted" | "swept";
     now: Date;
     human: boolean;
+    /** Who answered: person, role at that moment, session/device, channel (lib/auth/attribution). */
+    attribution?: Record<string, unknown>;
   },
 ): Promise<CardRow | null> {
   const [row] = await tx
@@ -63,6 +65,7 @@ export async function settleOnce(
       rootSessionId: row.rootSessionId,
       ...(args.settlement.rule ? { rule: args.settlement.rule } : {}),
       ...(args.settlement.message ? { message: args.settlement.message } : {}),
+      ...args.attribution,
     },
   });
   await afterSettlement(tx, { workspaceId: row.workspaceId, rootSessionId: row.rootSessionId }, args.now, args.human);

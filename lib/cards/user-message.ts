@@ -2,7 +2,7 @@ import { and, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { auditEvents, sessionHolds } from "@/db/schema";
 import { actorLabel, type Actor } from "@/lib/auth/actor";
-import { ForbiddenError } from "@/lib/errors";
+import { requireCan } from "@/lib/auth/access";
 
 /** The user wrote to the agent again (Claude Code `UserPromptSubmit`): the absence hold of that root session ends. */
 export async function userMessage({
@@ -18,8 +18,7 @@ export async function userMessage({
   rootSessionId: string;
   now?: Date;
 }): Promise<{ holdEnded: boolean }> {
-  if (actor.kind === "agent" && actor.workspaceId !== workspaceId)
-    throw new ForbiddenError("this agent token belongs to another workspace");
+  requireCan(actor, actor.kind === "agent" ? "session.user_message" : "session.release", workspaceId);
   return db.transaction(async (tx) => {
     const rows = await tx
       .update(sessionHolds)

@@ -22,6 +22,13 @@ export const CockpitEnv = z.object({
     .min(1)
     .max(24 * 90)
     .default(24 * 14),
+  /** A session unused this long ends (idle timeout). */
+  COCKPIT_SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(60 * 24 * 90)
+    .default(60 * 24 * 7),
 });
 export type CockpitEnv = z.infer<typeof CockpitEnv> & { dataDir: string };
 

@@ -7,7 +7,9 @@ import { addSessionEntry } from "@/lib/session-entries/session-entries";
 import type { SessionEntryRow } from "@/lib/stores";
 import { addEntry, type AddResult } from "@/lib/stores";
 import { recordEntryChange } from "./audit";
-import { requireRole, withStoreErrors, workspaceStores } from "./context";
+import { withStoreErrors, workspaceStores } from "./context";
+import { requireCan } from "@/lib/auth/access";
+import { attribution } from "@/lib/auth/attribution";
 import { ACTIONS, AGENTS } from "./filters";
 
 export const JSON_FILES = ["settings.json", "settings.local.json"] as const;
@@ -32,8 +34,8 @@ export async function addWorkspaceEntry({
   actor: Actor;
   input: AddWorkspaceEntryInput;
 }): Promise<AddResult> {
-  requireRole(actor, "admin");
   const args = AddWorkspaceEntryInput.parse(input);
+  const role = requireCan(actor, "entry.add", args.workspace);
   if (args.file && args.agent === "mevedel")
     throw new ValidationError("mevedel has one store per scope: leave the file out");
   if (args.file === "settings.local.json" && args.scope === "global")
@@ -45,6 +47,7 @@ export async function addWorkspaceEntry({
   );
   if (!result.unchanged) {
     await recordEntryChange(db, {
+      by: attribution(actor, role),
       actorName,
       workspaceId: workspace.id,
       action: "entry.added",
@@ -77,8 +80,8 @@ export async function addWorkspaceSessionEntry({
   actor: Actor;
   input: AddWorkspaceSessionEntryInput;
 }): Promise<SessionEntryRow & { entryId: string }> {
-  requireRole(actor, "admin");
   const args = AddWorkspaceSessionEntryInput.parse(input);
+  const role = requireCan(actor, "entry.add", args.workspace);
   const { workspace } = await workspaceStores(db, actorLabel(actor), args.workspace);
   const row = await addSessionEntry(db, {
     actorName: actorLabel(actor),

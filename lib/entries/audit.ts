@@ -21,6 +21,8 @@ export async function recordEntryChange(
     rule: string;
     result: WriteResult;
     extra?: Record<string, unknown>;
+    /** Who acted: person, role there, session/device, channel (lib/auth/attribution). */
+    by?: Record<string, unknown>;
   },
 ): Promise<void> {
   const { result } = args;
@@ -39,6 +41,7 @@ export async function recordEntryChange(
       after: result.after,
       ...(result.scopeWarning ? { scopeWarning: result.scopeWarning } : {}),
       ...args.extra,
+      ...args.by,
     },
   });
 }

@@ -2,15 +2,10 @@ import "server-only";
 import os from "node:os";
 import path from "node:path";
 import type { Db } from "@/db/client";
-import { hasRole, type Actor, type Role } from "@/lib/auth/actor";
 import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from "@/lib/errors";
 import { sessionEntrySource } from "@/lib/session-entries/session-entries";
 import * as stores from "@/lib/stores";
 import { getWorkspace, type Workspace } from "@/lib/workspaces/workspaces";
-
-export function requireRole(actor: Actor, role: Role): void {
-  if (!hasRole(actor, role)) throw new ForbiddenError(`this needs the ${role} role`);
-}
 
 export interface WorkspaceStores {
   workspace: Workspace;

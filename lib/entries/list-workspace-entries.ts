@@ -5,7 +5,8 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { actorLabel, type Actor } from "@/lib/auth/actor";
 import { listEntries, type Entry, type StoreInfo } from "@/lib/stores";
-import { requireRole, withStoreErrors, workspaceStores } from "./context";
+import { withStoreErrors, workspaceStores } from "./context";
+import { requireCan } from "@/lib/auth/access";
 import { EntryFilters, matchesFilters, SCOPES, toolOf } from "./filters";
 
 export const ListWorkspaceEntriesInput = EntryFilters.extend({
@@ -50,8 +51,8 @@ export async function listWorkspaceEntries({
   actor: Actor;
   input: ListWorkspaceEntriesInput;
 }): Promise<WorkspaceListing> {
-  requireRole(actor, "viewer");
   const args = ListWorkspaceEntriesInput.parse(input);
+  requireCan(actor, "entry.view", args.workspace);
   const { workspace, paths, sessionSource } = await workspaceStores(db, actorLabel(actor), args.workspace);
   const listing = await withStoreErrors(() => listEntries({ ...paths, sessionSource }));
   const storeOrder = new Map(listing.stores.map((s, i) => [s.path, i]));

@@ -12,7 +12,9 @@ import {
   type NarrowResult,
 } from "@/lib/stores";
 import { recordEntryChange } from "./audit";
-import { requireRole, withStoreErrors, workspaceStores } from "./context";
+import { withStoreErrors, workspaceStores } from "./context";
+import { requireCan } from "@/lib/auth/access";
+import { attribution } from "@/lib/auth/attribution";
 
 export const NarrowWorkspaceEntryInput = z.object({
   workspace: z.string().min(1),
@@ -38,8 +40,8 @@ export async function narrowWorkspaceEntry({
   actor: Actor;
   input: NarrowWorkspaceEntryInput;
 }): Promise<NarrowResult> {
-  requireRole(actor, "admin");
   const args = NarrowWorkspaceEntryInput.parse(input);
+  const role = requireCan(actor, "entry.narrow", args.workspace);
   const actorName = actorLabel(actor);
   const { workspace, paths } = await workspaceStores(db, actorName, args.workspace);
   const entry = (await withStoreErrors(() => listEntries(paths))).entries.find((e) => e.id === args.id);
@@ -47,6 +49,7 @@ export async function narrowWorkspaceEntry({
     narrowEntry({ ...paths, id: args.id, to: args.to, expectedVersion: args.version }),
   );
   await recordEntryChange(db, {
+    by: attribution(actor, role),
     actorName,
     workspaceId: workspace.id,
     action: "entry.narrowed",
@@ -70,8 +73,8 @@ export async function previewNarrowing({
   actor: Actor;
   input: PreviewNarrowingInput;
 }): Promise<{ proved: boolean; reason: string; to?: string }> {
-  requireRole(actor, "viewer");
   const args = PreviewNarrowingInput.parse(input);
+  requireCan(actor, "entry.view", args.workspace);
   if (args.id.startsWith("session:")) return { proved: false, reason: "session entries can be revoked, not narrowed" };
   const { paths } = await workspaceStores(db, actorLabel(actor), args.workspace);
   const preview = await previewStoreNarrowing({ ...paths, id: args.id, to: args.to });
@@ -96,8 +99,8 @@ export async function suggestWorkspaceNarrowings({
   actor: Actor;
   input: SuggestNarrowingsInput;
 }): Promise<{ suggestions: string[] }> {
-  requireRole(actor, "viewer");
   const args = SuggestNarrowingsInput.parse(input);
+  requireCan(actor, "entry.view", args.workspace);
   if (args.id.startsWith("session:")) return { suggestions: [] };
   const { paths } = await workspaceStores(db, actorLabel(actor), args.workspace);
   const entry = (await withStoreErrors(() => listEntries(paths))).entries.find((e) => e.id === args.id);

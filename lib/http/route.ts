@@ -2,7 +2,7 @@ import "server-only";
 import { NextResponse, type NextRequest } from "next/server";
 import { z, ZodError, type ZodType } from "zod";
 import { getDb, type Db } from "@/db/client";
-import { hasRole, type Actor, type Role } from "@/lib/auth/actor";
+import { hasRole, type AgentActor, type HumanActor, type Role } from "@/lib/auth/actor";
 import { actorFromAgentToken } from "@/lib/auth/agent-tokens";
 import { isLocalCredential } from "@/lib/auth/local-credential";
 import { actorFromSessionToken } from "@/lib/auth/sessions";
@@ -13,25 +13,26 @@ import { csrfRefusal, isUnsafeMethod } from "./csrf";
 /** Who may call a route: nobody signed in, an agent token, or a person/CLI with at least this role. */
 export type Access = "public" | "agent" | Role;
 
-export interface RouteArgs<Q, B, P> {
+/** The actor a handler gets: none on public routes, the agent on agent routes, a person or the local CLI otherwise. */
+export type ActorFor<A extends Access> = A extends "public" ? null : A extends "agent" ? AgentActor : HumanActor;
+
+export interface RouteArgs<Q, B, P, A extends Access = Access> {
   req: NextRequest;
   db: Db;
-  actor: Actor;
+  actor: ActorFor<A>;
   query: Q;
   body: B;
   params: P;
 }
 
-interface RouteOptions<Q, B, P> {
-  access: Access;
+interface RouteOptions<Q, B, P, A extends Access> {
+  access: A;
   query?: ZodType<Q>;
   body?: ZodType<B>;
   params?: ZodType<P>;
 }
 
 type Ctx = { params: Promise<Record<string, string | string[]>> };
-
-const PUBLIC_ACTOR: Actor = { kind: "local", role: "owner", name: "local-cli" };
 
 export function json(data: unknown, status = 200, headers?: HeadersInit): NextResponse {
   return NextResponse.json(data, { status, headers: { "cache-control": "no-store", ...headers } });
@@ -48,30 +49,22 @@ function bearer(req: NextRequest): string | null {
 }
 
 /** Finds the caller. Bearer credentials are not ambient, so only cookie callers get the CSRF check. */
-async function authenticate(
-  req: NextRequest,
-  db: Db,
-  access: Access,
-): Promise<{ actor: Actor | null; viaCookie: boolean }> {
+async function authenticate(req: NextRequest, db: Db, access: Access): Promise<AgentActor | HumanActor | null> {
   const token = bearer(req);
-  if (token) {
-    if (access === "agent") return { actor: await actorFromAgentToken(db, token), viaCookie: false };
-    if (isLocalCredential(token))
-      return { actor: { kind: "local", role: "owner", name: "local-cli" }, viaCookie: false };
-    return { actor: null, viaCookie: false };
-  }
-  if (access === "agent") return { actor: null, viaCookie: false };
-  const actor = await actorFromSessionToken(db, sessionTokenFrom(req.headers.get("cookie")));
-  return { actor, viaCookie: true };
+  if (access === "agent") return token ? actorFromAgentToken(db, token) : null;
+  if (token) return isLocalCredential(token) ? { kind: "local", name: "local-cli" } : null;
+  return actorFromSessionToken(db, sessionTokenFrom(req.headers.get("cookie")), {
+    userAgent: req.headers.get("user-agent"),
+  });
 }
 
 /**
  * The one wrapper every route handler goes through: authentication, role, CSRF, zod parsing of
  * params/query/body, and mapping of typed errors to status codes. A handler cannot skip a check.
  */
-export function route<Q = undefined, B = undefined, P = undefined>(
-  options: RouteOptions<Q, B, P>,
-  handler: (args: RouteArgs<Q, B, P>) => Promise<Response | unknown>,
+export function route<A extends Access, Q = undefined, B = undefined, P = undefined>(
+  options: RouteOptions<Q, B, P, A>,
+  handler: (args: RouteArgs<Q, B, P, A>) => Promise<Response | unknown>,
 ) {
   return async (req: NextRequest, ctx: Ctx): Promise<Response> => {
     try {
@@ -80,15 +73,15 @@ export function route<Q = undefined, B = undefined, P = undefined>(
         if (refusal) return errorResponse(403, refusal);
       }
       const db = await getDb();
-      let actor = PUBLIC_ACTOR;
+      let actor: AgentActor | HumanActor | null = null;
       if (options.access !== "public") {
-        const found = await authenticate(req, db, options.access);
-        if (!found.actor)
+        actor = await authenticate(req, db, options.access);
+        if (!actor)
           return errorResponse(401, options.access === "agent" ? "missing or invalid agent token" : "sign in required");
-        if (options.access !== "agent" && !hasRole(found.actor, options.access)) {
-          return errorResponse(403, `this needs the ${options.access} role`);
+        if (options.access !== "agent" && !hasRole(actor, options.access as Role)) {
+          const needed = options.access === "owner" ? "the owner" : `the ${options.access} role`;
+          return errorResponse(403, `this needs ${needed}`, { needed: options.access });
         }
-        actor = found.actor;
       }
       const rawParams = ctx?.params ? await ctx.params : {};
       const params = options.params ? options.params.parse(rawParams) : (undefined as P);
@@ -108,7 +101,7 @@ export function route<Q = undefined, B = undefined, P = undefined>(
         }
         body = options.body.parse(raw);
       }
-      const result = await handler({ req, db, actor, query, body, params });
+      const result = await handler({ req, db, actor: actor as ActorFor<A>, query, body, params });
       return result instanceof Response ? result : json(result ?? { ok: true });
     } catch (error) {
       if (error instanceof ZodError) {

@@ -30,14 +30,7 @@ export const ActionClaim = z
   .default({});
 export type ActionClaim = z.infer<typeof ActionClaim>;
 
-/** Acts for the person who pressed the button; the settlement records the client as "ntfy". */
-const NTFY_ACTOR: Actor = {
-  kind: "user",
-  userId: "ntfy",
-  name: "ntfy button",
-  role: "approver",
-  sessionId: "ntfy-action",
-};
+const NTFY_NAME = "ntfy button";
 
 /**
  * Uses a token: 404 unknown; 403 when the body names another card or outcome; 409 after the card is
@@ -62,7 +55,7 @@ export async function useActionToken({
   if (!row) throw new NotFoundError("unknown action token");
   const refuse = async (error: Error, reason: string) => {
     await db.insert(auditEvents).values({
-      actor: NTFY_ACTOR.name,
+      actor: NTFY_NAME,
       action: "notify.action_refused",
       target: row.cardId,
       detail: { reason, tokenHash: row.tokenHash.slice(0, 12) },
@@ -89,9 +82,11 @@ export async function useActionToken({
     .where(and(eq(notifyActionTokens.tokenHash, row.tokenHash), isNull(notifyActionTokens.usedAt)))
     .returning();
   if (claimed.length === 0) throw await refuse(new ConflictError("this action token was already used"), "reused");
+  // The token is the capability: it answers this one card, in its workspace, with its one outcome.
+  const actor: Actor = { kind: "notification", name: NTFY_NAME, workspaceId: card.workspaceId, cardId: card.id };
   return settleCard({
     db,
-    actor: NTFY_ACTOR,
+    actor,
     cardId: row.cardId,
     input: { outcome: row.outcome, remember: "once", hash: card.hash },
     client: "ntfy",

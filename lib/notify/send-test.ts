@@ -1,10 +1,9 @@
 import type { Db } from "@/db/client";
 import { auditEvents, notifyAttempts, notifyDeliveries } from "@/db/schema";
-import { actorLabel, hasRole, type Actor } from "@/lib/auth/actor";
+import { actorLabel, type Actor } from "@/lib/auth/actor";
 import type { CardView } from "@/lib/cards/view";
-import { ForbiddenError } from "@/lib/errors";
 import { sendToEndpoint } from "./deliver";
-import { getEndpointRow } from "./endpoints";
+import { requireEndpoint } from "./endpoints";
 import { renderBody } from "./formats";
 import { nowOf, publicUrlOf, type NotifyEnv } from "./notify-env";
 import { newMessageId } from "./signing";
@@ -63,8 +62,7 @@ export async function sendTest({
   endpointId: string;
   env?: NotifyEnv;
 }): Promise<TestSendResult> {
-  if (!hasRole(actor, "admin")) throw new ForbiddenError("sending a test needs the admin role");
-  const endpoint = await getEndpointRow(db, endpointId);
+  const endpoint = await requireEndpoint(db, actor, endpointId);
   const now = nowOf(env);
   const msgId = newMessageId();
   const card = sampleCard(now);

@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { DbOrTx } from "@/db/client";
 import { appSettings, auditEvents } from "@/db/schema";
-import { actorLabel, hasRole, type Actor } from "@/lib/auth/actor";
-import { ForbiddenError } from "@/lib/errors";
+import { requireCan } from "@/lib/auth/access";
+import { actorLabel, type Actor } from "@/lib/auth/actor";
 import { envAllowHostsOf, type NotifyEnv } from "./notify-env";
 import { hostKey, type TargetPolicy } from "./ssrf";
 
@@ -42,7 +42,7 @@ export async function setAllowHosts({
   actor: Actor;
   input: AllowHostsInput;
 }): Promise<string[]> {
-  if (!hasRole(actor, "admin")) throw new ForbiddenError("allowing private hosts needs the admin role");
+  requireCan(actor, "settings.manage", null);
   const hosts = [...new Set(input.hosts.map(hostKey))];
   await db
     .insert(appSettings)

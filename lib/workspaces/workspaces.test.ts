@@ -19,22 +19,36 @@ afterAll(async () => {
 
 describe("workspaces", () => {
   it("adds, lists and removes a folder, and refuses duplicates", async () => {
-    const ws = await addWorkspace(opened.db, { actorName: "t", input: { path: dir } });
+    const ws = await addWorkspace({
+      db: opened.db,
+      actor: { kind: "local", name: "local-cli" } as const,
+      input: { path: dir },
+    });
     expect(ws.path).toBe(fs.realpathSync(dir));
-    await expect(addWorkspace(opened.db, { actorName: "t", input: { path: dir } })).rejects.toThrow(
-      /already registered/,
-    );
+    await expect(
+      addWorkspace({ db: opened.db, actor: { kind: "local", name: "local-cli" } as const, input: { path: dir } }),
+    ).rejects.toThrow(/already registered/);
     expect((await listWorkspaces(opened.db)).map((w) => w.id)).toEqual([ws.id]);
-    await removeWorkspace(opened.db, { actorName: "t", idOrPath: dir });
+    await removeWorkspace({
+      db: opened.db,
+      actor: { kind: "local", name: "local-cli" } as const,
+      input: { idOrPath: dir },
+    });
     expect(await listWorkspaces(opened.db)).toEqual([]);
   });
   it("rejects a missing path and a file", async () => {
-    await expect(addWorkspace(opened.db, { actorName: "t", input: { path: path.join(dir, "nope") } })).rejects.toThrow(
-      /does not exist/,
-    );
+    await expect(
+      addWorkspace({
+        db: opened.db,
+        actor: { kind: "local", name: "local-cli" } as const,
+        input: { path: path.join(dir, "nope") },
+      }),
+    ).rejects.toThrow(/does not exist/);
     const file = path.join(dir, "f.txt");
     fs.writeFileSync(file, "x");
-    await expect(addWorkspace(opened.db, { actorName: "t", input: { path: file } })).rejects.toThrow(/is not a folder/);
+    await expect(
+      addWorkspace({ db: opened.db, actor: { kind: "local", name: "local-cli" } as const, input: { path: file } }),
+    ).rejects.toThrow(/is not a folder/);
   });
   it("detects agent stores", () => {
     fs.mkdirSync(path.join(dir, ".claude"), { recursive: true });

@@ -1,9 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { auditEvents, workspaces } from "@/db/schema";
+import { requireCan, visibleWorkspaces } from "@/lib/auth/access";
+import { actorLabel, type Actor } from "@/lib/auth/actor";
+import { attribution } from "@/lib/auth/attribution";
 import { ConflictError, NotFoundError, ValidationError } from "@/lib/errors";
 
 export const AddWorkspaceInput = z.object({
@@ -28,11 +31,18 @@ export function resolveWorkspaceFolder(input: string): string {
   return fs.realpathSync(absolute);
 }
 
-/** Registers a project folder; registering the same folder twice is a conflict. */
-export async function addWorkspace(
-  db: Db,
-  { actorName, input }: { actorName: string; input: AddWorkspaceInput },
-): Promise<Workspace> {
+/** Registers a project folder (a server-wide change: the owner or an admin of all workspaces); twice is a conflict. */
+export async function addWorkspace({
+  db,
+  actor,
+  input,
+}: {
+  db: Db;
+  actor: Actor;
+  input: z.input<typeof AddWorkspaceInput>;
+}): Promise<Workspace> {
+  const role = requireCan(actor, "workspace.manage", null);
+  input = AddWorkspaceInput.parse(input);
   const folder = resolveWorkspaceFolder(input.path);
   const name = input.name ?? (path.basename(folder) || folder);
   return db.transaction(async (tx) => {
@@ -40,24 +50,44 @@ export async function addWorkspace(
     if (existing) throw new ConflictError(`${folder} is already registered`);
     const [row] = await tx.insert(workspaces).values({ id: crypto.randomUUID(), path: folder, name }).returning();
     await tx.insert(auditEvents).values({
-      actor: actorName,
+      actor: actorLabel(actor),
       action: "workspace.added",
       target: row!.id,
       workspaceId: row!.id,
-      detail: { path: folder },
+      detail: { path: folder, ...attribution(actor, role) },
     });
     return row!;
   });
 }
 
+/** Every registered workspace, for server-side work (background sweeps); people get `listVisibleWorkspaces`. */
 export async function listWorkspaces(db: Db): Promise<Workspace[]> {
   return db.select().from(workspaces).orderBy(asc(workspaces.name), asc(workspaces.path));
+}
+
+/** The workspaces this person may see (all for the owner and "all" grants). */
+export async function listVisibleWorkspaces({ db, actor }: { db: Db; actor: Actor }): Promise<Workspace[]> {
+  const visible = visibleWorkspaces(actor);
+  if (visible !== "all" && visible.length === 0) return [];
+  return db
+    .select()
+    .from(workspaces)
+    .where(visible === "all" ? undefined : and(inArray(workspaces.id, visible)))
+    .orderBy(asc(workspaces.name), asc(workspaces.path));
 }
 
 export async function getWorkspace(db: Db, id: string): Promise<Workspace> {
   const [row] = await db.select().from(workspaces).where(eq(workspaces.id, id));
   if (!row) throw new NotFoundError(`no workspace with id ${id}`);
   return row;
+}
+
+/** One workspace for a person who may see it; others get 404, so ids of unseen workspaces reveal nothing. */
+export async function viewWorkspace({ db, actor, input }: { db: Db; actor: Actor; input: { id: string } }) {
+  const workspace = await getWorkspace(db, input.id);
+  const visible = visibleWorkspaces(actor);
+  if (visible !== "all" && !visible.includes(workspace.id)) throw new NotFoundError(`no workspace with id ${input.id}`);
+  return workspace;
 }
 
 /** Finds a workspace by id or by folder (as given on the command line). */
@@ -75,15 +105,28 @@ export async function findWorkspace(db: Db, idOrPath: string): Promise<Workspace
   return byPath;
 }
 
-export async function removeWorkspace(
-  db: Db,
-  { actorName, idOrPath }: { actorName: string; idOrPath: string },
-): Promise<Workspace> {
+export const RemoveWorkspaceInput = z.object({ idOrPath: z.string().min(1).max(4096) });
+
+/** Unregisters a workspace (server-wide: the owner or an admin of all workspaces). */
+export async function removeWorkspace({
+  db,
+  actor,
+  input,
+}: {
+  db: Db;
+  actor: Actor;
+  input: z.input<typeof RemoveWorkspaceInput>;
+}): Promise<Workspace> {
+  const role = requireCan(actor, "workspace.manage", null);
+  const { idOrPath } = RemoveWorkspaceInput.parse(input);
   const found = await findWorkspace(db, idOrPath);
   await db.transaction(async (tx) => {
-    await tx
-      .insert(auditEvents)
-      .values({ actor: actorName, action: "workspace.removed", target: found.id, detail: { path: found.path } });
+    await tx.insert(auditEvents).values({
+      actor: actorLabel(actor),
+      action: "workspace.removed",
+      target: found.id,
+      detail: { path: found.path, ...attribution(actor, role) },
+    });
     await tx.delete(workspaces).where(eq(workspaces.id, found.id));
   });
   return found;

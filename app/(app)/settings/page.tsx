@@ -6,7 +6,8 @@ import { SignOutButton } from "@/components/shell/sign-out-button";
 import { listAgentTokens } from "@/lib/auth/agent-tokens";
 import { requirePageActor } from "@/lib/auth/page";
 import { absenceTimeout } from "@/lib/cards/absence";
-import { listWorkspaces } from "@/lib/workspaces/workspaces";
+import { listVisibleWorkspaces } from "@/lib/workspaces/workspaces";
+import { topRole } from "@/lib/auth/actor";
 
 export const metadata = { title: "Settings" };
 export const dynamic = "force-dynamic";
@@ -15,8 +16,8 @@ export default async function SettingsPage() {
   const actor = await requirePageActor();
   const db = await getDb();
   const [workspaces, tokens, timeout] = await Promise.all([
-    listWorkspaces(db),
-    listAgentTokens(db),
+    listVisibleWorkspaces({ db, actor }),
+    listAgentTokens({ db, actor }),
     absenceTimeout(db),
   ]);
   const toIso = (d: Date | null) => d?.toISOString() ?? null;
@@ -65,7 +66,7 @@ export default async function SettingsPage() {
           Account
         </h2>
         <p className="muted" style={{ marginTop: 0 }}>
-          Signed in as <strong>{actor.name}</strong> ({actor.role}).
+          Signed in as <strong>{actor.name}</strong> ({actor.owner ? "owner" : (topRole(actor) ?? "no role yet")}).
         </p>
         <SignOutButton />
       </section>

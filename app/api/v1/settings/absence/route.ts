@@ -1,4 +1,3 @@
-import { actorLabel } from "@/lib/auth/actor";
 import { route } from "@/lib/http/route";
 import { AbsenceSetting, absenceTimeout, setAbsenceTimeout } from "@/lib/cards";
 
@@ -8,5 +7,5 @@ export const dynamic = "force-dynamic";
 export const GET = route({ access: "admin" }, async ({ db }) => ({ timeoutSeconds: await absenceTimeout(db) }));
 
 export const PUT = route({ access: "admin", body: AbsenceSetting }, async ({ db, actor, body }) =>
-  setAbsenceTimeout(db, { actorName: actorLabel(actor), timeoutSeconds: body.timeoutSeconds }),
+  setAbsenceTimeout({ db, actor, input: body }),
 );
