@@ -8,7 +8,14 @@ import { isLocalCredential } from "@/lib/auth/local-credential";
 import { actorFromSessionToken } from "@/lib/auth/sessions";
 import { AppError, statusOf } from "@/lib/errors";
 import { sessionTokenFrom } from "./cookies";
+import { env } from "@/lib/config/env";
 import { csrfRefusal, isUnsafeMethod } from "./csrf";
+
+/** The origin of COCKPIT_PUBLIC_URL, when set: the Origin check accepts it (a proxy may rewrite Host). */
+function configuredOrigin(): string | null {
+  const url = env().COCKPIT_PUBLIC_URL;
+  return url ? new URL(url).origin : null;
+}
 
 /** Who may call a route: nobody signed in, an agent token, or a person/CLI with at least this role. */
 export type Access = "public" | "agent" | Role;
@@ -42,6 +49,12 @@ export function errorResponse(status: number, error: string, extra?: Record<stri
   return json({ error, ...extra }, status);
 }
 
+/** 429 with Retry-After (whole seconds). */
+export function tooMany(waitMs: number): NextResponse {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return json({ error: `too many attempts; try again in ${seconds} s` }, 429, { "retry-after": String(seconds) });
+}
+
 function bearer(req: NextRequest): string | null {
   const header = req.headers.get("authorization");
   const match = header?.match(/^Bearer\s+(\S+)$/i);
@@ -69,7 +82,7 @@ export function route<A extends Access, Q = undefined, B = undefined, P = undefi
   return async (req: NextRequest, ctx: Ctx): Promise<Response> => {
     try {
       if (isUnsafeMethod(req.method) && options.access !== "agent" && !bearer(req)) {
-        const refusal = csrfRefusal(req.method, req.headers, req.url);
+        const refusal = csrfRefusal(req.method, req.headers, req.url, configuredOrigin());
         if (refusal) return errorResponse(403, refusal);
       }
       const db = await getDb();

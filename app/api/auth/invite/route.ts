@@ -1,0 +1,31 @@
+import { acceptInvite, AcceptInviteInput } from "@/lib/auth/invites";
+import { isHttps, sessionCookie, sessionTokenFrom } from "@/lib/http/cookies";
+import { clientAddress, inviteThrottle } from "@/lib/http/throttle";
+import { json, route, tooMany } from "@/lib/http/route";
+
+/**
+ * Accepts an invite: `{ token, name }` → 200 and a session cookie on this device. Unknown, used and
+ * expired tokens → 410; guessing is throttled per client address (429 with Retry-After).
+ */
+export const POST = route({ access: "public", body: AcceptInviteInput }, async ({ req, db, body }) => {
+  const client = clientAddress(req.headers);
+  const wait = inviteThrottle.check(client);
+  if (wait > 0) return tooMany(wait);
+  try {
+    const session = await acceptInvite({
+      db,
+      input: body,
+      userAgent: req.headers.get("user-agent"),
+      previousToken: sessionTokenFrom(req.headers.get("cookie")),
+    });
+    inviteThrottle.reset(client);
+    const maxAge = Math.floor((session.expiresAt.getTime() - Date.now()) / 1000);
+    return json({ ok: true, id: session.userId, name: session.name }, 200, {
+      "set-cookie": sessionCookie(session.sessionToken, maxAge, isHttps(req.headers, req.url)),
+      "referrer-policy": "no-referrer",
+    });
+  } catch (error) {
+    inviteThrottle.fail(client);
+    throw error;
+  }
+});
