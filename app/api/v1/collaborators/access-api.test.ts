@@ -119,7 +119,7 @@ async function send(handler: Handler, method: string, who: Who, call: Call): Pro
   return handler(req, { params: Promise.resolve(call.params ?? {}) });
 }
 
-const admit = (cmd = `echo ${crypto.randomUUID()}`) => f.admit(cmd, `s-${crypto.randomUUID()}`);
+const admit = (cmd = `git push origin b-${crypto.randomUUID().slice(0, 8)}`) => f.admit(cmd, `s-${crypto.randomUUID()}`);
 async function entry(rule = "Bash(npm:*)") {
   mkdirSync(path.join(f.workspace, ".claude"), { recursive: true });
   writeFileSync(path.join(f.workspace, ".claude", "settings.json"), JSON.stringify({ permissions: { allow: [rule] } }));
