@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";
 import { openDb, setServerDb, type OpenedDb } from "@/db/client";
-import { memberships, users, workspaces } from "@/db/schema";
+import { memberships, notifyDeliveries, users, workspaces } from "@/db/schema";
 import { LOCAL_CREDENTIAL_ENV } from "@/lib/auth/local-credential";
 import { ensureOwner } from "@/lib/auth/owner";
 import { openSession } from "@/lib/auth/sessions";
@@ -19,6 +19,10 @@ import { createEndpoint } from "@/lib/notify";
 import { listWorkspaceEntries } from "@/lib/entries";
 import { notifyFixture, type NotifyFixture } from "@/lib/notify/test-support";
 import { eq } from "drizzle-orm";
+import { createECDH, randomBytes } from "node:crypto";
+import { createInvite } from "@/lib/auth/invites";
+import * as webhookTest from "@/app/api/v1/webhooks/[id]/test/route";
+import * as redeliver from "@/app/api/v1/webhooks/[id]/deliveries/[deliveryId]/redeliver/route";
 import * as cardsList from "@/app/api/v1/cards/route";
 import * as cardsCount from "@/app/api/v1/cards/count/route";
 import * as cardOne from "@/app/api/v1/cards/[id]/route";
@@ -119,7 +123,8 @@ async function send(handler: Handler, method: string, who: Who, call: Call): Pro
   return handler(req, { params: Promise.resolve(call.params ?? {}) });
 }
 
-const admit = (cmd = `git push origin b-${crypto.randomUUID().slice(0, 8)}`) => f.admit(cmd, `s-${crypto.randomUUID()}`);
+const admit = (cmd = `git push origin b-${crypto.randomUUID().slice(0, 8)}`) =>
+  f.admit(cmd, `s-${crypto.randomUUID()}`);
 async function entry(rule = "Bash(npm:*)") {
   mkdirSync(path.join(f.workspace, ".claude"), { recursive: true });
   writeFileSync(path.join(f.workspace, ".claude", "settings.json"), JSON.stringify({ permissions: { allow: [rule] } }));
@@ -504,6 +509,105 @@ const rows: Row[] = [
     needs: "viewer",
     noOther: true,
     call: () => ({ url: "/api/v1/devices" }),
+  },
+  {
+    name: "GET /api/v1/invites",
+    handler: invitesRoute.GET,
+    method: "GET",
+    needs: "admin",
+    call: async () => {
+      await createInvite({ db: opened.db, actor: LOCAL, input: { role: "viewer", workspaces: ["w1"] }, baseUrl: "x" });
+      return { url: "/api/v1/invites" };
+    },
+    list: (b) =>
+      (b as { invites: { workspaces: string[] | "all" }[] }).invites.every((i) => !i.workspaces.includes("w1")),
+  },
+  {
+    name: "GET /api/v1/notify/allow-hosts",
+    handler: allowHosts.GET,
+    method: "GET",
+    needs: "adminAll",
+    noOther: true,
+    call: () => ({ url: "/api/v1/notify/allow-hosts" }),
+  },
+  {
+    name: "GET /api/v1/settings/absence",
+    handler: absence.GET,
+    method: "GET",
+    needs: "adminAll",
+    noOther: true,
+    call: () => ({ url: "/api/v1/settings/absence" }),
+  },
+  {
+    name: "POST /api/v1/notify/push",
+    handler: push.POST,
+    method: "POST",
+    needs: "viewer",
+    noOther: true,
+    call: () => {
+      const ecdh = createECDH("prime256v1");
+      ecdh.generateKeys();
+      return {
+        url: "/api/v1/notify/push",
+        body: {
+          endpoint: `http://127.0.0.1:9/push/${crypto.randomUUID()}`,
+          keys: { p256dh: ecdh.getPublicKey().toString("base64url"), auth: randomBytes(16).toString("base64url") },
+        },
+      };
+    },
+  },
+  {
+    name: "DELETE /api/v1/notify/push",
+    handler: push.DELETE,
+    method: "DELETE",
+    needs: "viewer",
+    noOther: true,
+    call: () => ({ url: "/api/v1/notify/push", body: { endpoint: "http://127.0.0.1:9/push/none" } }),
+  },
+  {
+    name: "POST /api/v1/webhooks/:id/test",
+    handler: webhookTest.POST,
+    method: "POST",
+    needs: "admin",
+    call: async () => {
+      const id = await endpoint();
+      return { url: `/api/v1/webhooks/${id}/test`, params: { id } };
+    },
+  },
+  {
+    name: "POST /api/v1/webhooks/:id/deliveries/:deliveryId/redeliver",
+    handler: redeliver.POST,
+    method: "POST",
+    needs: "admin",
+    call: async () => {
+      const id = await endpoint();
+      const cardId = await admit();
+      const deliveryId = crypto.randomUUID();
+      await opened.db.insert(notifyDeliveries).values({
+        id: deliveryId,
+        endpointId: id,
+        cardId,
+        eventType: "card.admitted",
+        msgId: `msg_${deliveryId}`,
+        eventAt: new Date(),
+        status: "failed",
+      });
+      return { url: "/x", params: { id, deliveryId } };
+    },
+  },
+  {
+    name: "DELETE /api/v1/workspaces/:id",
+    handler: workspaceOne.DELETE,
+    method: "DELETE",
+    needs: "adminAll",
+    noOther: true,
+    call: async () => {
+      const dir = path.join(root, `gone-${crypto.randomUUID()}`);
+      mkdirSync(dir);
+      const id = crypto.randomUUID();
+      await opened.db.insert(workspaces).values({ id, path: dir, name: "gone" });
+      return { url: `/api/v1/workspaces/${id}`, params: { id } };
+    },
   },
 ];
 
