@@ -32,7 +32,9 @@ export const UpdateCollaboratorInput = z.object({
 
 /** Grants from an invite's (role, workspaces). */
 function grantsFor(role: Grant["role"], list: string[] | "all"): Grant[] {
-  return list === ALL_WORKSPACES ? [{ workspace: ALL_WORKSPACES, role }] : list.map((workspace) => ({ workspace, role }));
+  return list === ALL_WORKSPACES
+    ? [{ workspace: ALL_WORKSPACES, role }]
+    : list.map((workspace) => ({ workspace, role }));
 }
 
 async function requireWorkspacesExist(db: Db, ids: string[]): Promise<void> {
@@ -70,7 +72,10 @@ export async function createInvite({
   const args = CreateInviteInput.parse(input);
   const grants = grantsFor(args.role, args.workspaces);
   const role = requireGrantable(actor, grants);
-  await requireWorkspacesExist(db, grants.map((g) => g.workspace));
+  await requireWorkspacesExist(
+    db,
+    grants.map((g) => g.workspace),
+  );
   const token = randomToken("cpi_");
   const id = crypto.randomUUID();
   const expiresAt = new Date(Date.now() + args.expiresInHours * 3600_000);
@@ -97,6 +102,17 @@ export async function createInvite({
     });
   });
   return { id, token, url: `${baseUrl}/invite?token=${encodeURIComponent(token)}`, expiresAt: expiresAt.toISOString() };
+}
+
+/** Is this invite token still usable? (For the landing page; acceptance re-checks in one conditional UPDATE.) */
+export async function inviteIsOpen(db: Db, token: string | undefined | null): Promise<boolean> {
+  if (!token || !token.startsWith("cpi_") || token.length > 200) return false;
+  const digest = hashToken(token);
+  const [row] = await db
+    .select({ tokenHash: invites.tokenHash })
+    .from(invites)
+    .where(and(eq(invites.tokenHash, digest), isNull(invites.usedAt), gt(invites.expiresAt, new Date())));
+  return !!row && digestsEqual(row.tokenHash, digest);
 }
 
 export const AcceptInviteInput = z.object({
@@ -238,7 +254,12 @@ export async function listCollaborators({ db, actor }: { db: Db; actor: Actor })
     const grants = p.isOwner ? [] : await grantsOf(db, p.id);
     const shown = grants.filter((g) => canGrant(actor, g));
     const self = actor.kind === "user" && actor.userId === p.id;
-    if (!p.isOwner && !self && shown.length === 0 && !(grants.length === 0 && can(actor, "collaborator.manage", null).ok))
+    if (
+      !p.isOwner &&
+      !self &&
+      shown.length === 0 &&
+      !(grants.length === 0 && can(actor, "collaborator.manage", null).ok)
+    )
       continue;
     const mine = open.filter((s) => s.userId === p.id);
     const last = mine.reduce<Date | null>((a, s) => (!a || s.lastSeenAt > a ? s.lastSeenAt : a), null);
@@ -267,7 +288,11 @@ async function personFor(db: Db, actor: Actor, id: string) {
   const decision = canManagePerson(actor, { owner: person.isOwner, grants });
   if (!decision.ok) {
     // People the caller cannot see at all look absent.
-    if (!person.isOwner && grants.length > 0 && !grants.some((g) => can(actor, "workspace.view", g.workspace === ALL_WORKSPACES ? null : g.workspace).ok))
+    if (
+      !person.isOwner &&
+      grants.length > 0 &&
+      !grants.some((g) => can(actor, "workspace.view", g.workspace === ALL_WORKSPACES ? null : g.workspace).ok)
+    )
       throw new NotFoundError(`no collaborator with id ${id}`);
     throw new ForbiddenError(decision.reason, { needed: decision.needed });
   }
@@ -291,7 +316,10 @@ export async function updateCollaborator({
   const { person, grants: before, role } = await personFor(db, actor, args.id);
   const after = dedupe(args.roles);
   requireGrantable(actor, after);
-  await requireWorkspacesExist(db, after.map((g) => g.workspace));
+  await requireWorkspacesExist(
+    db,
+    after.map((g) => g.workspace),
+  );
   await db.transaction(async (tx) => {
     await tx.delete(memberships).where(eq(memberships.userId, person.id));
     for (const g of after)

@@ -7,7 +7,11 @@ import { listAgentTokens } from "@/lib/auth/agent-tokens";
 import { requirePageActor } from "@/lib/auth/page";
 import { absenceTimeout } from "@/lib/cards/absence";
 import { listVisibleWorkspaces } from "@/lib/workspaces/workspaces";
-import { topRole } from "@/lib/auth/actor";
+import { hasRole, topRole } from "@/lib/auth/actor";
+import { can } from "@/lib/auth/access";
+import { listCollaborators } from "@/lib/auth/invites";
+import { listSessions } from "@/lib/auth/sessions";
+import { PeopleSettings } from "@/components/collaborators/people-settings";
 
 export const metadata = { title: "Settings" };
 export const dynamic = "force-dynamic";
@@ -15,15 +19,25 @@ export const dynamic = "force-dynamic";
 export default async function SettingsPage() {
   const actor = await requirePageActor();
   const db = await getDb();
-  const [workspaces, tokens, timeout] = await Promise.all([
+  const [workspaces, tokens, timeout, people, devices] = await Promise.all([
     listVisibleWorkspaces({ db, actor }),
     listAgentTokens({ db, actor }),
     absenceTimeout(db),
+    hasRole(actor, "admin") ? listCollaborators({ db, actor }) : Promise.resolve([]),
+    listSessions({ db, actor, input: {} }),
   ]);
+  const administered = workspaces.filter((w) => can(actor, "collaborator.manage", w.id).ok);
   const toIso = (d: Date | null) => d?.toISOString() ?? null;
   return (
     <>
       <h1>Settings</h1>
+      <PeopleSettings
+        workspaces={administered.map((w) => ({ id: w.id, name: w.name }))}
+        owner={actor.owner}
+        canManage={administered.length > 0}
+        initialPeople={people}
+        initialDevices={devices}
+      />
       <section className="card" aria-labelledby="tokens-heading">
         <h2 id="tokens-heading" style={{ marginTop: 0 }}>
           Agent tokens
