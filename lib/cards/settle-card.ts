@@ -8,7 +8,8 @@ import { requireCan } from "@/lib/auth/access";
 import { actorLabel, type Actor } from "@/lib/auth/actor";
 import { attribution } from "@/lib/auth/attribution";
 import { recheckAnswerRight } from "@/lib/auth/recheck";
-import { ConflictError, UnprocessableError } from "@/lib/errors";
+import { ConflictError, ForbiddenError, UnprocessableError } from "@/lib/errors";
+import { PasskeyAssertion, verifyApprovalAssertion } from "@/lib/auth/passkeys";
 import { addSessionEntry } from "@/lib/session-entries/session-entries";
 import { addEntry } from "@/lib/stores/add-entry";
 import { publishCardChange } from "./bus";
@@ -25,6 +26,8 @@ export const SettleCardInput = z.object({
   remember: z.enum(["once", "session", "workspace"]).default("once"),
   message: z.string().trim().max(5000).optional(),
   hash: z.string().regex(/^[0-9a-f]{64}$/, "the card's hash, as the card view shows it"),
+  /** A WebAuthn assertion over approvalChallenge(hash, outcome, remember); required where approvals need a passkey. */
+  passkey: PasskeyAssertion.optional(),
 });
 export type SettleCardInput = z.infer<typeof SettleCardInput>;
 
@@ -71,11 +74,33 @@ export async function settleCard({
   }
   const [workspace] = await db.select().from(workspaces).where(eq(workspaces.id, card.workspaceId));
   const who = actorLabel(actor);
+  // "Approvals need a passkey": only a person's passkey over exactly this card, outcome and scope answers;
+  // verified before anything settles. Not a cookie alone, not the CLI, not an agent or notification token.
+  let confirmedWith: { id: string; name: string } | undefined;
+  if (workspace?.requirePasskey) {
+    if (actor.kind !== "user")
+      throw new ForbiddenError("this workspace's approvals need a passkey: answer from the cockpit in a browser", {
+        needsPasskey: true,
+      });
+    if (!input.passkey)
+      throw new ForbiddenError("this workspace's approvals need a passkey: confirm the answer with your passkey", {
+        needsPasskey: true,
+      });
+    const verified = await verifyApprovalAssertion(db, {
+      actor,
+      cardHash: card.hash,
+      outcome: input.outcome,
+      remember: input.remember,
+      assertion: input.passkey,
+    });
+    confirmedWith = { id: verified.credentialId, name: verified.name };
+  }
   let settlement: CardSettlement = {
     outcome: input.outcome,
     remember: input.remember,
     message: input.message || null,
     source: "user",
+    ...(confirmedWith ? { passkey: confirmedWith } : {}),
   };
   if (input.outcome === "allow") {
     const { decision } = await evaluateCall(
@@ -93,6 +118,7 @@ export async function settleCard({
     );
     if (decision.decision === "deny")
       settlement = {
+        ...(confirmedWith ? { passkey: confirmedWith } : {}),
         outcome: "deny",
         remember: "once",
         message: decision.reason,
@@ -115,7 +141,7 @@ export async function settleCard({
       event: "resolved",
       now,
       human: true,
-      attribution: attribution(actor, role),
+      attribution: { ...attribution(actor, role), ...(confirmedWith ? { passkey: confirmedWith } : {}) },
     });
     if (!row) return null;
     if (settlement.outcome === "allow" && settlement.remember === "session") {
