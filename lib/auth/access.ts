@@ -21,6 +21,7 @@ export const ACTIONS = {
   "collaborator.manage": "admin",
   "settings.manage": "admin",
   "workspace.manage": "admin",
+  "workspace.settings": "admin",
   "owner.pair": "owner",
 } as const satisfies Record<string, Role>;
 export type Action = keyof typeof ACTIONS;

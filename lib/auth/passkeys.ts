@@ -10,7 +10,7 @@ import {
 } from "@simplewebauthn/server";
 import { z } from "zod";
 import type { Db, DbOrTx } from "@/db/client";
-import { auditEvents, passkeys, webauthnChallenges } from "@/db/schema";
+import { auditEvents, passkeys, users, webauthnChallenges } from "@/db/schema";
 import { ForbiddenError, GoneError, NotFoundError, ValidationError } from "@/lib/errors";
 import { publicBaseUrl } from "@/lib/http/base-url";
 import { actorLabel, type Actor, type PersonActor } from "./actor";
@@ -46,7 +46,10 @@ async function storeChallenge(db: DbOrTx, challenge: string, purpose: string, us
   await db
     .insert(webauthnChallenges)
     .values({ id: crypto.randomUUID(), challenge, purpose, userId, data, expiresAt })
-    .onConflictDoUpdate({ target: webauthnChallenges.challenge, set: { purpose, userId, data, expiresAt, usedAt: null } });
+    .onConflictDoUpdate({
+      target: webauthnChallenges.challenge,
+      set: { purpose, userId, data, expiresAt, usedAt: null },
+    });
 }
 
 /** Uses a stored challenge once (one conditional UPDATE); refuses unknown, used, expired or foreign ones. */
@@ -161,7 +164,15 @@ export async function listPasskeys({ db, actor }: { db: Db; actor: Actor }) {
   }));
 }
 
-export async function renamePasskey({ db, actor, input }: { db: Db; actor: Actor; input: { id: string; name: string } }) {
+export async function renamePasskey({
+  db,
+  actor,
+  input,
+}: {
+  db: Db;
+  actor: Actor;
+  input: { id: string; name: string };
+}) {
   const person = requirePerson(actor);
   const name = z.string().trim().min(1).max(100).parse(input.name);
   const [row] = await db
@@ -208,7 +219,8 @@ export async function approvalAssertionOptions({
 }) {
   const person = requirePerson(actor);
   const mine = await db.select().from(passkeys).where(eq(passkeys.userId, person.userId));
-  if (mine.length === 0) throw new ForbiddenError("register a passkey in Settings first: this workspace needs one to answer");
+  if (mine.length === 0)
+    throw new ForbiddenError("register a passkey in Settings first: this workspace needs one to answer");
   const challenge = approvalChallenge(input.cardHash, input.outcome, input.remember);
   const options = await generateAuthenticationOptions({
     rpID: relyingParty().rpID,
@@ -257,7 +269,12 @@ export async function verifyApprovalAssertion(
     expectedChallenge: expected,
     expectedOrigin: rp.origin,
     expectedRPID: rp.rpID,
-    credential: { id: key.id, publicKey: Buffer.from(key.publicKey, "base64url"), counter: key.counter, transports: key.transports },
+    credential: {
+      id: key.id,
+      publicKey: Buffer.from(key.publicKey, "base64url"),
+      counter: key.counter,
+      transports: key.transports,
+    },
     requireUserVerification: false,
   }).catch((error: Error) => {
     throw new ForbiddenError(`the passkey assertion was refused: ${error.message}`);
@@ -270,3 +287,46 @@ export async function verifyApprovalAssertion(
   return { credentialId: key.id, name: key.name };
 }
 
+/** Sign-in with a passkey, step 1: options for a discoverable credential (any of the person's passkeys). */
+export async function passkeyLoginOptions({ db }: { db: Db }) {
+  const options = await generateAuthenticationOptions({ rpID: relyingParty().rpID, userVerification: "preferred" });
+  await storeChallenge(db, options.challenge, "login", null);
+  return options;
+}
+
+/** Sign-in with a passkey, step 2: the assertion names its credential; its owner (not removed) gets a session. */
+export async function verifyPasskeyLogin(
+  db: Db,
+  { assertion }: { assertion: PasskeyAssertion },
+): Promise<{ userId: string; passkey: { id: string; name: string } }> {
+  const challenge = clientChallenge(assertion);
+  const [key] = await db
+    .select({ key: passkeys, removedAt: users.removedAt })
+    .from(passkeys)
+    .innerJoin(users, eq(users.id, passkeys.userId))
+    .where(eq(passkeys.id, assertion.id));
+  if (!key || key.removedAt) throw new ForbiddenError("this passkey is not registered here");
+  await consumeChallenge(db, challenge, "login", null);
+  const rp = relyingParty();
+  const result = await verifyAuthenticationResponse({
+    response: assertion as unknown as AuthenticationResponseJSON,
+    expectedChallenge: challenge,
+    expectedOrigin: rp.origin,
+    expectedRPID: rp.rpID,
+    credential: {
+      id: key.key.id,
+      publicKey: Buffer.from(key.key.publicKey, "base64url"),
+      counter: key.key.counter,
+      transports: key.key.transports,
+    },
+    requireUserVerification: false,
+  }).catch((error: Error) => {
+    throw new ForbiddenError(`the passkey assertion was refused: ${error.message}`);
+  });
+  if (!result.verified) throw new ForbiddenError("the passkey assertion was refused");
+  await db
+    .update(passkeys)
+    .set({ counter: result.authenticationInfo.newCounter, lastUsedAt: new Date() })
+    .where(eq(passkeys.id, key.key.id));
+  return { userId: key.key.userId, passkey: { id: key.key.id, name: key.key.name } };
+}

@@ -5,6 +5,8 @@ import { describe, expect, it } from "vitest";
 const APP = path.resolve(__dirname, "../../app");
 const PUBLIC_ROUTES = [
   "api/auth/invite/route.ts",
+  "api/auth/passkey/options/route.ts",
+  "api/auth/passkey/route.ts",
   "api/auth/login/route.ts",
   "api/health/route.ts",
   "api/v1/notify/actions/[token]/route.ts",

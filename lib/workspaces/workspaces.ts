@@ -131,3 +131,35 @@ export async function removeWorkspace({
   });
   return found;
 }
+
+export const WorkspaceSettingsInput = z.object({ requirePasskey: z.boolean() });
+
+/** Per-workspace settings (admin of the workspace): "approvals need a passkey". */
+export async function setWorkspaceSettings({
+  db,
+  actor,
+  input,
+}: {
+  db: Db;
+  actor: Actor;
+  input: { id: string } & z.input<typeof WorkspaceSettingsInput>;
+}): Promise<Workspace> {
+  const workspace = await viewWorkspace({ db, actor, input: { id: input.id } });
+  const role = requireCan(actor, "workspace.settings", workspace.id);
+  const { requirePasskey } = WorkspaceSettingsInput.parse(input);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(workspaces)
+      .set({ requirePasskey })
+      .where(eq(workspaces.id, workspace.id))
+      .returning();
+    await tx.insert(auditEvents).values({
+      actor: actorLabel(actor),
+      action: "workspace.settings",
+      target: workspace.id,
+      workspaceId: workspace.id,
+      detail: { requirePasskey, before: { requirePasskey: workspace.requirePasskey }, ...attribution(actor, role) },
+    });
+    return row!;
+  });
+}
