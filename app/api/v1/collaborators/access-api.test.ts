@@ -8,7 +8,15 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";
 import { openDb, setServerDb, type OpenedDb } from "@/db/client";
-import { memberships, notifyDeliveries, users, workspaces } from "@/db/schema";
+import { memberships, notifyDeliveries, passkeys, users, workspaces } from "@/db/schema";
+import { passkeyRegistrationOptions } from "@/lib/auth/passkeys";
+import { actorFromSessionToken } from "@/lib/auth/sessions";
+import { SoftAuthenticator } from "@/lib/auth/soft-authenticator";
+import * as passkeysRoute from "@/app/api/v1/passkeys/route";
+import * as passkeyOptionsRoute from "@/app/api/v1/passkeys/options/route";
+import * as passkeyOne from "@/app/api/v1/passkeys/[id]/route";
+import * as cardPasskeyOptions from "@/app/api/v1/cards/[id]/passkey-options/route";
+import * as workspaceSettings from "@/app/api/v1/workspaces/[id]/settings/route";
 import { LOCAL_CREDENTIAL_ENV } from "@/lib/auth/local-credential";
 import { ensureOwner } from "@/lib/auth/owner";
 import { openSession } from "@/lib/auth/sessions";
@@ -140,6 +148,12 @@ async function collaborator(grants: [string | null, "viewer" | "approver" | "adm
   await opened.db.insert(users).values({ id, name: "temp" });
   for (const [workspaceId, role] of grants)
     await opened.db.insert(memberships).values({ id: crypto.randomUUID(), userId: id, workspaceId, role });
+  return id;
+}
+
+async function fakePasskey(userId: string): Promise<string> {
+  const id = crypto.randomUUID();
+  await opened.db.insert(passkeys).values({ id, userId, name: "test key", publicKey: "AA" });
   return id;
 }
 
@@ -608,6 +622,70 @@ const rows: Row[] = [
       await opened.db.insert(workspaces).values({ id, path: dir, name: "gone" });
       return { url: `/api/v1/workspaces/${id}`, params: { id } };
     },
+  },
+  {
+    name: "GET /api/v1/passkeys",
+    handler: passkeysRoute.GET,
+    method: "GET",
+    needs: "viewer",
+    noOther: true,
+    call: () => ({ url: "/api/v1/passkeys" }),
+  },
+  {
+    name: "POST /api/v1/passkeys/options",
+    handler: passkeyOptionsRoute.POST,
+    method: "POST",
+    needs: "viewer",
+    noOther: true,
+    call: () => ({ url: "/api/v1/passkeys/options" }),
+  },
+  {
+    name: "POST /api/v1/passkeys",
+    handler: passkeysRoute.POST,
+    method: "POST",
+    needs: "viewer",
+    noOther: true,
+    call: async () => {
+      const options = await passkeyRegistrationOptions({
+        db: opened.db,
+        actor: (await actorFromSessionToken(opened.db, cookies.viewer))!,
+      });
+      return { url: "/api/v1/passkeys", body: { name: "key", response: new SoftAuthenticator().register(options) } };
+    },
+  },
+  {
+    name: "PATCH /api/v1/passkeys/:id",
+    handler: passkeyOne.PATCH,
+    method: "PATCH",
+    needs: "viewer",
+    noOther: true,
+    call: async () => ({ url: "/x", params: { id: await fakePasskey(userIds.viewer) }, body: { name: "renamed" } }),
+  },
+  {
+    name: "DELETE /api/v1/passkeys/:id",
+    handler: passkeyOne.DELETE,
+    method: "DELETE",
+    needs: "viewer",
+    noOther: true,
+    call: async () => ({ url: "/x", params: { id: await fakePasskey(userIds.viewer) } }),
+  },
+  {
+    name: "POST /api/v1/cards/:id/passkey-options",
+    handler: cardPasskeyOptions.POST,
+    method: "POST",
+    needs: "approver",
+    call: async () => {
+      await fakePasskey(userIds.approver);
+      const id = await admit();
+      return { url: "/x", params: { id }, body: { outcome: "allow" } };
+    },
+  },
+  {
+    name: "PUT /api/v1/workspaces/:id/settings",
+    handler: workspaceSettings.PUT,
+    method: "PUT",
+    needs: "admin",
+    call: () => ({ url: "/x", params: { id: "w1" }, body: { requirePasskey: false } }),
   },
 ];
 
