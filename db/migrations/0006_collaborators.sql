@@ -46,6 +46,7 @@ ALTER TABLE "login_tokens" ADD COLUMN "purpose" text DEFAULT 'link' NOT NULL;-->
 ALTER TABLE "sessions" ADD COLUMN "last_seen_at" timestamp with time zone DEFAULT now() NOT NULL;--> statement-breakpoint
 ALTER TABLE "sessions" ADD COLUMN "sign_in" text DEFAULT 'link' NOT NULL;--> statement-breakpoint
 ALTER TABLE "sessions" ADD COLUMN "ended_by" text;--> statement-breakpoint
+ALTER TABLE "sessions" ADD COLUMN "stepped_up_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "removed_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "invited_by" text;--> statement-breakpoint
 ALTER TABLE "workspaces" ADD COLUMN "require_passkey" boolean DEFAULT false NOT NULL;--> statement-breakpoint

@@ -82,6 +82,8 @@ export const sessions = pgTable(
     /** How the session signed in: link, invite, pair, passkey. */
     signIn: text("sign_in").notNull().default("link"),
     endedBy: text("ended_by"),
+    /** Last passkey confirmation in this session (step-up for sensitive changes). */
+    steppedUpAt: timestamp("stepped_up_at", { withTimezone: true }),
   },
   (t) => [index("sessions_user_id_idx").on(t.userId)],
 );

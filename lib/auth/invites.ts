@@ -7,6 +7,7 @@ import { can, canManagePerson, requireCan } from "./access";
 import { publishAccessChange } from "./access-bus";
 import { actorLabel, ALL_WORKSPACES, WORKSPACE_ROLES, type Actor, type Grant } from "./actor";
 import { attribution } from "./attribution";
+import { requireFreshPasskey } from "./passkeys";
 import { endSessionsOf, grantsOf, openSession, type NewSession } from "./sessions";
 import { digestsEqual, hashToken, randomToken } from "./tokens";
 
@@ -316,6 +317,7 @@ export async function updateCollaborator({
   const { person, grants: before, role } = await personFor(db, actor, args.id);
   const after = dedupe(args.roles);
   requireGrantable(actor, after);
+  await requireFreshPasskey(db, actor, "changing roles");
   await requireWorkspacesExist(
     db,
     after.map((g) => g.workspace),

@@ -10,7 +10,7 @@ import {
 } from "@simplewebauthn/server";
 import { z } from "zod";
 import type { Db, DbOrTx } from "@/db/client";
-import { auditEvents, passkeys, users, webauthnChallenges } from "@/db/schema";
+import { auditEvents, passkeys, sessions, users, webauthnChallenges } from "@/db/schema";
 import { ForbiddenError, GoneError, NotFoundError, ValidationError } from "@/lib/errors";
 import { publicBaseUrl } from "@/lib/http/base-url";
 import { actorLabel, type Actor, type PersonActor } from "./actor";
@@ -329,4 +329,76 @@ export async function verifyPasskeyLogin(
     .set({ counter: result.authenticationInfo.newCounter, lastUsedAt: new Date() })
     .where(eq(passkeys.id, key.key.id));
   return { userId: key.key.userId, passkey: { id: key.key.id, name: key.key.name } };
+}
+
+/** A step-up confirmation counts for five minutes. */
+export const STEP_UP_TTL_MS = 5 * 60_000;
+
+/** Step-up, step 1: a challenge for one of the caller's passkeys. */
+export async function stepUpOptions({ db, actor }: { db: Db; actor: Actor }) {
+  const person = requirePerson(actor);
+  const mine = await db.select().from(passkeys).where(eq(passkeys.userId, person.userId));
+  if (mine.length === 0) throw new ValidationError("you have no passkey to confirm with");
+  const options = await generateAuthenticationOptions({
+    rpID: relyingParty().rpID,
+    allowCredentials: mine.map((p) => ({ id: p.id, transports: p.transports })),
+    userVerification: "preferred",
+  });
+  await storeChallenge(db, options.challenge, "stepup", person.userId);
+  return options;
+}
+
+/** Step-up, step 2: a fresh assertion by one of the caller's passkeys marks this session as recently confirmed. */
+export async function stepUp({ db, actor, input }: { db: Db; actor: Actor; input: { response: PasskeyAssertion } }) {
+  const person = requirePerson(actor);
+  const assertion = PasskeyAssertion.parse(input.response);
+  const challenge = clientChallenge(assertion);
+  const [key] = await db
+    .select()
+    .from(passkeys)
+    .where(and(eq(passkeys.id, assertion.id), eq(passkeys.userId, person.userId)));
+  if (!key) throw new ForbiddenError("this passkey is not one of yours");
+  await consumeChallenge(db, challenge, "stepup", person.userId);
+  const rp = relyingParty();
+  const result = await verifyAuthenticationResponse({
+    response: assertion as unknown as AuthenticationResponseJSON,
+    expectedChallenge: challenge,
+    expectedOrigin: rp.origin,
+    expectedRPID: rp.rpID,
+    credential: {
+      id: key.id,
+      publicKey: Buffer.from(key.publicKey, "base64url"),
+      counter: key.counter,
+      transports: key.transports,
+    },
+    requireUserVerification: false,
+  }).catch((error: Error) => {
+    throw new ForbiddenError(`the passkey assertion was refused: ${error.message}`);
+  });
+  if (!result.verified) throw new ForbiddenError("the passkey assertion was refused");
+  const now = new Date();
+  await db
+    .update(passkeys)
+    .set({ counter: result.authenticationInfo.newCounter, lastUsedAt: now })
+    .where(eq(passkeys.id, key.id));
+  await db.update(sessions).set({ steppedUpAt: now }).where(eq(sessions.id, person.sessionId));
+  return { confirmedUntil: new Date(now.getTime() + STEP_UP_TTL_MS).toISOString(), passkey: key.name };
+}
+
+/**
+ * Sensitive changes (roles, webhooks, tool-wide allow rules) need a passkey confirmation from the last
+ * five minutes when the person has a passkey (ASVS 5.0 V7.5). Returns the passkey name used, if any.
+ */
+export async function requireFreshPasskey(db: DbOrTx, actor: Actor, what: string): Promise<void> {
+  if (actor.kind !== "user") return;
+  if (!(await hasPasskey(db, actor.userId))) return;
+  const [row] = await db.select({ at: sessions.steppedUpAt }).from(sessions).where(eq(sessions.id, actor.sessionId));
+  if (!row?.at || Date.now() - row.at.getTime() > STEP_UP_TTL_MS)
+    throw new ForbiddenError(`${what} needs a fresh passkey confirmation`, { stepUp: true });
+}
+
+/** A rule that allows a whole tool (no specifier, or a match-everything one): `Bash`, `Bash(*)`, `Bash(:*)`. */
+export function isToolWide(rule: string): boolean {
+  const r = rule.trim();
+  return !r.includes("(") || /\(\s*(\*|:\*|\*\*)?\s*\)$/.test(r);
 }

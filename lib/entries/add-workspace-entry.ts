@@ -9,6 +9,7 @@ import { addEntry, type AddResult } from "@/lib/stores";
 import { recordEntryChange } from "./audit";
 import { withStoreErrors, workspaceStores } from "./context";
 import { requireCan } from "@/lib/auth/access";
+import { isToolWide, requireFreshPasskey } from "@/lib/auth/passkeys";
 import { attribution } from "@/lib/auth/attribution";
 import { ACTIONS, AGENTS } from "./filters";
 
@@ -36,6 +37,7 @@ export async function addWorkspaceEntry({
 }): Promise<AddResult> {
   const args = AddWorkspaceEntryInput.parse(input);
   const role = requireCan(actor, "entry.add", args.workspace);
+  if (args.action === "allow" && isToolWide(args.rule)) await requireFreshPasskey(db, actor, "a tool-wide allow rule");
   if (args.file && args.agent === "mevedel")
     throw new ValidationError("mevedel has one store per scope: leave the file out");
   if (args.file === "settings.local.json" && args.scope === "global")

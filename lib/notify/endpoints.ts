@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { auditEvents, notifyAttempts, notifyDeliveries, webhookEndpoints, workspaces } from "@/db/schema";
 import { can, requireCan } from "@/lib/auth/access";
+import { requireFreshPasskey } from "@/lib/auth/passkeys";
 import { actorLabel, type Actor } from "@/lib/auth/actor";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { findWorkspace } from "@/lib/workspaces/workspaces";
@@ -107,6 +108,7 @@ export async function createEndpoint({
 }): Promise<{ endpoint: EndpointView; secret: string }> {
   const data = CreateEndpointInput.parse(input);
   assertAdmin(actor, await workspaceIdOf(db, data.workspace));
+  await requireFreshPasskey(db, actor, "adding a webhook");
   let url = parseTargetUrl(data.url).toString();
   let ntfyTopic: string | null = null;
   if (data.format === "ntfy") ({ url, topic: ntfyTopic } = normaliseNtfy(data.url, data.ntfyTopic));

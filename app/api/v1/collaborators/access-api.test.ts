@@ -16,6 +16,7 @@ import * as passkeysRoute from "@/app/api/v1/passkeys/route";
 import * as passkeyOptionsRoute from "@/app/api/v1/passkeys/options/route";
 import * as passkeyOne from "@/app/api/v1/passkeys/[id]/route";
 import * as cardPasskeyOptions from "@/app/api/v1/cards/[id]/passkey-options/route";
+import * as stepUpRoute from "@/app/api/v1/passkeys/step-up/route";
 import * as workspaceSettings from "@/app/api/v1/workspaces/[id]/settings/route";
 import { LOCAL_CREDENTIAL_ENV } from "@/lib/auth/local-credential";
 import { ensureOwner } from "@/lib/auth/owner";
@@ -678,6 +679,17 @@ const rows: Row[] = [
       await fakePasskey(userIds.approver);
       const id = await admit();
       return { url: "/x", params: { id }, body: { outcome: "allow" } };
+    },
+  },
+  {
+    name: "POST /api/v1/passkeys/step-up",
+    handler: stepUpRoute.POST,
+    method: "POST",
+    needs: "viewer",
+    noOther: true,
+    call: async () => {
+      await fakePasskey(userIds.viewer);
+      return { url: "/x", body: {} };
     },
   },
   {

@@ -22,6 +22,10 @@ import * as passkeyLogin from "@/app/api/auth/passkey/route";
 import * as meRoute from "@/app/api/v1/me/route";
 import * as answerRoute from "@/app/api/v1/cards/[id]/answer/route";
 import * as answerOptions from "@/app/api/v1/cards/[id]/passkey-options/route";
+import * as collaboratorOne from "@/app/api/v1/collaborators/[id]/route";
+import * as webhooksRoute from "@/app/api/v1/webhooks/route";
+import * as entriesAdd from "@/app/api/v1/entries/add/route";
+import * as stepUpRoute from "@/app/api/v1/passkeys/step-up/route";
 import * as wsSettings from "@/app/api/v1/workspaces/[id]/settings/route";
 
 type Handler = (req: NextRequest, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
@@ -213,5 +217,71 @@ describe("passkeys", () => {
     });
     expect(res.status).toBe(403);
     await send(wsSettings.PUT, "PUT", { cookie: admin, params: { id: "w1" }, body: { requirePasskey: false } });
+  });
+
+  it("step-up: a passkey holder changes roles, adds webhooks and tool-wide allow rules only after a fresh confirmation", async () => {
+    const adminKey = await register(admin, "Ada's key");
+    const target = "u-appr";
+    const patch = () =>
+      send(collaboratorOne.PATCH, "PATCH", {
+        cookie: admin,
+        params: { id: target },
+        body: { roles: [{ workspace: "w1", role: "approver" }] },
+      });
+    const refused = await patch();
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ details: { stepUp: true } });
+    const hook = await send(webhooksRoute.POST, "POST", {
+      cookie: admin,
+      body: { url: "http://127.0.0.1:9/h", workspace: "w1" },
+    });
+    expect(hook.status).toBe(403);
+    const toolWide = await send(entriesAdd.POST, "POST", {
+      cookie: admin,
+      body: { workspace: "w1", agent: "claude-code", scope: "workspace", action: "allow", rule: "Bash" },
+    });
+    expect(toolWide.status).toBe(403);
+    // A narrow rule needs no step-up.
+    const narrow = await send(entriesAdd.POST, "POST", {
+      cookie: admin,
+      body: { workspace: "w1", agent: "claude-code", scope: "workspace", action: "allow", rule: "Bash(make lint)" },
+    });
+    expect(narrow.status).toBeLessThan(300);
+
+    const options = (await (await send(stepUpRoute.POST, "POST", { cookie: admin, body: {} })).json()) as {
+      challenge: string;
+    };
+    const confirmed = await send(stepUpRoute.POST, "POST", {
+      cookie: admin,
+      body: { response: adminKey.assert(options.challenge) },
+    });
+    expect(confirmed.status, await confirmed.clone().text()).toBe(200);
+    expect((await patch()).status).toBe(200);
+    expect(
+      (
+        await send(webhooksRoute.POST, "POST", {
+          cookie: admin,
+          body: { url: "http://127.0.0.1:9/h", workspace: "w1" },
+        })
+      ).status,
+    ).toBe(201);
+    // Five minutes later the confirmation has lapsed.
+    await opened.db
+      .update(sessions)
+      .set({ steppedUpAt: new Date(Date.now() - 6 * 60_000) })
+      .where(eq(sessions.tokenHash, hashToken(admin)));
+    expect((await patch()).status).toBe(403);
+    // A stranger's assertion does not step anyone up.
+    const opt2 = (await (await send(stepUpRoute.POST, "POST", { cookie: admin, body: {} })).json()) as {
+      challenge: string;
+    };
+    expect(
+      (
+        await send(stepUpRoute.POST, "POST", {
+          cookie: admin,
+          body: { response: new SoftAuthenticator().assert(opt2.challenge) },
+        })
+      ).status,
+    ).toBe(403);
   });
 });
