@@ -1,3 +1,4 @@
+import { startAuthentication } from "@simplewebauthn/browser";
 import type { CardView } from "@/lib/cards/view";
 
 export type Outcome = "allow" | "deny";
@@ -46,16 +47,43 @@ export interface AnswerResult {
   ruleNotSaved?: string;
 }
 
-/** Every answer carries the card's hash: the server refuses it if the card changed since it was shown. */
+/**
+ * Every answer carries the card's hash: the server refuses it if the card changed since it was shown.
+ * In a workspace whose approvals need a passkey, the server says so (403 `needsPasskey`): the browser
+ * then signs a challenge derived from this card, outcome and scope with the person's passkey and retries.
+ */
 export async function answerCard(id: string, input: AnswerInput): Promise<AnswerResult> {
-  const body = JSON.stringify({ ...input, message: input.message?.trim() || undefined });
-  return readJson(
-    await fetch(`/api/v1/cards/${encodeURIComponent(id)}/answer`, {
+  const url = `/api/v1/cards/${encodeURIComponent(id)}/answer`;
+  const payload = { ...input, message: input.message?.trim() || undefined };
+  const post = (extra: object = {}) =>
+    fetch(url, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body,
-    }),
+      body: JSON.stringify({ ...payload, ...extra }),
+    });
+  const first = await post();
+  if (first.status === 403) {
+    const body = (await first
+      .clone()
+      .json()
+      .catch(() => ({}))) as { details?: { needsPasskey?: boolean } };
+    if (body.details?.needsPasskey) {
+      const passkey = await signWithPasskey(`/api/v1/cards/${encodeURIComponent(id)}/passkey-options`, {
+        outcome: input.outcome,
+        remember: input.remember,
+      });
+      return readJson(await post({ passkey }));
+    }
+  }
+  return readJson(first);
+}
+
+/** Fetches assertion options from `url` and signs them with a passkey (the browser's WebAuthn prompt). */
+export async function signWithPasskey(url: string, body: object = {}): Promise<unknown> {
+  const options = await readJson<Parameters<typeof startAuthentication>[0]["optionsJSON"]>(
+    await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
   );
+  return startAuthentication({ optionsJSON: options });
 }
 
 const displayed = new Set<string>();

@@ -12,6 +12,9 @@ import { can } from "@/lib/auth/access";
 import { listCollaborators } from "@/lib/auth/invites";
 import { listSessions } from "@/lib/auth/sessions";
 import { PeopleSettings } from "@/components/collaborators/people-settings";
+import { PasskeysSettings } from "@/components/collaborators/passkeys-settings";
+import { PasskeyWorkspaces } from "@/components/collaborators/passkey-workspaces";
+import { listPasskeys } from "@/lib/auth/passkeys";
 
 export const metadata = { title: "Settings" };
 export const dynamic = "force-dynamic";
@@ -26,6 +29,7 @@ export default async function SettingsPage() {
     hasRole(actor, "admin") ? listCollaborators({ db, actor }) : Promise.resolve([]),
     listSessions({ db, actor, input: {} }),
   ]);
+  const keys = await listPasskeys({ db, actor });
   const administered = workspaces.filter((w) => can(actor, "collaborator.manage", w.id).ok);
   const toIso = (d: Date | null) => d?.toISOString() ?? null;
   return (
@@ -37,6 +41,12 @@ export default async function SettingsPage() {
         canManage={administered.length > 0}
         initialPeople={people}
         initialDevices={devices}
+      />
+      <PasskeysSettings initial={keys} />
+      <PasskeyWorkspaces
+        initial={workspaces
+          .filter((w) => can(actor, "workspace.settings", w.id).ok)
+          .map((w) => ({ id: w.id, name: w.name, requirePasskey: w.requirePasskey }))}
       />
       <section className="card" aria-labelledby="tokens-heading">
         <h2 id="tokens-heading" style={{ marginTop: 0 }}>

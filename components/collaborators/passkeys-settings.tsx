@@ -1,0 +1,127 @@
+"use client";
+import { useState } from "react";
+import { startAuthentication, startRegistration } from "@simplewebauthn/browser";
+import { send } from "@/lib/client/fetch-json";
+
+export interface PasskeyRow {
+  id: string;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+/** Settings → Passkeys: add several, rename, remove; "Confirm with passkey" for the step-up that sensitive changes need. */
+export function PasskeysSettings({ initial }: { initial: PasskeyRow[] }) {
+  const [keys, setKeys] = useState(initial);
+  const [name, setName] = useState("");
+  const [message, setMessage] = useState<{ tone: "error" | "notice"; text: string } | null>(null);
+  const reload = async () => {
+    const res = await send<{ passkeys: PasskeyRow[] }>("/api/v1/passkeys", "GET");
+    if (res.ok) setKeys(res.data.passkeys);
+  };
+  async function add(e: React.FormEvent) {
+    e.preventDefault();
+    setMessage(null);
+    try {
+      const options = await send<Parameters<typeof startRegistration>[0]["optionsJSON"]>(
+        "/api/v1/passkeys/options",
+        "POST",
+      );
+      if (!options.ok) throw new Error(options.error);
+      const response = await startRegistration({ optionsJSON: options.data });
+      const saved = await send("/api/v1/passkeys", "POST", { name: name.trim() || "passkey", response });
+      if (!saved.ok) throw new Error(saved.error);
+      setName("");
+      setMessage({ tone: "notice", text: "Passkey added." });
+      await reload();
+    } catch (error) {
+      setMessage({ tone: "error", text: (error as Error).message });
+    }
+  }
+  async function confirm() {
+    setMessage(null);
+    try {
+      const options = await send<Parameters<typeof startAuthentication>[0]["optionsJSON"]>(
+        "/api/v1/passkeys/step-up",
+        "POST",
+        {},
+      );
+      if (!options.ok) throw new Error(options.error);
+      const response = await startAuthentication({ optionsJSON: options.data });
+      const done = await send("/api/v1/passkeys/step-up", "POST", { response });
+      if (!done.ok) throw new Error(done.error);
+      setMessage({
+        tone: "notice",
+        text: "Confirmed for 5 minutes: you can change roles, webhooks and tool-wide rules.",
+      });
+    } catch (error) {
+      setMessage({ tone: "error", text: (error as Error).message });
+    }
+  }
+  async function rename(k: PasskeyRow) {
+    const next = window.prompt("Name this passkey", k.name);
+    if (!next) return;
+    const res = await send(`/api/v1/passkeys/${encodeURIComponent(k.id)}`, "PATCH", { name: next });
+    if (!res.ok) setMessage({ tone: "error", text: res.error });
+    await reload();
+  }
+  async function remove(k: PasskeyRow) {
+    if (!window.confirm(`Remove the passkey "${k.name}"?`)) return;
+    const res = await send(`/api/v1/passkeys/${encodeURIComponent(k.id)}`, "DELETE");
+    if (!res.ok) setMessage({ tone: "error", text: res.error });
+    await reload();
+  }
+  return (
+    <section className="card stack" aria-labelledby="passkeys-heading">
+      <h2 id="passkeys-heading" style={{ marginTop: 0 }}>
+        Passkeys
+      </h2>
+      <p className="muted" style={{ margin: 0 }}>
+        Sign in on this device again without a link, and confirm answers in workspaces that require a passkey.
+      </p>
+      <ul style={{ listStyle: "none", padding: 0, margin: 0 }} className="stack" aria-label="Passkeys">
+        {keys.map((k) => (
+          <li key={k.id} className="row" style={{ gap: 8, justifyContent: "space-between" }}>
+            <span>
+              <strong>{k.name}</strong>{" "}
+              <span className="muted">
+                added {new Date(k.createdAt).toLocaleDateString()}
+                {k.lastUsedAt ? ` · used ${new Date(k.lastUsedAt).toLocaleString()}` : ""}
+              </span>
+            </span>
+            <span className="row" style={{ gap: 4 }}>
+              <button className="button" type="button" onClick={() => void rename(k)}>
+                Rename
+              </button>
+              <button className="button" type="button" onClick={() => void remove(k)}>
+                Remove
+              </button>
+            </span>
+          </li>
+        ))}
+      </ul>
+      <form className="row" style={{ gap: 8, flexWrap: "wrap" }} onSubmit={add}>
+        <input
+          aria-label="Passkey name"
+          placeholder="e.g. my phone"
+          value={name}
+          maxLength={100}
+          onChange={(e) => setName(e.target.value)}
+        />
+        <button className="button primary" type="submit">
+          Add a passkey
+        </button>
+        {keys.length > 0 ? (
+          <button className="button" type="button" onClick={() => void confirm()}>
+            Confirm with passkey
+          </button>
+        ) : null}
+      </form>
+      {message ? (
+        <p className={message.tone} role={message.tone === "error" ? "alert" : "status"}>
+          {message.text}
+        </p>
+      ) : null}
+    </section>
+  );
+}
