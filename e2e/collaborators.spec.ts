@@ -68,6 +68,7 @@ test("owner invites a collaborator on a phone; roles and a passkey-confirmed app
 
   // The owner creates an invite in Settings: link and QR code.
   await page.goto("/settings");
+  await page.waitForLoadState("networkidle");
   const form = page.getByRole("form", { name: "Invite someone" });
   await form.getByLabel("Role").selectOption("approver");
   await form.getByLabel("Workspace").selectOption(ws.id);
@@ -80,9 +81,11 @@ test("owner invites a collaborator on a phone; roles and a passkey-confirmed app
   const pat = await phone.newPage();
   await virtualAuthenticator(phone, pat);
   await pat.goto(url);
+  await pat.waitForLoadState("networkidle");
   await pat.getByLabel("Display name").fill("Pat");
   await pat.getByRole("button", { name: "Join" }).click();
   await expect(pat).toHaveURL(/\/settings/);
+  await pat.waitForLoadState("networkidle");
   await pat.getByLabel("Passkey name").fill("Pat's phone");
   await pat.getByRole("button", { name: "Add a passkey" }).click();
   await expect(pat.getByRole("status").filter({ hasText: "Passkey added." })).toBeVisible();

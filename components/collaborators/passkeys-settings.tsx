@@ -13,15 +13,17 @@ export interface PasskeyRow {
 /** Settings → Passkeys: add several, rename, remove; "Confirm with passkey" for the step-up that sensitive changes need. */
 export function PasskeysSettings({ initial }: { initial: PasskeyRow[] }) {
   const [keys, setKeys] = useState(initial);
-  const [name, setName] = useState("");
   const [message, setMessage] = useState<{ tone: "error" | "notice"; text: string } | null>(null);
   const reload = async () => {
     const res = await send<{ passkeys: PasskeyRow[] }>("/api/v1/passkeys", "GET");
     if (res.ok) setKeys(res.data.passkeys);
   };
-  async function add(e: React.FormEvent) {
+  async function add(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
     setMessage(null);
+    // Read the field at submit time (uncontrolled): text typed before hydration is kept.
+    const field = e.currentTarget.elements.namedItem("passkeyName") as HTMLInputElement;
+    const name = field.value;
     try {
       const options = await send<Parameters<typeof startRegistration>[0]["optionsJSON"]>(
         "/api/v1/passkeys/options",
@@ -31,7 +33,7 @@ export function PasskeysSettings({ initial }: { initial: PasskeyRow[] }) {
       const response = await startRegistration({ optionsJSON: options.data });
       const saved = await send("/api/v1/passkeys", "POST", { name: name.trim() || "passkey", response });
       if (!saved.ok) throw new Error(saved.error);
-      setName("");
+      field.value = "";
       setMessage({ tone: "notice", text: "Passkey added." });
       await reload();
     } catch (error) {
@@ -101,13 +103,7 @@ export function PasskeysSettings({ initial }: { initial: PasskeyRow[] }) {
         ))}
       </ul>
       <form className="row" style={{ gap: 8, flexWrap: "wrap" }} onSubmit={add}>
-        <input
-          aria-label="Passkey name"
-          placeholder="e.g. my phone"
-          value={name}
-          maxLength={100}
-          onChange={(e) => setName(e.target.value)}
-        />
+        <input aria-label="Passkey name" placeholder="e.g. my phone" name="passkeyName" maxLength={100} />
         <button className="button primary" type="submit">
           Add a passkey
         </button>
