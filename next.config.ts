@@ -9,14 +9,7 @@ const securityHeaders = [
 
 const config: NextConfig = {
   // PGlite ships wasm and data files that must load from node_modules, not a bundle.
-  serverExternalPackages: [
-    "@electric-sql/pglite",
-    "pg",
-    "web-tree-sitter",
-    "tree-sitter-bash",
-    "sh-syntax",
-    "web-push",
-  ],
+  serverExternalPackages: ["@electric-sql/pglite", "pg", "web-tree-sitter", "tree-sitter-bash", "web-push"],
   // Lets parallel checkouts/test runs build side by side (e.g. COCKPIT_DIST_DIR=.next-e2e).
   distDir: process.env.COCKPIT_DIST_DIR || ".next",
   poweredByHeader: false,

@@ -7,6 +7,8 @@ const port = Number(process.env.E2E_PORT ?? 3210);
 const dataDir = process.env.E2E_DATA ?? path.join(os.tmpdir(), `cockpit-e2e-${process.pid}`);
 process.env.E2E_DATA = dataDir;
 process.env.E2E_PORT = String(port);
+// The server binds 127.0.0.1; "localhost" may resolve to ::1 first, so tests and links use the address itself.
+const origin = `http://127.0.0.1:${port}`;
 
 const chromium = {
   executablePath: "/usr/bin/chromium",
@@ -31,7 +33,7 @@ export default defineConfig({
   reporter: process.env.CI ? [["list"]] : [["list"]],
   globalSetup: "./e2e/global-setup.ts",
   use: {
-    baseURL: `http://localhost:${port}`,
+    baseURL: origin,
     launchOptions: chromium,
     trace: "off",
     screenshot: "only-on-failure",
@@ -42,11 +44,17 @@ export default defineConfig({
   ],
   webServer: {
     command: `node bin/cockpit.mjs start --port ${port}`,
-    url: `http://localhost:${port}/api/health`,
+    url: `${origin}/api/health`,
     timeout: 240_000,
     reuseExistingServer: false,
     stdout: "pipe",
     stderr: "pipe",
-    env: { COCKPIT_DATA: dataDir, HOME: path.join(dataDir, "home"), PORT: String(port), NEXT_TELEMETRY_DISABLED: "1" },
+    env: {
+      COCKPIT_DATA: dataDir,
+      HOME: path.join(dataDir, "home"),
+      PORT: String(port),
+      COCKPIT_PUBLIC_URL: origin,
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
   },
 });

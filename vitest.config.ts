@@ -9,7 +9,13 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["lib/**/*.test.ts", "db/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts"],
+    include: [
+      "lib/**/*.test.ts",
+      "db/**/*.test.ts",
+      "app/**/*.test.ts",
+      "components/**/*.test.ts",
+      "bench/**/*.test.ts",
+    ],
     exclude: ["**/*.pg.test.ts", "node_modules/**"],
     environment: "node",
     testTimeout: 30_000,

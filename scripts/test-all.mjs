@@ -5,6 +5,24 @@ import { spawnSync } from "node:child_process";
 const suites = [
   ["format", "npx", ["prettier", "--check", "."]],
   ["type-check", "npx", ["tsc", "--noEmit"]],
+  // No circular imports; lib/policy imports no I/O (rules in .dependency-cruiser.cjs).
+  [
+    "imports",
+    "npx",
+    [
+      "depcruise",
+      "--output-type",
+      "err",
+      "lib",
+      "app",
+      "components",
+      "db",
+      "bin",
+      "scripts",
+      "bench",
+      "instrumentation.ts",
+    ],
+  ],
   ["unit", "npx", ["vitest", "run"]],
   ["postgres", "npx", ["vitest", "run", "--config", "vitest.pg.config.ts"]],
   ["e2e", "npx", ["playwright", "test"]],

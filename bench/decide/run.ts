@@ -1,8 +1,16 @@
 // Decision latency of the policy engine: p50/p99 µs per decision and decisions/s, by rule count,
-// for file calls and shell calls (cached and cold shell parse). Run: npx tsx bench/decide/run.ts
-import { decide, parseRule, type PolicyContext, type Rule, type ToolCall } from "../../lib/policy/index";
-import { initShellFromNode } from "../../lib/policy/shell-init-node";
-import { clearShellCache } from "../../lib/policy/shell/analyze";
+// for file calls and shell calls (cached and cold shell parse), then the same-run comparison with Cedar and
+// node-casbin (peers.ts). Run: npx tsx bench/decide/run.ts  (only the peer table: --peers)
+import {
+  decide,
+  parseRule,
+  type PolicyContext,
+  type Rule,
+  type ShellParser,
+  type ToolCall,
+} from "../../lib/policy/index";
+import { loadShellParser } from "../../lib/policy-runtime/shell-parser";
+import { runPeers } from "./peers";
 
 const SOURCE = { scope: "workspace" as const, store: "/w/.commandcode/settings.json" };
 const TEMPLATES: [string, "allow" | "ask" | "deny"][] = [
@@ -45,7 +53,7 @@ function measure(calls: ToolCall[], ctx: PolicyContext, iterations: number, cold
   let total = 0n;
   for (let i = 0; i < iterations; i++) {
     const call = calls[i % calls.length];
-    if (cold) clearShellCache();
+    if (cold) ctx.shell?.clearCache();
     const t0 = process.hrtime.bigint();
     decide(call, ctx);
     const dt = process.hrtime.bigint() - t0;
@@ -61,7 +69,12 @@ function measure(calls: ToolCall[], ctx: PolicyContext, iterations: number, cold
 }
 
 async function main() {
-  await initShellFromNode();
+  const shell = await loadShellParser();
+  if (!process.argv.includes("--peers")) await byRuleCount(shell);
+  await runPeers(shell);
+}
+
+async function byRuleCount(shell: ShellParser) {
   const rows: string[][] = [];
   const builds: string[] = [];
   for (const n of [10, 100, 1_000, 10_000]) {
@@ -72,6 +85,7 @@ async function main() {
       home: "/home/u",
       tmpDirs: ["/tmp"],
       rules: makeRules(n),
+      shell,
     };
     const t0 = process.hrtime.bigint();
     decide(FILE_CALLS[0], ctx); // first decision builds the per-context rule index

@@ -6,7 +6,7 @@
 // Run: npx tsx bench/notify/run.ts   (BENCH_N cards per run, default 200)
 import { openDb } from "@/db/client";
 import { createEndpoint } from "@/lib/notify/endpoints";
-import { ADMIN, notifyFixture, startReceiver, type Receiver } from "@/lib/notify/test-support";
+import { ADMIN, notifyFixture, startReceiver, type Receiver } from "@/test/support/notify";
 import { startNotifyWorker } from "@/lib/notify/worker";
 
 const N = Number(process.env.BENCH_N ?? 200);

@@ -4,6 +4,7 @@ import type { CardView } from "@/lib/cards/view";
 import { storeFilePath } from "@/lib/cards-client/format";
 import { shortSessionId } from "@/lib/cards-client/group";
 import { useAnswerCard, type AnswerNotice } from "@/lib/cards-client/use-answer";
+import { isToolWideRule } from "@/lib/cards/tool-wide";
 import styles from "./cards.module.css";
 
 /** What keyboard shortcuts can do to the head card. */
@@ -31,7 +32,9 @@ export function AnswerPanel({ card, me, onNotice, actionsRef }: Props) {
   const answer = useAnswerCard(card, { me, onNotice });
   const confirmRef = useRef<HTMLDivElement>(null);
   const busy = answer.isPending;
-  const canSession = !card.safetyCheck && card.remember.session.length > 0;
+  const canSession =
+    !card.safetyCheck && card.remember.session.length > 0 && !card.remember.session.some(isToolWideRule);
+  const toolWide = card.remember.workspace.filter(isToolWideRule);
   const canAlways = !card.safetyCheck && card.remember.workspace.length > 0 && card.remember.workspaceStore !== null;
 
   const allowOnce = () => !busy && answer.mutate({ outcome: "allow", remember: "once" });
@@ -71,6 +74,12 @@ export function AnswerPanel({ card, me, onNotice, actionsRef }: Props) {
             </li>
           ))}
         </ul>
+        {toolWide.length ? (
+          <p className="error" role="alert" data-testid="tool-wide-warning" style={{ margin: "0.4rem 0" }}>
+            ⚠ <strong>{toolWide.join(", ")}</strong> allows <em>every</em> use of the tool, not just this request: any
+            command, file or address the agent picks runs without asking. Allow once unless you mean exactly that.
+          </p>
+        ) : null}
         <p className="muted" style={{ margin: "0.4rem 0", fontSize: "0.9rem" }}>
           You can revoke it later on the Rules page.
         </p>
@@ -82,9 +91,15 @@ export function AnswerPanel({ card, me, onNotice, actionsRef }: Props) {
             type="button"
             className={styles.allow}
             disabled={busy}
-            onClick={() => answer.mutate({ outcome: "allow", remember: "workspace" })}
+            onClick={() =>
+              answer.mutate({
+                outcome: "allow",
+                remember: "workspace",
+                ...(toolWide.length ? { confirmToolWide: true } : {}),
+              })
+            }
           >
-            Confirm always allow
+            {toolWide.length ? "Allow every use, always" : "Confirm always allow"}
           </button>
         </div>
       </div>

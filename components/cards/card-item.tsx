@@ -1,13 +1,13 @@
 "use client";
 import Link from "next/link";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { CardView } from "@/lib/cards/view";
-import { markDisplayed } from "@/lib/cards-client/api";
+import { fetchCard, markDisplayed } from "@/lib/client/api";
 import { describeCause, describeSettlement, formatTime } from "@/lib/cards-client/format";
 import { shortSessionId } from "@/lib/cards-client/group";
 import { cardSubject } from "@/lib/cards-client/subject";
 import type { AnswerNotice } from "@/lib/cards-client/use-answer";
-import { warningBanner } from "@/lib/cards-client/warnings";
+import { displayCard, warningBanner } from "@/lib/cards-client/warnings";
 import { AnswerPanel, type CardActions } from "./answer-panel";
 import styles from "./cards.module.css";
 import { Deadline } from "./deadline";
@@ -24,10 +24,12 @@ interface Props {
 }
 
 /** One permission prompt: everything a person needs to decide, then the answer controls. */
-export function CardItem({ card, me, onNotice, head, actionsRef, permalink }: Props) {
+export function CardItem({ card: raw, me, onNotice, head, actionsRef, permalink }: Props) {
+  const card = displayCard(raw);
   const ref = useRef<HTMLElement>(null);
   const pending = card.status === "pending";
-  const subject = cardSubject(card);
+  const full = useFullInput(card);
+  const subject = cardSubject({ tool: card.tool, input: full.input });
 
   // The "displayed" lifecycle event: the first time a pending card is actually on someone's screen.
   useEffect(() => {
@@ -107,6 +109,20 @@ export function CardItem({ card, me, onNotice, head, actionsRef, permalink }: Pr
           <FoldedText text={extra.text} label={extra.label} />
         </div>
       ))}
+      {full.omitted ? (
+        <button
+          type="button"
+          className={styles.foldMarker}
+          onClick={full.load}
+          disabled={full.loading}
+          data-testid="load-full-input"
+        >
+          {full.loading
+            ? "Loading the full input…"
+            : `Preview only: ${full.omitted.toLocaleString("en-US")} more characters left out · Show full input`}
+        </button>
+      ) : null}
+      {full.error ? <p className="muted">Could not load the full input: {full.error}</p> : null}
 
       {card.reason ? (
         <blockquote className={styles.quote} aria-label="The agent's reason">
@@ -149,12 +165,29 @@ export function CardItem({ card, me, onNotice, head, actionsRef, permalink }: Pr
 
       <details className={styles.details}>
         <summary>Full request (JSON)</summary>
-        <pre className={styles.code}>{JSON.stringify(card.input, null, 2)}</pre>
+        <pre className={styles.code}>{JSON.stringify(full.input, null, 2)}</pre>
       </details>
 
       {pending ? <AnswerPanel card={card} me={me} onNotice={onNotice} actionsRef={actionsRef} /> : null}
     </article>
   );
+}
+
+/** Lists carry a folded preview of huge inputs; the card's own endpoint has the whole input. */
+function useFullInput(card: CardView) {
+  const [loaded, setLoaded] = useState<{ id: string; input: Record<string, unknown> } | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const have = loaded?.id === card.id ? loaded.input : null;
+  const load = () => {
+    setLoading(true);
+    setError(null);
+    fetchCard(card.id)
+      .then(({ card: whole }) => setLoaded({ id: card.id, input: whole.input }))
+      .catch((e: Error) => setError(e.message))
+      .finally(() => setLoading(false));
+  };
+  return { input: have ?? card.input, omitted: have ? 0 : (card.inputOmitted ?? 0), loading, error, load };
 }
 
 function SettlementBanner({ card, me }: { card: CardView; me: string }) {

@@ -1,6 +1,6 @@
 "use client";
 import { useState } from "react";
-import { readError } from "@/lib/client/fetch-json";
+import { acceptInvite } from "@/lib/client/api";
 
 /** Takes a display name and accepts the invite; the session cookie is set for this device. */
 export function AcceptInviteForm({ token }: { token: string }) {
@@ -11,18 +11,14 @@ export function AcceptInviteForm({ token }: { token: string }) {
     e.preventDefault();
     setBusy(true);
     setError(null);
-    const res = await fetch("/api/auth/invite", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ token, name }),
-    });
+    const res = await acceptInvite(token, name);
     if (res.ok) {
       window.history.replaceState(null, "", "/invite");
       window.location.replace("/settings?welcome=1");
       return;
     }
     setBusy(false);
-    setError(await readError(res));
+    setError(res.error);
   }
   return (
     <form className="card stack" onSubmit={submit}>

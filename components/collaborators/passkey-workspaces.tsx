@@ -1,6 +1,6 @@
 "use client";
 import { useState } from "react";
-import { send } from "@/lib/client/fetch-json";
+import { setWorkspaceSettings } from "@/lib/client/api";
 
 /** Per-workspace "approvals need a passkey" switches (admin of each workspace). */
 export function PasskeyWorkspaces({ initial }: { initial: { id: string; name: string; requirePasskey: boolean }[] }) {
@@ -8,7 +8,7 @@ export function PasskeyWorkspaces({ initial }: { initial: { id: string; name: st
   const [error, setError] = useState<string | null>(null);
   async function toggle(id: string, requirePasskey: boolean) {
     setError(null);
-    const res = await send(`/api/v1/workspaces/${encodeURIComponent(id)}/settings`, "PUT", { requirePasskey });
+    const res = await setWorkspaceSettings(id, { requirePasskey });
     if (!res.ok) return setError(res.error);
     setRows((all) => all.map((w) => (w.id === id ? { ...w, requirePasskey } : w)));
   }

@@ -1,21 +1,22 @@
 "use client";
 import { useState } from "react";
-import { startAuthentication, startRegistration } from "@simplewebauthn/browser";
-import { send } from "@/lib/client/fetch-json";
+import {
+  addPasskey,
+  confirmWithPasskey,
+  fetchPasskeys,
+  removePasskey,
+  renamePasskey,
+  type PasskeyRow,
+} from "@/lib/client/api";
 
-export interface PasskeyRow {
-  id: string;
-  name: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-}
+export type { PasskeyRow };
 
 /** Settings → Passkeys: add several, rename, remove; "Confirm with passkey" for the step-up that sensitive changes need. */
 export function PasskeysSettings({ initial }: { initial: PasskeyRow[] }) {
   const [keys, setKeys] = useState(initial);
   const [message, setMessage] = useState<{ tone: "error" | "notice"; text: string } | null>(null);
   const reload = async () => {
-    const res = await send<{ passkeys: PasskeyRow[] }>("/api/v1/passkeys", "GET");
+    const res = await fetchPasskeys();
     if (res.ok) setKeys(res.data.passkeys);
   };
   async function add(e: React.FormEvent<HTMLFormElement>) {
@@ -24,52 +25,31 @@ export function PasskeysSettings({ initial }: { initial: PasskeyRow[] }) {
     // Read the field at submit time (uncontrolled): text typed before hydration is kept.
     const field = e.currentTarget.elements.namedItem("passkeyName") as HTMLInputElement;
     const name = field.value;
-    try {
-      const options = await send<Parameters<typeof startRegistration>[0]["optionsJSON"]>(
-        "/api/v1/passkeys/options",
-        "POST",
-      );
-      if (!options.ok) throw new Error(options.error);
-      const response = await startRegistration({ optionsJSON: options.data });
-      const saved = await send("/api/v1/passkeys", "POST", { name: name.trim() || "passkey", response });
-      if (!saved.ok) throw new Error(saved.error);
-      field.value = "";
-      setMessage({ tone: "notice", text: "Passkey added." });
-      await reload();
-    } catch (error) {
-      setMessage({ tone: "error", text: (error as Error).message });
-    }
+    const saved = await addPasskey(name.trim() || "passkey");
+    if (!saved.ok) return setMessage({ tone: "error", text: saved.error });
+    field.value = "";
+    setMessage({ tone: "notice", text: "Passkey added." });
+    await reload();
   }
   async function confirm() {
     setMessage(null);
-    try {
-      const options = await send<Parameters<typeof startAuthentication>[0]["optionsJSON"]>(
-        "/api/v1/passkeys/step-up",
-        "POST",
-        {},
-      );
-      if (!options.ok) throw new Error(options.error);
-      const response = await startAuthentication({ optionsJSON: options.data });
-      const done = await send("/api/v1/passkeys/step-up", "POST", { response });
-      if (!done.ok) throw new Error(done.error);
-      setMessage({
-        tone: "notice",
-        text: "Confirmed for 5 minutes: you can change roles, webhooks and tool-wide rules.",
-      });
-    } catch (error) {
-      setMessage({ tone: "error", text: (error as Error).message });
-    }
+    const done = await confirmWithPasskey();
+    if (!done.ok) return setMessage({ tone: "error", text: done.error });
+    setMessage({
+      tone: "notice",
+      text: "Confirmed for 5 minutes: you can change roles, webhooks and tool-wide rules.",
+    });
   }
   async function rename(k: PasskeyRow) {
     const next = window.prompt("Name this passkey", k.name);
     if (!next) return;
-    const res = await send(`/api/v1/passkeys/${encodeURIComponent(k.id)}`, "PATCH", { name: next });
+    const res = await renamePasskey(k.id, next);
     if (!res.ok) setMessage({ tone: "error", text: res.error });
     await reload();
   }
   async function remove(k: PasskeyRow) {
     if (!window.confirm(`Remove the passkey "${k.name}"?`)) return;
-    const res = await send(`/api/v1/passkeys/${encodeURIComponent(k.id)}`, "DELETE");
+    const res = await removePasskey(k.id);
     if (!res.ok) setMessage({ tone: "error", text: res.error });
     await reload();
   }

@@ -1,6 +1,16 @@
 "use client";
 import { useCallback, useState } from "react";
-import { send } from "@/lib/client/fetch-json";
+import {
+  createInvite as postInvite,
+  endDevice as deleteDevice,
+  fetchCollaborators,
+  fetchDevices,
+  pairPhone,
+  removeCollaborator,
+  setCollaboratorRoles,
+  type DeviceRow,
+  type PersonRow,
+} from "@/lib/client/api";
 import { QrLink } from "./qr-link";
 
 type Role = "viewer" | "approver" | "admin";
@@ -8,22 +18,7 @@ interface Grant {
   workspace: string;
   role: Role;
 }
-export interface PersonRow {
-  id: string;
-  name: string;
-  owner: boolean;
-  roles: Grant[];
-  sessions: number;
-  lastSeenAt: string | null;
-  manageable: boolean;
-}
-export interface DeviceRow {
-  id: string;
-  device: string;
-  signIn: string;
-  lastSeenAt: string;
-  current: boolean;
-}
+export type { DeviceRow, PersonRow };
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "never");
 
@@ -52,10 +47,7 @@ export function PeopleSettings({
   const name = (id: string) => (id === "all" ? "all workspaces" : (workspaces.find((w) => w.id === id)?.name ?? id));
 
   const reload = useCallback(async () => {
-    const [p, d] = await Promise.all([
-      canManage ? send<{ collaborators: PersonRow[] }>("/api/v1/collaborators", "GET") : null,
-      send<{ sessions: DeviceRow[] }>("/api/v1/devices", "GET"),
-    ]);
+    const [p, d] = await Promise.all([canManage ? fetchCollaborators() : null, fetchDevices()]);
     if (p?.ok) setPeople(p.data.collaborators);
     if (d.ok) setDevices(d.data.sessions);
   }, [canManage]);
@@ -63,7 +55,7 @@ export function PeopleSettings({
   async function createInvite(e: React.FormEvent) {
     e.preventDefault();
     setError(null);
-    const res = await send<{ url: string; expiresAt: string }>("/api/v1/invites", "POST", {
+    const res = await postInvite({
       role,
       workspaces: scope === "all" ? "all" : [scope],
       expiresInHours: hours,
@@ -73,7 +65,7 @@ export function PeopleSettings({
   }
   async function pair() {
     setError(null);
-    const res = await send<{ url: string; expiresAt: string }>("/api/v1/pair", "POST");
+    const res = await pairPhone();
     if (res.ok) setPairing(res.data);
     else setError(res.error);
   }
@@ -81,18 +73,18 @@ export function PeopleSettings({
     setError(null);
     const roles = person.roles.filter((g) => g.workspace !== workspace);
     if (next !== "none") roles.push({ workspace, role: next });
-    const res = await send(`/api/v1/collaborators/${person.id}`, "PATCH", { roles });
+    const res = await setCollaboratorRoles(person.id, roles);
     if (!res.ok) setError(res.error);
     await reload();
   }
   async function remove(person: PersonRow) {
     if (!window.confirm(`Remove ${person.name}? Their sessions end at once.`)) return;
-    const res = await send(`/api/v1/collaborators/${person.id}`, "DELETE");
+    const res = await removeCollaborator(person.id);
     if (!res.ok) setError(res.error);
     await reload();
   }
   async function endDevice(id: string, current: boolean) {
-    const res = await send(`/api/v1/devices/${id}`, "DELETE");
+    const res = await deleteDevice(id);
     if (!res.ok) return setError(res.error);
     if (current) window.location.replace("/login?signedOut=1");
     else await reload();

@@ -1,6 +1,6 @@
 "use client";
 import { useState } from "react";
-import { send } from "@/lib/client/fetch-json";
+import { setAllowHosts } from "@/lib/client/api";
 
 /** Private hosts webhooks may reach (a self-hosted ntfy on the LAN, say); exact host names only. */
 export function AllowHosts({ initial, envHosts }: { initial: string[]; envHosts: string[] }) {
@@ -10,7 +10,7 @@ export function AllowHosts({ initial, envHosts }: { initial: string[]; envHosts:
 
   async function save(next: string[]) {
     setError(null);
-    const res = await send<{ hosts: string[] }>("/api/v1/notify/allow-hosts", "PUT", { hosts: next });
+    const res = await setAllowHosts(next);
     if (!res.ok) return setError(res.error);
     setHosts(res.data.hosts);
     setDraft("");

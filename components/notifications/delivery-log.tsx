@@ -1,26 +1,6 @@
 "use client";
 import { useCallback, useEffect, useState } from "react";
-import { send } from "@/lib/client/fetch-json";
-
-interface Attempt {
-  at: string;
-  statusCode: number | null;
-  latencyMs: number;
-  error: string | null;
-  responseBody: string | null;
-}
-interface Delivery {
-  id: string;
-  eventType: string;
-  cardId: string | null;
-  msgId: string;
-  status: string;
-  attempts: number;
-  nextAttemptAt: string | null;
-  lastError: string | null;
-  createdAt: string;
-  log: Attempt[];
-}
+import { redeliver as requestRedelivery, webhookDeliveries, type DeliveryLogEntry as Delivery } from "@/lib/client/api";
 
 const time = (iso: string) => new Date(iso).toLocaleString();
 const statusTag = (status: string) => (status === "delivered" ? "tag ok" : status === "failed" ? "tag bad" : "tag");
@@ -31,7 +11,7 @@ export function DeliveryLog({ endpointId, refreshKey }: { endpointId: string; re
   const [error, setError] = useState<string | null>(null);
 
   const load = useCallback(async () => {
-    const res = await send<{ deliveries: Delivery[] }>(`/api/v1/webhooks/${endpointId}/deliveries`, "GET");
+    const res = await webhookDeliveries(endpointId);
     if (!res.ok) return setError(res.error);
     setError(null);
     setItems(res.data.deliveries);
@@ -42,7 +22,7 @@ export function DeliveryLog({ endpointId, refreshKey }: { endpointId: string; re
   }, [load, refreshKey]);
 
   async function redeliver(id: string) {
-    const res = await send(`/api/v1/webhooks/${endpointId}/deliveries/${id}/redeliver`, "POST");
+    const res = await requestRedelivery(endpointId, id);
     if (!res.ok) return setError(res.error);
     setTimeout(() => void load(), 1200);
   }

@@ -1,6 +1,6 @@
 "use client";
 import { useState } from "react";
-import { send } from "@/lib/client/fetch-json";
+import { createWebhook } from "@/lib/client/api";
 import {
   EVENT_LABELS,
   FORMAT_LABELS,
@@ -43,7 +43,7 @@ export function EndpointForm({
         ? { ntfyTopic: topic.trim() || null, ntfyPriority: Number(priority), ntfyToken: ntfyToken.trim() || null }
         : {}),
     };
-    const res = await send<{ id: string; secret: string; endpoint: EndpointItem }>("/api/v1/webhooks", "POST", body);
+    const res = await createWebhook(body);
     setBusy(false);
     if (!res.ok) return setError(res.error);
     onCreated(res.data.endpoint, res.data.secret);

@@ -1,16 +1,10 @@
 "use client";
 import { useState } from "react";
-import { send } from "@/lib/client/fetch-json";
+import { deleteWebhook, testWebhook, updateWebhook, type TestSendResult } from "@/lib/client/api";
 import { DeliveryLog } from "./delivery-log";
 import { EVENT_LABELS, FORMAT_LABELS, type EndpointItem as Endpoint } from "./types";
 
-interface TestResult {
-  ok: boolean;
-  statusCode: number | null;
-  latencyMs: number;
-  body: string | null;
-  error: string | null;
-}
+type TestResult = TestSendResult;
 
 /** One endpoint: what it sends where, Send test with the receiver's answer, enable/disable, log, delete. */
 export function EndpointItem({
@@ -32,7 +26,7 @@ export function EndpointItem({
     setBusy(true);
     setError(null);
     setTest(null);
-    const res = await send<{ result: TestResult }>(`/api/v1/webhooks/${endpoint.id}/test`, "POST");
+    const res = await testWebhook(endpoint.id);
     setBusy(false);
     if (!res.ok) return setError(res.error);
     setTest(res.data.result);
@@ -41,16 +35,14 @@ export function EndpointItem({
 
   async function toggle() {
     setError(null);
-    const res = await send<{ endpoint: Endpoint }>(`/api/v1/webhooks/${endpoint.id}`, "PATCH", {
-      enabled: !endpoint.enabled,
-    });
+    const res = await updateWebhook(endpoint.id, { enabled: !endpoint.enabled });
     if (!res.ok) return setError(res.error);
     onChange(res.data.endpoint);
   }
 
   async function remove() {
     if (!window.confirm(`Delete the endpoint ${endpoint.url}? Its delivery log goes with it.`)) return;
-    const res = await send(`/api/v1/webhooks/${endpoint.id}`, "DELETE");
+    const res = await deleteWebhook(endpoint.id);
     if (!res.ok) return setError(res.error);
     onDelete(endpoint.id);
   }

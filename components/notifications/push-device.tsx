@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useState } from "react";
-import { send } from "@/lib/client/fetch-json";
+import { pushKey, subscribePush, unsubscribePush } from "@/lib/client/api";
 
 function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
   const b64 = base64url.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (base64url.length % 4)) % 4);
@@ -42,7 +42,7 @@ export function PushDevice() {
         setState(permission === "denied" ? "denied" : "off");
         return;
       }
-      const keyRes = await send<{ publicKey: string }>("/api/v1/notify/push", "GET");
+      const keyRes = await pushKey();
       if (!keyRes.ok) throw new Error(keyRes.error);
       const reg = await navigator.serviceWorker.register("/sw.js");
       await navigator.serviceWorker.ready;
@@ -51,7 +51,7 @@ export function PushDevice() {
         applicationServerKey: keyBytes(keyRes.data.publicKey),
       });
       const json = sub.toJSON();
-      const res = await send("/api/v1/notify/push", "POST", { endpoint: json.endpoint, keys: json.keys });
+      const res = await subscribePush({ endpoint: json.endpoint, keys: json.keys });
       if (!res.ok) {
         await sub.unsubscribe();
         throw new Error(res.error);
@@ -70,7 +70,7 @@ export function PushDevice() {
     const reg = await navigator.serviceWorker.getRegistration("/sw.js");
     const sub = await reg?.pushManager.getSubscription();
     if (sub) {
-      await send("/api/v1/notify/push", "DELETE", { endpoint: sub.endpoint });
+      await unsubscribePush(sub.endpoint);
       await sub.unsubscribe();
     }
     setState("off");

@@ -1,17 +1,18 @@
 "use client";
 import { useState } from "react";
-import { callApi } from "./api";
+import { AGENT_LIST, agentLabel, STORE_AGENTS, type StoreAgent } from "@/lib/agents";
+import { addEntry } from "@/lib/client/api";
 import { Modal } from "./modal";
 import styles from "./rules.module.css";
 import type { WriteOutcome } from "./write-outcome";
 
-const AGENTS = [
-  { id: "claude-code", label: "Claude Code", json: true },
-  { id: "commandcode", label: "Command Code", json: true },
-  { id: "mevedel", label: "mevedel", json: false },
-] as const;
+const AGENTS = STORE_AGENTS.map((id) => ({
+  id,
+  label: agentLabel(id),
+  json: AGENT_LIST.find((a) => a.id === id)!.stores === "json",
+}));
 
-type AgentId = (typeof AGENTS)[number]["id"];
+type AgentId = StoreAgent;
 
 /** Author one rule explicitly: agent, scope (global warns), file for JSON agents, action, text. */
 export function AddRuleDialog({
@@ -40,9 +41,7 @@ export function AddRuleDialog({
     setBusy(true);
     setError(null);
     const body = { workspace, agent, scope, action, rule, ...(showFile ? { file } : {}) };
-    const res = await callApi<{
-      result: { store: string; unchanged: boolean; after: { line: number }; scopeWarning?: string };
-    }>("/api/v1/entries/add", { body });
+    const res = await addEntry(body);
     setBusy(false);
     if (!res.ok) return setError(res.error);
     const r = res.data.result;

@@ -1,11 +1,12 @@
 "use client";
 import { memo } from "react";
-import type { EntryView } from "./api";
+import type { EntryView } from "./query";
+import { FindingBadges } from "./hygiene";
 import styles from "./rules.module.css";
 
 type GrantLike = { path: string; access: string; label: "exact" | "recursive" };
 
-export function ActionBadge({ action }: { action: string }) {
+function ActionBadge({ action }: { action: string }) {
   return <span className={`${styles.badge} ${styles[action as "allow" | "ask" | "deny"] ?? ""}`}>{action}</span>;
 }
 
@@ -67,6 +68,7 @@ export const EntryRow = memo(function EntryRow({ entry, onRevoke, onNarrow }: { 
             ))}
           </ul>
         ) : null}
+        <FindingBadges id={entry.id} />
         {entry.malformed ? (
           <p className="warning" style={{ margin: "0.4rem 0 0" }}>
             Malformed: {entry.malformed}

@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useState } from "react";
-import { callApi, type EntryView } from "./api";
+import { checkNarrowing, narrowEntry, narrowingSuggestions, type EntryView } from "@/lib/client/api";
 import { Modal } from "./modal";
 import styles from "./rules.module.css";
 import type { WriteOutcome } from "./write-outcome";
@@ -23,10 +23,7 @@ function useNarrowCheck(workspace: string, entry: EntryView, to: string): Check 
     const abort = new AbortController();
     const timer = setTimeout(async () => {
       try {
-        const res = await callApi<{ proved: boolean; reason: string }>("/api/v1/entries/narrow/check", {
-          body: { workspace, id: entry.id, to: spec },
-          signal: abort.signal,
-        });
+        const res = await checkNarrowing({ workspace, id: entry.id, to: spec }, abort.signal);
         if (res.ok) setCheck({ state: res.data.proved ? "proved" : "refused", to: spec, reason: res.data.reason });
         else setCheck({ state: "refused", to: spec, reason: res.error });
       } catch {
@@ -63,16 +60,13 @@ export function NarrowDialog({
   const canSave = check.state === "proved" && check.to === to.trim() && !busy;
 
   useEffect(() => {
-    const url = `/api/v1/entries/suggestions?workspace=${encodeURIComponent(workspace)}&id=${encodeURIComponent(entry.id)}`;
-    callApi<{ suggestions: string[] }>(url).then((res) => setSuggestions(res.ok ? res.data.suggestions : []));
+    void narrowingSuggestions(workspace, entry.id).then((res) => setSuggestions(res.ok ? res.data.suggestions : []));
   }, [workspace, entry.id]);
 
   async function save() {
     setBusy(true);
     setError(null);
-    const res = await callApi<{
-      result: { store: string; after: { line: number; text: string }; scopeWarning?: string };
-    }>("/api/v1/entries/narrow", { body: { workspace, id: entry.id, version: entry.store.version, to: to.trim() } });
+    const res = await narrowEntry({ workspace, id: entry.id, version: entry.store.version, to: to.trim() });
     setBusy(false);
     if (!res.ok)
       return setError({

@@ -1,13 +1,9 @@
 "use client";
 import { useState } from "react";
-import { callApi, type EntryView } from "./api";
+import { revokeEntry, type EntryView } from "@/lib/client/api";
 import { Modal } from "./modal";
 import styles from "./rules.module.css";
 import type { WriteOutcome } from "./write-outcome";
-
-interface RevokeResult {
-  result: { store: string; scope: string; before: { line: number; text: string }; scopeWarning?: string };
-}
 
 /** Confirms a revoke naming the file and the exact line that goes; a stale listing is refused, not retried. */
 export function RevokeDialog({
@@ -31,9 +27,7 @@ export function RevokeDialog({
   async function revoke() {
     setBusy(true);
     setError(null);
-    const res = await callApi<RevokeResult>("/api/v1/entries/revoke", {
-      body: { workspace, id: entry.id, version: entry.store.version },
-    });
+    const res = await revokeEntry({ workspace, id: entry.id, version: entry.store.version });
     setBusy(false);
     if (!res.ok)
       return setError({

@@ -1,10 +1,11 @@
 "use client";
-import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
+import { keepPreviousData, useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { SCOPES } from "@/lib/entries/filters";
 import type { StoreInfo } from "@/lib/stores/types";
 import { AddRuleDialog } from "./add-rule-dialog";
-import { entriesKey, fetchEntriesPage, nextOffset, type EntryView } from "./api";
+import { byEntry, CleanUpDialog, FindingsContext, hygieneKey, HygieneSummary, useHygiene } from "./hygiene";
+import { entriesKey, fetchEntriesPage, nextOffset, type EntryView } from "./query";
 import { NarrowDialog } from "./narrow-dialog";
 import { RevokeDialog } from "./revoke-dialog";
 import { RulesFilters } from "./rules-filters";
@@ -14,11 +15,8 @@ import { useRulesUrl } from "./use-rules-url";
 import type { WriteOutcome } from "./write-outcome";
 import { WorkspaceSelect } from "@/components/workspaces/workspace-select";
 
-export interface WorkspaceOption {
-  id: string;
-  name: string;
-  path: string;
-}
+import type { WorkspaceOption } from "@/lib/client/api";
+export type { WorkspaceOption };
 
 const SCOPE_TITLE = {
   session: "Session",
@@ -27,7 +25,7 @@ const SCOPE_TITLE = {
   managed: "Managed (read-only)",
 } as const;
 
-type Dialog = { kind: "revoke" | "narrow"; entry: EntryView } | { kind: "add" } | null;
+type Dialog = { kind: "revoke" | "narrow"; entry: EntryView } | { kind: "add" } | { kind: "clean-up" } | null;
 
 /** A store file that does not exist: listed compactly, since it holds nothing (an add creates it). */
 const isAbsent = (s: StoreInfo) => s.version === "missing" && s.valid;
@@ -75,7 +73,24 @@ export function RulesView({
     placeholderData: keepPreviousData,
     staleTime: 5_000,
   });
-  const { data, error, isFetching, isPlaceholderData, hasNextPage, isFetchingNextPage, fetchNextPage, refetch } = query;
+  const {
+    data,
+    error,
+    isFetching,
+    isPlaceholderData,
+    hasNextPage,
+    isFetchingNextPage,
+    fetchNextPage,
+    refetch: refetchEntries,
+  } = query;
+  const queryClient = useQueryClient();
+  const hygiene = useHygiene(workspace);
+  const findingsById = useMemo(() => byEntry(hygiene.data?.findings), [hygiene.data]);
+  // Every refresh re-reads both the entries and their findings.
+  const refetch = useCallback(() => {
+    void queryClient.invalidateQueries({ queryKey: hygieneKey(workspace) });
+    return refetchEntries();
+  }, [queryClient, workspace, refetchEntries]);
   const first = data?.pages[0];
   const entries = useMemo(() => {
     const seen = new Set<string>();
@@ -139,117 +154,123 @@ export function RulesView({
   const stores: StoreInfo[] = (first?.stores ?? []).filter((s) => !filters.scope || s.scope === filters.scope);
 
   return (
-    <div className="stack" style={{ gap: 0 }}>
-      <div className={`card ${styles.toolbar}`}>
-        <div className={styles.filterField} style={{ flex: "3 1 16rem" }}>
-          <WorkspaceSelect id="workspace-picker" workspaces={workspaces} value={workspace} onChange={setWorkspace} />
-        </div>
-        {canWrite ? (
-          <button type="button" className="primary" onClick={() => setDialog({ kind: "add" })}>
-            Add rule
-          </button>
-        ) : null}
-      </div>
-      <RulesFilters
-        filters={filters}
-        tools={first?.tools ?? []}
-        counts={first?.counts}
-        onChange={setFilters}
-        onClear={clearFilters}
-      />
-      <div className={styles.status}>
-        <span role="status" aria-live="polite" data-testid="list-status">
-          {error
-            ? null
-            : first
-              ? `${first.matched} of ${first.total} entries${isPlaceholderData ? " — updating…" : ""}`
-              : "Reading stores…"}
-        </span>
-        <span className="row">
-          {first ? (
-            <span className="muted" data-testid="read-at">
-              Read from disk at {timeOf(first.readAt)}
-            </span>
-          ) : null}
-          <button type="button" onClick={() => void refetch()} disabled={isFetching && !isFetchingNextPage}>
-            {isFetching && !isFetchingNextPage ? "Reading…" : "Refresh"}
-          </button>
-        </span>
-      </div>
-      {outcome ? (
-        <div className="notice" role="status" style={{ marginBottom: "0.75rem" }}>
-          {outcome.message}
-          {outcome.warning ? (
-            <div className="warning" style={{ marginTop: "0.4rem" }}>
-              {outcome.warning}
-            </div>
+    <FindingsContext.Provider value={findingsById}>
+      <div className="stack" style={{ gap: 0 }}>
+        <div className={`card ${styles.toolbar}`}>
+          <div className={styles.filterField} style={{ flex: "3 1 16rem" }}>
+            <WorkspaceSelect id="workspace-picker" workspaces={workspaces} value={workspace} onChange={setWorkspace} />
+          </div>
+          {canWrite ? (
+            <button type="button" className="primary" onClick={() => setDialog({ kind: "add" })}>
+              Add rule
+            </button>
           ) : null}
         </div>
-      ) : null}
-      {error ? (
-        <p className="error" role="alert">
-          {(error as Error).message}
-        </p>
-      ) : null}
-      {SCOPES.map((scope) => {
-        const scoped = stores.filter((s) => s.scope === scope);
-        if (scoped.length === 0) return null;
-        return (
-          <section key={scope} aria-label={`${SCOPE_TITLE[scope]} entries`} data-testid={`scope-${scope}`}>
-            <h2 className={styles.scopeHeading}>
-              {SCOPE_TITLE[scope]}{" "}
-              <span className="muted" style={{ fontSize: "0.9rem", fontWeight: 400 }}>
-                {plural(first?.counts[scope] ?? 0, "entry", "entries")}
+        <HygieneSummary workspace={workspace} canWrite={canWrite} onCleanUp={() => setDialog({ kind: "clean-up" })} />
+        <RulesFilters
+          filters={filters}
+          tools={first?.tools ?? []}
+          counts={first?.counts}
+          onChange={setFilters}
+          onClear={clearFilters}
+        />
+        <div className={styles.status}>
+          <span role="status" aria-live="polite" data-testid="list-status">
+            {error
+              ? null
+              : first
+                ? `${first.matched} of ${first.total} entries${isPlaceholderData ? " — updating…" : ""}`
+                : "Reading stores…"}
+          </span>
+          <span className="row">
+            {first ? (
+              <span className="muted" data-testid="read-at">
+                Read from disk at {timeOf(first.readAt)}
               </span>
-            </h2>
-            {scoped
-              .filter((store) => !isAbsent(store))
-              .map((store) => (
-                <StoreGroup
-                  key={store.path}
-                  store={store}
-                  entries={byStore.get(store.path) ?? []}
-                  matched={first?.matchedByStore[store.path] ?? 0}
-                  actions={actions}
-                />
-              ))}
-            <AbsentStores stores={scoped.filter(isAbsent)} />
-          </section>
-        );
-      })}
-      <div ref={sentinel} className={styles.more}>
-        {hasNextPage ? (
-          <button type="button" onClick={() => void fetchNextPage()} disabled={isFetchingNextPage}>
-            {isFetchingNextPage ? "Loading…" : `Show more (${(first?.matched ?? 0) - entries.length} left)`}
-          </button>
+            ) : null}
+            <button type="button" onClick={() => void refetch()} disabled={isFetching && !isFetchingNextPage}>
+              {isFetching && !isFetchingNextPage ? "Reading…" : "Refresh"}
+            </button>
+          </span>
+        </div>
+        {outcome ? (
+          <div className="notice" role="status" style={{ marginBottom: "0.75rem" }}>
+            {outcome.message}
+            {outcome.warning ? (
+              <div className="warning" style={{ marginTop: "0.4rem" }}>
+                {outcome.warning}
+              </div>
+            ) : null}
+          </div>
+        ) : null}
+        {error ? (
+          <p className="error" role="alert">
+            {(error as Error).message}
+          </p>
+        ) : null}
+        {SCOPES.map((scope) => {
+          const scoped = stores.filter((s) => s.scope === scope);
+          if (scoped.length === 0) return null;
+          return (
+            <section key={scope} aria-label={`${SCOPE_TITLE[scope]} entries`} data-testid={`scope-${scope}`}>
+              <h2 className={styles.scopeHeading}>
+                {SCOPE_TITLE[scope]}{" "}
+                <span className="muted" style={{ fontSize: "0.9rem", fontWeight: 400 }}>
+                  {plural(first?.counts[scope] ?? 0, "entry", "entries")}
+                </span>
+              </h2>
+              {scoped
+                .filter((store) => !isAbsent(store))
+                .map((store) => (
+                  <StoreGroup
+                    key={store.path}
+                    store={store}
+                    entries={byStore.get(store.path) ?? []}
+                    matched={first?.matchedByStore[store.path] ?? 0}
+                    actions={actions}
+                  />
+                ))}
+              <AbsentStores stores={scoped.filter(isAbsent)} />
+            </section>
+          );
+        })}
+        <div ref={sentinel} className={styles.more}>
+          {hasNextPage ? (
+            <button type="button" onClick={() => void fetchNextPage()} disabled={isFetchingNextPage}>
+              {isFetchingNextPage ? "Loading…" : `Show more (${(first?.matched ?? 0) - entries.length} left)`}
+            </button>
+          ) : null}
+        </div>
+        {dialog?.kind === "revoke" ? (
+          <RevokeDialog
+            workspace={workspace}
+            entry={dialog.entry}
+            onClose={() => setDialog(null)}
+            onDone={done}
+            onRefresh={refresh}
+          />
+        ) : null}
+        {dialog?.kind === "narrow" ? (
+          <NarrowDialog
+            workspace={workspace}
+            entry={dialog.entry}
+            onClose={() => setDialog(null)}
+            onDone={done}
+            onRefresh={refresh}
+          />
+        ) : null}
+        {dialog?.kind === "clean-up" ? (
+          <CleanUpDialog workspace={workspace} onClose={() => setDialog(null)} onDone={done} />
+        ) : null}
+        {dialog?.kind === "add" ? (
+          <AddRuleDialog
+            workspace={workspace}
+            workspacePath={current?.path ?? ""}
+            onClose={() => setDialog(null)}
+            onDone={done}
+          />
         ) : null}
       </div>
-      {dialog?.kind === "revoke" ? (
-        <RevokeDialog
-          workspace={workspace}
-          entry={dialog.entry}
-          onClose={() => setDialog(null)}
-          onDone={done}
-          onRefresh={refresh}
-        />
-      ) : null}
-      {dialog?.kind === "narrow" ? (
-        <NarrowDialog
-          workspace={workspace}
-          entry={dialog.entry}
-          onClose={() => setDialog(null)}
-          onDone={done}
-          onRefresh={refresh}
-        />
-      ) : null}
-      {dialog?.kind === "add" ? (
-        <AddRuleDialog
-          workspace={workspace}
-          workspacePath={current?.path ?? ""}
-          onClose={() => setDialog(null)}
-          onDone={done}
-        />
-      ) : null}
-    </div>
+    </FindingsContext.Provider>
   );
 }

@@ -1,6 +1,6 @@
 "use client";
 import type { StoreInfo } from "@/lib/stores/types";
-import type { EntryView } from "./api";
+import type { EntryView } from "./query";
 import { EntryRow, type EntryActions } from "./entry-row";
 import styles from "./rules.module.css";
 

@@ -1,6 +1,6 @@
 "use client";
 import { useState } from "react";
-import { readError } from "@/lib/client/fetch-json";
+import { setAbsenceTimeout } from "@/lib/client/api";
 import { describeSeconds } from "./describe-seconds";
 
 /** Absence timeout: off by default; when set, a session's unanswered queue is denied after that long. */
@@ -15,14 +15,10 @@ export function AbsenceTimeout({ initial }: { initial: number | null }) {
     setBusy(true);
     setError(null);
     setNotice(null);
-    const res = await fetch("/api/v1/settings/absence", {
-      method: "PUT",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ timeoutSeconds }),
-    });
+    const res = await setAbsenceTimeout(timeoutSeconds);
     setBusy(false);
-    if (!res.ok) return setError(await readError(res));
-    const body = (await res.json()) as { timeoutSeconds: number | null };
+    if (!res.ok) return setError(res.error);
+    const body = res.data;
     setCurrent(body.timeoutSeconds);
     setNotice(
       body.timeoutSeconds === null

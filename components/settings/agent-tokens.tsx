@@ -1,22 +1,10 @@
 "use client";
 import { useState } from "react";
 import { CopyButton } from "./copy-button";
-import { readError } from "@/lib/client/fetch-json";
+import { createAgentToken, revokeAgentToken, type AgentTokenView, type WorkspaceOption } from "@/lib/client/api";
 import { WorkspaceSelect } from "@/components/workspaces/workspace-select";
 
-export interface TokenRow {
-  id: string;
-  name: string;
-  workspaceId: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
-export interface WorkspaceOption {
-  id: string;
-  name: string;
-  path: string;
-}
+type TokenRow = AgentTokenView;
 
 const when = (iso: string | null) =>
   iso ? new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" }) : "never";
@@ -37,14 +25,10 @@ export function AgentTokens({ initial, workspaces }: { initial: TokenRow[]; work
     setBusy(true);
     setError(null);
     setNotice(null);
-    const res = await fetch("/api/v1/agent-tokens", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ workspace: workspaceId, name: name.trim() || undefined }),
-    });
+    const res = await createAgentToken({ workspace: workspaceId, name: name.trim() || undefined });
     setBusy(false);
-    if (!res.ok) return setError(await readError(res));
-    const body = (await res.json()) as { id: string; token: string; name: string };
+    if (!res.ok) return setError(res.error);
+    const body = res.data;
     setTokens((list) => [
       ...list,
       {
@@ -69,8 +53,8 @@ export function AgentTokens({ initial, workspaces }: { initial: TokenRow[]; work
       return;
     setError(null);
     setNotice(null);
-    const res = await fetch(`/api/v1/agent-tokens/${encodeURIComponent(token.id)}`, { method: "DELETE" });
-    if (!res.ok) return setError(await readError(res));
+    const res = await revokeAgentToken(token.id);
+    if (!res.ok) return setError(res.error);
     setTokens((list) => list.map((t) => (t.id === token.id ? { ...t, revokedAt: new Date().toISOString() } : t)));
     setNotice(`Revoked ${token.name}`);
   }

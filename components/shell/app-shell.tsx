@@ -1,9 +1,19 @@
+import type { LoginLinkMint } from "@/lib/auth/login-link-notices";
+import { LoginLinkNotice } from "./login-link-notice";
 import { NavLinks } from "./nav-links";
 import { ServiceWorkerRegistration } from "./service-worker";
 import { SignOutButton } from "./sign-out-button";
 
 /** The signed-in frame: navigation plus the page. */
-export function AppShell({ userName, children }: { userName: string; children: React.ReactNode }) {
+export function AppShell({
+  userName,
+  loginLinks = [],
+  children,
+}: {
+  userName: string;
+  loginLinks?: LoginLinkMint[];
+  children: React.ReactNode;
+}) {
   return (
     <div className="shell">
       <aside className="sidebar">
@@ -15,7 +25,10 @@ export function AppShell({ userName, children }: { userName: string; children: R
         </div>
         <SignOutButton />
       </aside>
-      <main className="content">{children}</main>
+      <main className="content">
+        <LoginLinkNotice mints={loginLinks} />
+        {children}
+      </main>
       <ServiceWorkerRegistration />
     </div>
   );

@@ -1,6 +1,7 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
 import { useSearchParams } from "next/navigation";
+import { login } from "@/lib/client/api";
 
 /** Redeems the `?token=` of a login link once, then opens the app. */
 export function LoginForm() {
@@ -16,21 +17,12 @@ export function LoginForm() {
     // Drop the token from the address bar and history before using it.
     window.history.replaceState(null, "", "/login");
     setState("working");
-    fetch("/api/auth/login", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ token }),
-    })
-      .then(async (res) => {
-        if (res.ok) return window.location.replace("/");
-        const body = (await res.json().catch(() => ({}))) as { error?: string };
-        setState("failed");
-        setMessage(body.error ?? `Sign-in failed (${res.status}).`);
-      })
-      .catch(() => {
-        setState("failed");
-        setMessage("The cockpit could not be reached.");
-      });
+    void login(token).then((res) => {
+      if (res.ok) return window.location.replace("/");
+      setState("failed");
+      if (res.status === 0) setMessage("The cockpit could not be reached.");
+      else setMessage(res.body.error ?? `Sign-in failed (${res.status}).`);
+    });
   }, [token]);
 
   if (state === "working") return <p role="status">Signing you in…</p>;

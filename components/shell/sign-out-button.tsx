@@ -1,5 +1,6 @@
 "use client";
 import { useState } from "react";
+import { logout } from "@/lib/client/api";
 
 export function SignOutButton() {
   const [busy, setBusy] = useState(false);
@@ -9,7 +10,7 @@ export function SignOutButton() {
       disabled={busy}
       onClick={async () => {
         setBusy(true);
-        await fetch("/api/auth/logout", { method: "POST" });
+        await logout();
         window.location.assign("/login?signedOut=1");
       }}
     >

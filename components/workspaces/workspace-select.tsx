@@ -1,10 +1,6 @@
 "use client";
 
-interface WorkspaceOption {
-  id: string;
-  name: string;
-  path: string;
-}
+import type { WorkspaceOption } from "@/lib/client/api";
 
 /** A labelled picker of registered workspaces, each shown with its folder. */
 export function WorkspaceSelect({

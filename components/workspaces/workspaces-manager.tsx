@@ -1,19 +1,6 @@
 "use client";
 import { useState } from "react";
-import { readError } from "@/lib/client/fetch-json";
-
-interface StorePresence {
-  agent: string;
-  file: string;
-  exists: boolean;
-}
-export interface WorkspaceView {
-  id: string;
-  name: string;
-  path: string;
-  createdAt: string;
-  stores: StorePresence[];
-}
+import { addWorkspace, removeWorkspace, type WorkspaceView } from "@/lib/client/api";
 
 /** Register, list and remove workspaces. */
 export function WorkspacesManager({ initial }: { initial: WorkspaceView[] }) {
@@ -28,14 +15,10 @@ export function WorkspacesManager({ initial }: { initial: WorkspaceView[] }) {
     setBusy(true);
     setError(null);
     setNotice(null);
-    const res = await fetch("/api/v1/workspaces", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ path }),
-    });
+    const res = await addWorkspace(path);
     setBusy(false);
-    if (!res.ok) return setError(await readError(res));
-    const { workspace } = (await res.json()) as { workspace: WorkspaceView };
+    if (!res.ok) return setError(res.error);
+    const { workspace } = res.data;
     setItems((list) => [...list, workspace].sort((a, b) => a.name.localeCompare(b.name)));
     setPath("");
     setNotice(`Registered ${workspace.path}`);
@@ -45,8 +28,8 @@ export function WorkspacesManager({ initial }: { initial: WorkspaceView[] }) {
     if (!window.confirm(`Stop tracking ${ws.path}? Its settings files are not touched.`)) return;
     setError(null);
     setNotice(null);
-    const res = await fetch(`/api/v1/workspaces/${encodeURIComponent(ws.id)}`, { method: "DELETE" });
-    if (!res.ok) return setError(await readError(res));
+    const res = await removeWorkspace(ws.id);
+    if (!res.ok) return setError(res.error);
     setItems((list) => list.filter((w) => w.id !== ws.id));
     setNotice(`Removed ${ws.path}`);
   }

@@ -26,6 +26,8 @@ export const cards = pgTable(
       .notNull()
       .references(() => workspaces.id, { onDelete: "cascade" }),
     agent: text("agent").notNull(),
+    /** The agent token that admitted the card (null for people and cards from before tokens were recorded). */
+    agentTokenId: text("agent_token_id"),
     agentSessionId: text("agent_session_id").notNull(),
     rootSessionId: text("root_session_id").notNull(),
     originPath: text("origin_path").notNull().default("/root"),
@@ -55,6 +57,7 @@ export const cards = pgTable(
     index("cards_status_idx").on(t.status),
     index("cards_root_session_id_idx").on(t.rootSessionId),
     index("cards_created_at_idx").on(t.createdAt),
+    index("cards_agent_token_id_status_idx").on(t.agentTokenId, t.status),
   ],
 );
 

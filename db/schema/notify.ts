@@ -15,7 +15,7 @@ import { users } from "./users";
 import { workspaces } from "./workspaces";
 
 export type WebhookFormat = "json" | "ntfy" | "slack" | "discord";
-export type NotifyEventType = "card.admitted" | "card.settled" | "card.expired";
+export type NotifyEventType = "card.admitted" | "card.settled" | "card.expired" | "audit.checkpoint";
 
 /** A webhook target for one workspace (or all when workspace_id is null). The secret must stay readable: the server signs with it. */
 export const webhookEndpoints = pgTable(
@@ -66,8 +66,10 @@ export const notifyDeliveries = pgTable(
   "notify_deliveries",
   {
     id: text("id").primaryKey(),
-    /** card_events.seq; null for test sends. */
+    /** card_events.seq; null for test sends and audit checkpoints. */
     eventSeq: bigint("event_seq", { mode: "number" }),
+    /** audit_checkpoints.seq for `audit.checkpoint` deliveries. */
+    checkpointSeq: bigint("checkpoint_seq", { mode: "number" }),
     endpointId: text("endpoint_id").references(() => webhookEndpoints.id, { onDelete: "cascade" }),
     subscriptionId: text("subscription_id").references(() => pushSubscriptions.id, { onDelete: "cascade" }),
     cardId: text("card_id").references(() => cards.id, { onDelete: "cascade" }),
@@ -88,6 +90,7 @@ export const notifyDeliveries = pgTable(
   (t) => [
     uniqueIndex("notify_deliveries_event_endpoint_uq").on(t.eventSeq, t.endpointId),
     uniqueIndex("notify_deliveries_event_subscription_uq").on(t.eventSeq, t.subscriptionId),
+    uniqueIndex("notify_deliveries_checkpoint_endpoint_uq").on(t.checkpointSeq, t.endpointId),
     index("notify_deliveries_endpoint_id_idx").on(t.endpointId),
     index("notify_deliveries_subscription_id_idx").on(t.subscriptionId),
     index("notify_deliveries_card_id_idx").on(t.cardId),

@@ -11,6 +11,8 @@ export const ACTIONS = {
   "card.view": "viewer",
   "entry.view": "viewer",
   "audit.view": "viewer",
+  /** Checked with workspace null: the chain spans every workspace, so only the owner or an admin of all. */
+  "audit.verify": "admin",
   "card.answer": "approver",
   "entry.revoke": "admin",
   "entry.narrow": "admin",

@@ -85,3 +85,17 @@ export function channelOf(actor: Actor): Channel {
   if (actor.kind === "notification") return "notification";
   return "agent";
 }
+
+/** Why a credential that is not a person's session may not answer cards or write allow rules. */
+export const PERSON_ONLY =
+  "needs a person signed in on the web or phone (or a notification's action); the local CLI credential and agent tokens cannot do it";
+
+/** Answers and allow rules come only from a person's session: the CLI credential and agent tokens are refused. */
+export function isPerson(actor: Actor): actor is Extract<Actor, { kind: "user" }> {
+  return actor.kind === "user";
+}
+
+/** Who may answer a card: a person's session or a notification's single-use action (never the CLI or an agent). */
+export function answersAsPerson(actor: Actor): actor is PersonActor | NotificationActor {
+  return actor.kind === "user" || actor.kind === "notification";
+}

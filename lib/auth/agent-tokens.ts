@@ -1,11 +1,11 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { agentTokens, auditEvents, workspaces } from "@/db/schema";
+import { agentTokens, workspaces } from "@/db/schema";
+import { auditActor, recordAudit } from "@/lib/audit";
 import { NotFoundError } from "@/lib/errors";
 import { can, requireCan, visibleWorkspaces } from "./access";
 import { actorLabel, type Actor, type AgentActor } from "./actor";
-import { attribution } from "./attribution";
 import { digestsEqual, hashToken, randomToken } from "./tokens";
 
 export const CreateAgentTokenInput = z.object({
@@ -32,12 +32,12 @@ export async function createAgentToken({
   const label = name?.trim() || `agent token ${new Date().toISOString().slice(0, 16).replace("T", " ")}`;
   await db.transaction(async (tx) => {
     await tx.insert(agentTokens).values({ id, workspaceId, name: label, tokenHash: hashToken(token) });
-    await tx.insert(auditEvents).values({
-      actor: actorLabel(actor),
-      action: "agent_token.created",
+    await recordAudit(tx, {
+      type: "agent_token.created",
+      actor: auditActor(actor, { workspaceId, role }),
       target: id,
       workspaceId,
-      detail: { name: label, ...attribution(actor, role) },
+      detail: { name: label },
     });
   });
   return { id, token, name: label };
@@ -99,12 +99,11 @@ export async function revokeAgentToken({
       .where(and(eq(agentTokens.id, id), isNull(agentTokens.revokedAt)))
       .returning();
     if (!row) throw new NotFoundError(`no active agent token with id ${id}`);
-    await tx.insert(auditEvents).values({
-      actor: actorLabel(actor),
-      action: "agent_token.revoked",
+    await recordAudit(tx, {
+      type: "agent_token.revoked",
+      actor: auditActor(actor, { workspaceId: row.workspaceId, role }),
       target: id,
       workspaceId: row.workspaceId,
-      detail: attribution(actor, role),
     });
   });
 }

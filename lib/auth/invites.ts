@@ -1,12 +1,12 @@
 import { and, eq, gt, inArray, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { auditEvents, invites, memberships, pushSubscriptions, sessions, users, workspaces } from "@/db/schema";
+import { invites, memberships, pushSubscriptions, sessions, users, workspaces } from "@/db/schema";
 import { ForbiddenError, GoneError, NotFoundError, ValidationError } from "@/lib/errors";
 import { can, canManagePerson, requireCan } from "./access";
 import { publishAccessChange } from "./access-bus";
 import { actorLabel, ALL_WORKSPACES, WORKSPACE_ROLES, type Actor, type Grant } from "./actor";
-import { attribution } from "./attribution";
+import { auditActor, recordAudit } from "@/lib/audit";
 import { requireFreshPasskey } from "./passkeys";
 import { endSessionsOf, grantsOf, openSession, type NewSession } from "./sessions";
 import { digestsEqual, hashToken, randomToken } from "./tokens";
@@ -89,17 +89,12 @@ export async function createInvite({
       createdBy: actorLabel(actor),
       expiresAt,
     });
-    await tx.insert(auditEvents).values({
-      actor: actorLabel(actor),
-      action: "invite.created",
+    await recordAudit(tx, {
+      actor: auditActor(actor, { role }),
+      type: "invite.created",
       target: id,
       workspaceId: args.workspaces !== ALL_WORKSPACES && args.workspaces.length === 1 ? args.workspaces[0] : null,
-      detail: {
-        role: args.role,
-        workspaces: args.workspaces,
-        expiresAt: expiresAt.toISOString(),
-        ...attribution(actor, role),
-      },
+      detail: { role: args.role, workspaces: args.workspaces, expiresAt: expiresAt.toISOString() },
     });
   });
   return { id, token, url: `${baseUrl}/invite?token=${encodeURIComponent(token)}`, expiresAt: expiresAt.toISOString() };
@@ -164,9 +159,9 @@ export async function acceptInvite({
         workspaceId: g.workspace === ALL_WORKSPACES ? null : g.workspace,
         role: g.role,
       });
-    await tx.insert(auditEvents).values({
-      actor: args.name,
-      action: "invite.accepted",
+    await recordAudit(tx, {
+      actor: { type: "user", label: args.name, id: userId, signIn: "invite" },
+      type: "invite.accepted",
       target: claimed.id,
       detail: { userId, role: claimed.role, workspaces: claimed.workspaces, invitedBy: claimed.createdBy },
     });
@@ -331,11 +326,11 @@ export async function updateCollaborator({
         workspaceId: g.workspace === ALL_WORKSPACES ? null : g.workspace,
         role: g.role,
       });
-    await tx.insert(auditEvents).values({
-      actor: actorLabel(actor),
-      action: "collaborator.roles_changed",
+    await recordAudit(tx, {
+      actor: auditActor(actor, { role }),
+      type: "collaborator.roles_changed",
       target: person.id,
-      detail: { name: person.name, before, after, ...attribution(actor, role) },
+      detail: { name: person.name, before, after },
     });
   });
   publishAccessChange({ userId: person.id });
@@ -380,11 +375,11 @@ export async function removeCollaborator({
     await tx.delete(memberships).where(eq(memberships.userId, person.id));
     await tx.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, person.id));
     await endSessionsOf(tx, [person.id], `removed by ${actorLabel(actor)}`);
-    await tx.insert(auditEvents).values({
-      actor: actorLabel(actor),
-      action: "collaborator.removed",
+    await recordAudit(tx, {
+      actor: auditActor(actor, { role }),
+      type: "collaborator.removed",
       target: person.id,
-      detail: { name: person.name, roles: grants, ...attribution(actor, role) },
+      detail: { name: person.name, roles: grants },
     });
   });
   publishAccessChange({ userId: person.id });

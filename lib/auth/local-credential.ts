@@ -7,7 +7,7 @@ import { digestsEqual, hashToken, randomToken } from "./tokens";
 export const LocalCredential = z.object({ url: z.string(), token: z.string(), pid: z.number() });
 export type LocalCredential = z.infer<typeof LocalCredential>;
 
-export const LOCAL_CREDENTIAL_FILE = "local-credential.json";
+const LOCAL_CREDENTIAL_FILE = "local-credential.json";
 export const LOCAL_CREDENTIAL_ENV = "COCKPIT_LOCAL_CREDENTIAL_SHA256";
 
 /** Writes a fresh credential and returns the hash the server must accept. */

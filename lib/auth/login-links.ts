@@ -1,11 +1,12 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { loginTokens, auditEvents } from "@/db/schema";
+import { loginTokens } from "@/db/schema";
+import { auditActor, namedActor, recordAudit } from "@/lib/audit";
 import { GoneError } from "@/lib/errors";
 import { requireCan } from "./access";
-import { actorLabel, type Actor } from "./actor";
+import type { Actor } from "./actor";
 import { ensureOwner } from "./owner";
-import { attribution, openSession, type NewSession } from "./sessions";
+import { openSession, type NewSession } from "./sessions";
 import { digestsEqual, hashToken, randomToken } from "./tokens";
 
 export type { NewSession } from "./sessions";
@@ -30,11 +31,11 @@ export async function createOwnerLoginLink(
     await tx
       .insert(loginTokens)
       .values({ id: crypto.randomUUID(), tokenHash: hashToken(token), userId: owner.id, expiresAt, purpose });
-    await tx.insert(auditEvents).values({
-      actor: actor ? actorLabel(actor) : "local-cli",
-      action: purpose === "pair" ? "auth.pair_link_created" : "auth.login_link_created",
+    await recordAudit(tx, {
+      type: purpose === "pair" ? "auth.pair_link_created" : "auth.login_link_created",
+      actor: actor ? auditActor(actor, { workspaceId: null }) : namedActor("local-cli"),
       target: owner.id,
-      detail: { expiresAt: expiresAt.toISOString(), ...(actor ? attribution(actor) : {}) },
+      detail: { expiresAt: expiresAt.toISOString() },
     });
   });
   return { token, expiresAt };
@@ -77,6 +78,7 @@ export async function redeemLoginLink(
       userAgent,
       previousToken,
       ttlHours: sessionTtlHours,
+      loginTokenId: claimed.id,
     });
   });
 }

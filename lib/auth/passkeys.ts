@@ -10,11 +10,11 @@ import {
 } from "@simplewebauthn/server";
 import { z } from "zod";
 import type { Db, DbOrTx } from "@/db/client";
-import { auditEvents, passkeys, sessions, users, webauthnChallenges } from "@/db/schema";
+import { passkeys, sessions, users, webauthnChallenges } from "@/db/schema";
 import { ForbiddenError, GoneError, NotFoundError, ValidationError } from "@/lib/errors";
 import { publicBaseUrl } from "@/lib/http/base-url";
 import { actorLabel, type Actor, type PersonActor } from "./actor";
-import { attribution } from "./attribution";
+import { auditActor, recordAudit } from "@/lib/audit";
 
 /** Challenges live five minutes and are used once. */
 export const CHALLENGE_TTL_MS = 5 * 60_000;
@@ -142,11 +142,11 @@ export async function registerPasskey({
       deviceType: info.credentialDeviceType,
       backedUp: info.credentialBackedUp,
     });
-    await tx.insert(auditEvents).values({
-      actor: actorLabel(actor),
-      action: "passkey.registered",
+    await recordAudit(tx, {
+      actor: auditActor(actor),
+      type: "passkey.registered",
       target: info.credential.id,
-      detail: { name: args.name, ...attribution(actor) },
+      detail: { name: args.name },
     });
   });
   return { id: info.credential.id, name: args.name };
@@ -192,11 +192,11 @@ export async function removePasskey({ db, actor, input }: { db: Db; actor: Actor
       .where(and(eq(passkeys.id, input.id), eq(passkeys.userId, person.userId)))
       .returning();
     if (!row) throw new NotFoundError("no such passkey");
-    await tx.insert(auditEvents).values({
-      actor: actorLabel(actor),
-      action: "passkey.removed",
+    await recordAudit(tx, {
+      actor: auditActor(actor),
+      type: "passkey.removed",
       target: row.id,
-      detail: { name: row.name, ...attribution(actor) },
+      detail: { name: row.name },
     });
   });
   return { removed: input.id };

@@ -1,17 +1,15 @@
 import { and, desc, eq, gt, inArray, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "@/db/client";
-import { auditEvents, memberships, sessions, users } from "@/db/schema";
+import { memberships, sessions, users } from "@/db/schema";
+import { auditActor, inTransaction, recordAudit } from "@/lib/audit";
 import { env } from "@/lib/config/env";
 import { ForbiddenError, NotFoundError } from "@/lib/errors";
 import { canManagePerson } from "./access";
 import { publishAccessChange } from "./access-bus";
 import { actorLabel, ALL_WORKSPACES, type Actor, type Grant, type PersonActor } from "./actor";
-import { attribution } from "./attribution";
 import { describeDevice, isPhone } from "./device";
 import { digestsEqual, hashToken, randomToken } from "./tokens";
-
-export { attribution } from "./attribution";
 
 export type SignIn = "link" | "invite" | "pair" | "passkey";
 
@@ -39,7 +37,16 @@ export async function openSession(
     userAgent,
     previousToken,
     ttlHours = sessionTimeouts().absoluteHours,
-  }: { userId: string; signIn: SignIn; userAgent?: string | null; previousToken?: string | null; ttlHours?: number },
+    loginTokenId,
+  }: {
+    userId: string;
+    signIn: SignIn;
+    userAgent?: string | null;
+    previousToken?: string | null;
+    ttlHours?: number;
+    /** The login link that opened it (the web app's login-link notice leaves that one out). */
+    loginTokenId?: string;
+  },
 ): Promise<NewSession> {
   if (previousToken && previousToken.length <= 200)
     await tx
@@ -53,12 +60,23 @@ export async function openSession(
   await tx
     .insert(sessions)
     .values({ id: sessionId, tokenHash: hashToken(sessionToken), userId, expiresAt, userAgent: ua, signIn });
-  await tx.insert(auditEvents).values({
-    actor: userId,
-    action: "auth.login",
-    target: sessionId,
-    detail: { userAgent: ua, device: describeDevice(ua), signIn },
-  });
+  await inTransaction(tx, (t) =>
+    recordAudit(t, {
+      type: "auth.login",
+      actor: {
+        type: "user",
+        label: userId,
+        id: userId,
+        session: sessionId,
+        channel: isPhone(ua) ? "phone" : "web",
+        device: describeDevice(ua),
+        signIn,
+      },
+      target: sessionId,
+      outcome: "allow",
+      detail: { userAgent: ua, ...(loginTokenId ? { loginTokenId } : {}) },
+    }),
+  );
   return { sessionToken, sessionId, userId, expiresAt };
 }
 
@@ -229,11 +247,11 @@ export async function endSession({
       .update(sessions)
       .set({ endedAt: new Date(), endedBy: actorLabel(actor) })
       .where(and(eq(sessions.id, row.id), isNull(sessions.endedAt)));
-    await tx.insert(auditEvents).values({
-      actor: actorLabel(actor),
-      action: own ? "auth.logout" : "auth.session_ended",
+    await recordAudit(tx, {
+      type: own ? "auth.logout" : "auth.session_ended",
+      actor: auditActor(actor),
       target: row.id,
-      detail: { userId: row.userId, ...attribution(actor) },
+      detail: { userId: row.userId },
     });
   });
   publishAccessChange({ userId: row.userId });

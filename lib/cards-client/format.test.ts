@@ -9,7 +9,7 @@ import {
   timeLeft,
   conflictText,
 } from "./format";
-import { testCard } from "./test-card";
+import { testCard } from "@/test/support/card-view";
 
 const at = "2026-12-02T14:02:00.000Z";
 const now = new Date(at);

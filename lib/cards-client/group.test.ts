@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { groupByRootSession, shortSessionId } from "./group";
-import { testCard } from "./test-card";
+import { testCard } from "@/test/support/card-view";
 
 describe("groupByRootSession", () => {
   it("groups by workspace and root session, oldest first, subagents with their root", () => {

@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import { fetchCard, fetchCards, fetchPendingCount } from "./api";
+import { fetchCard, fetchCards, fetchPendingCount } from "@/lib/client/api";
 
 export const cardKeys = {
   all: ["cards"] as const,

@@ -1,4 +1,5 @@
 import type { CardView } from "@/lib/cards/view";
+import { PATH_FIELDS } from "@/lib/policy/tools";
 
 /** The one thing a person must read to answer: the command, the path, the URL… and any long body. */
 export interface CardSubject {
@@ -18,12 +19,13 @@ export function cardSubject(card: Pick<CardView, "tool" | "input">): CardSubject
     const v = str(input[key]);
     if (v !== null && v !== "") extras.push({ label, text: v });
   };
-  const command = str(input.command) ?? str(input.cmd);
+  // Exactly the fields the engine judges: `command`, then the first path field in the engine's order.
+  const command = str(input.command);
   if (command !== null) {
     add("Description", "description");
     return { label: "Command", text: command, extras };
   }
-  const file = str(input.file_path) ?? str(input.notebook_path) ?? str(input.path);
+  const file = PATH_FIELDS.map((f) => str(input[f])).find((v) => v !== null) ?? null;
   if (file !== null) {
     add("New content", "content");
     add("Replace", "old_string");

@@ -1,7 +1,7 @@
 "use client";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { CardView } from "@/lib/cards/view";
-import { AnswerError, answerCard, type Outcome, type Remember } from "./api";
+import { AnswerError, answerCard, type Outcome, type Remember } from "@/lib/client/api";
 import { conflictText, describeSettlement, formatTime } from "./format";
 import { cardKeys } from "./queries";
 import { humanizeTimes } from "./warnings";
@@ -16,6 +16,7 @@ export interface AnswerVariables {
   outcome: Outcome;
   remember: Remember;
   message?: string;
+  confirmToolWide?: boolean;
 }
 
 /** Answers one card; on success it leaves the pending list at once, on 409 the card shows who settled it. */

@@ -1,3 +1,5 @@
+export { displayCard } from "@/lib/text/reveal-card";
+
 /** How loudly to show a policy warning, and what it means for the person deciding. */
 export interface WarningBanner {
   tone: "danger" | "warn";
@@ -30,6 +32,17 @@ const KNOWN: Record<string, WarningBanner> = {
     tone: "danger",
     title: "Recursive delete",
     detail: "It deletes a folder and everything in it. Check the path.",
+  },
+  "downloads and runs code": {
+    tone: "danger",
+    title: "Downloads and runs code",
+    detail: "It fetches a script from the network and runs it at once: what runs is not what you see here.",
+  },
+  "hidden characters": {
+    tone: "danger",
+    title: "Hidden characters",
+    detail:
+      "The request contains bidi controls, zero-width characters or terminal escapes, shown here as ⟨U+…⟩ / ⟨ESC⟩. The text may not be what it looks like.",
   },
   "engine error": {
     tone: "warn",

@@ -6,7 +6,7 @@ import { admitCard, type AdmitCardInput } from "./admit-card";
 import { expireAbsentQueues } from "./expire-absent-queues";
 import { getCard } from "./get-card";
 import { settleCard } from "./settle-card";
-import { bash, cardFixture, OWNER, type CardFixture } from "./test-support";
+import { bash, cardFixture, OWNER, type CardFixture } from "@/test/support/cards";
 import { userMessage } from "./user-message";
 
 let f: CardFixture;
@@ -76,8 +76,10 @@ describe("absence timeout", () => {
     });
     const heldAudit = await f.opened.db.select().from(auditEvents).where(eq(auditEvents.action, "card.expired"));
     expect(heldAudit.some((r) => (r.detail as { source?: string }).source === "absence-held")).toBe(true);
-    // Policy still decides covered calls during the hold.
+    // Allow rules still decide covered calls during the hold.
+    f.write(".claude/settings.json", JSON.stringify({ permissions: { allow: ["Bash(git status)"] } }));
     expect((await admit(bash("git status", "away"))).status).toBe("coalesced");
+    f.write(".claude/settings.json", "{}");
 
     // A user message ends the hold.
     expect(

@@ -1,10 +1,10 @@
 import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "@/db/client";
-import { appSettings, auditEvents, cards, sessionHolds } from "@/db/schema";
+import { appSettings, cards, sessionHolds } from "@/db/schema";
+import { auditActor, recordAudit } from "@/lib/audit";
 import { requireCan } from "@/lib/auth/access";
-import { actorLabel, type Actor } from "@/lib/auth/actor";
-import { attribution } from "@/lib/auth/attribution";
+import type { Actor } from "@/lib/auth/actor";
 
 export const ABSENCE_SETTING = "absence_timeout_seconds";
 export const ABSENCE_REASON =
@@ -50,10 +50,10 @@ export async function setAbsenceTimeout({
         .values({ key: ABSENCE_SETTING, value: timeoutSeconds })
         .onConflictDoUpdate({ target: appSettings.key, set: { value: timeoutSeconds, updatedAt: new Date() } });
     }
-    await tx.insert(auditEvents).values({
-      actor: actorLabel(actor),
-      action: "settings.absence",
-      detail: { timeoutSeconds, ...attribution(actor, role) },
+    await recordAudit(tx, {
+      type: "settings.absence",
+      actor: auditActor(actor, { workspaceId: null, role }),
+      detail: { timeoutSeconds },
     });
   });
   return { timeoutSeconds };

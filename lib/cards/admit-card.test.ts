@@ -5,7 +5,7 @@ import { admitCard } from "./admit-card";
 import { getCard } from "./get-card";
 import { listCards } from "./list-cards";
 import { settleCard } from "./settle-card";
-import { bash, cardFixture, OWNER, type CardFixture } from "./test-support";
+import { bash, cardFixture, OWNER, type CardFixture } from "@/test/support/cards";
 
 let f: CardFixture;
 beforeAll(async () => {
@@ -117,6 +117,40 @@ describe("admission", () => {
     expect((await admit(bash("make deploy", "sess-rule"))).status).toBe("pending");
     // Another session does not inherit it.
     expect((await admit(bash("make build -j4", "sess-other"))).status).toBe("pending");
+  });
+
+  it("never settles a call the agent put to a person through a mode heuristic; denies still stand", async () => {
+    const credential = `${f.home}/.local/share/permissions-cockpit/local-credential.json`;
+    const cases = [
+      bash(`cat ${credential}`, "heur"),
+      bash("git log --oneline", "heur"),
+      bash("npm publish", "heur", { mode: "bypassPermissions" }),
+      {
+        agent: "claude-code" as const,
+        sessionId: "heur",
+        mode: "acceptEdits",
+        tool: "Edit",
+        input: { file_path: `${f.workspace}/src/a.ts`, old_string: "a", new_string: "b" },
+      },
+      { agent: "claude-code" as const, sessionId: "heur", tool: "Read", input: { file_path: `${f.workspace}/a.ts` } },
+    ];
+    for (const input of cases) {
+      const r = await admit(input);
+      expect(r.status, JSON.stringify(input)).toBe("pending");
+      if (r.status !== "pending") continue;
+      const view = await getCard(f.opened.db, { cardId: r.id });
+      expect(view.status).toBe("pending");
+    }
+    // A deny (rule or dont-ask) still settles at once.
+    expect(await admit(bash("curl https://x.example", "heur"))).toMatchObject({ decision: { decision: "deny" } });
+    expect(await admit(bash("npm publish", "heur", { mode: "dontAsk" }))).toMatchObject({
+      status: "coalesced",
+      decision: { decision: "deny" },
+    });
+    // An explicit allow rule still does.
+    expect(await admit(bash("npm test", "heur"))).toMatchObject({
+      decision: { decision: "allow", step: "allow-rule" },
+    });
   });
 
   it("refuses a token of another workspace", async () => {

@@ -1,15 +1,19 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { auditEvents, cards, workspaces } from "@/db/schema";
+import { cards, workspaces } from "@/db/schema";
+import { auditActor, recordAudit } from "@/lib/audit";
 import { requireCan } from "@/lib/auth/access";
 import { actorLabel, type Actor } from "@/lib/auth/actor";
 import { ForbiddenError, NotFoundError } from "@/lib/errors";
+import { admissionLimitsFromEnv, assertPendingRoom, takeAdmission, type AdmissionLimits } from "./admission-limits";
 import { ABSENCE_REASON, holdOf, startDeadlineIfFirst } from "./absence";
 import { publishCardChange } from "./bus";
 import { recordCardEvent } from "./events";
 import { cardHash } from "./hash";
 import { CARD_AGENTS, evaluateCall, type CardEnv } from "./policy";
+import { requestWarnings } from "./request-warnings";
+import { validateToolCall } from "./tool-input";
 
 export const AdmitCardInput = z.object({
   agent: z.enum(CARD_AGENTS),
@@ -45,14 +49,22 @@ export async function admitCard({
   workspaceId,
   input,
   env = {},
+  limits,
 }: {
   db: Db;
   actor: Actor;
   workspaceId: string;
   input: AdmitCardInput;
   env?: CardEnv;
+  /** Per agent token; default from the environment (COCKPIT_MAX_PENDING_PER_TOKEN, COCKPIT_ADMISSIONS_*). */
+  limits?: AdmissionLimits;
 }): Promise<AdmitResult> {
   requireCan(actor, "card.admit", workspaceId);
+  const tokenLimits = actor.kind === "agent" ? (limits ?? admissionLimitsFromEnv()) : null;
+  // Before any store read: a flooding token must not make the server evaluate policy for it.
+  if (actor.kind === "agent" && tokenLimits) takeAdmission(actor.tokenId, tokenLimits);
+  // What the engine judges is what the card shows: a known tool without its required field is refused.
+  validateToolCall(input.tool, input.input);
   const [workspace] = await db.select().from(workspaces).where(eq(workspaces.id, workspaceId));
   if (!workspace) throw new NotFoundError(`no workspace with id ${workspaceId}`);
   const rootSessionId = input.rootSessionId ?? input.sessionId;
@@ -76,12 +88,22 @@ export async function admitCard({
 
   if (d.decision !== "ask") {
     const decision: ImmediateDecision = { decision: d.decision, step: d.step, reason: d.reason, rule: d.rule };
-    await db.insert(auditEvents).values({
-      actor: who,
-      action: "card.coalesced",
-      workspaceId,
-      detail: { ...summary, at: "admission", ...decision },
-    });
+    await db.transaction((tx) =>
+      recordAudit(tx, {
+        type: "card.coalesced",
+        actor: auditActor(actor),
+        workspaceId,
+        outcome: decision.decision,
+        decisionSource: "config",
+        rule: decision.rule,
+        agent: input.agent,
+        agentSessionId: input.sessionId,
+        cwd: input.cwd,
+        tool: input.tool,
+        input: input.input,
+        detail: { ...summary, at: "admission", ...decision },
+      }),
+    );
     return { status: "coalesced", decision };
   }
 
@@ -89,15 +111,33 @@ export async function admitCard({
   const hold = await holdOf(db, { workspaceId, rootSessionId });
   if (hold?.heldAt) {
     const decision: ImmediateDecision = { decision: "deny", step: "absence-held", reason: ABSENCE_REASON, rule: null };
-    await db.insert(auditEvents).values({
-      actor: who,
-      action: "card.expired",
-      workspaceId,
-      detail: { ...summary, source: "absence-held", heldSince: hold.heldAt.toISOString() },
-    });
+    await db.transaction((tx) =>
+      recordAudit(tx, {
+        type: "card.expired",
+        actor: auditActor(actor),
+        workspaceId,
+        outcome: "deny",
+        agent: input.agent,
+        agentSessionId: input.sessionId,
+        cwd: input.cwd,
+        tool: input.tool,
+        input: input.input,
+        detail: { ...summary, source: "absence-held", heldSince: hold.heldAt!.toISOString() },
+      }),
+    );
     return { status: "denied", decision };
   }
 
+  if (actor.kind === "agent" && tokenLimits) await assertPendingRoom(db, actor.tokenId, tokenLimits);
+
+  const warnings = [
+    ...d.warnings,
+    ...requestWarnings({
+      tool: input.tool,
+      input: input.input,
+      texts: [input.sessionId, rootSessionId, originPath, input.cwd, input.reason, input.mode],
+    }).filter((w) => !d.warnings.includes(w)),
+  ];
   const content = {
     tool: input.tool,
     input: input.input,
@@ -110,7 +150,7 @@ export async function admitCard({
     modeBase: evaluation.modeBase,
     modeEffective: evaluation.modeEffective,
     cause: d.cause,
-    warnings: d.warnings,
+    warnings,
     remember: evaluation.remember,
     ...(input.cwd ? { cwd: input.cwd } : {}),
   };
@@ -123,6 +163,7 @@ export async function admitCard({
         id,
         workspaceId,
         agent: input.agent,
+        agentTokenId: actor.kind === "agent" ? actor.tokenId : null,
         agentSessionId: input.sessionId,
         rootSessionId,
         originPath,
@@ -133,7 +174,7 @@ export async function admitCard({
         modeBase: evaluation.modeBase,
         modeEffective: evaluation.modeEffective,
         cause: d.cause,
-        warnings: d.warnings,
+        warnings,
         safetyCheck: d.safetyCheck,
         remember: evaluation.remember,
         decision: { step: d.step, reason: d.reason, rule: d.rule },

@@ -1,7 +1,5 @@
-import { registerBackgroundWork } from "@/lib/server/background";
-
 // The absence sweep runs every second; the Postgres bus bridge lets several server processes share card changes.
-registerBackgroundWork("cards", async () => {
+export async function startCardsWork(): Promise<void> {
   const { getOpenedDb } = await import("@/db/client");
   const { expireAbsentQueues } = await import("./expire-absent-queues");
   const { announceShutdown } = await import("./bus");
@@ -31,4 +29,4 @@ registerBackgroundWork("cards", async () => {
       });
   }, 1000);
   timer.unref();
-});
+}

@@ -33,7 +33,7 @@ describe.skipIf(!pg)("exactly-once settlement on Postgres", () => {
   it("50 concurrent answers over a pooled connection: one wins, 49 get 409", async () => {
     const { admitCard } = await import("./admit-card");
     const { settleCard } = await import("./settle-card");
-    const { cardFixture, bash, OWNER } = await import("./test-support");
+    const { cardFixture, bash, OWNER } = await import("@/test/support/cards");
     const f = await cardFixture({ opened: pg! });
     try {
       const c = await admitCard({

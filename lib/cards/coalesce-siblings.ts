@@ -2,10 +2,14 @@ import { and, asc, eq, ne } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { cards, workspaces } from "@/db/schema";
 import { publishCardChange } from "./bus";
-import { evaluateCall, type CardEnv } from "./policy";
+import type { PolicySnapshot } from "@/lib/policy-runtime/snapshot";
+import { cardSnapshot, evaluateWith, policyAgent, type CardEnv } from "./policy";
 import { settleOnce } from "./settle-common";
 
-/** After a rule-creating answer, re-runs policy over the root session's other queued cards and settles those it now decides. */
+/**
+ * After a rule-creating answer, re-runs policy over the root session's other queued cards and settles those
+ * it now decides: allow only through an explicit rule (see `forAskedCall`), never a safety check; deny always.
+ */
 export async function coalesceSiblings(
   db: Db,
   {
@@ -30,21 +34,26 @@ export async function coalesceSiblings(
     )
     .orderBy(asc(cards.createdAt));
   const settled: string[] = [];
+  // One snapshot for all siblings (per agent dialect): the stores are read at most once here.
+  const snapshots = new Map<string, Promise<PolicySnapshot>>();
+  const snapshotFor = (agent: string) => {
+    const key = policyAgent(agent);
+    let snap = snapshots.get(key);
+    if (!snap) {
+      snap = cardSnapshot(db, workspaceId, { agent, workspacePath: workspace.path, rootSessionId }, env);
+      snapshots.set(key, snap);
+    }
+    return snap;
+  };
   for (const card of siblings) {
-    const { decision: d } = await evaluateCall(
-      db,
-      workspaceId,
-      {
-        agent: card.agent,
-        workspacePath: workspace.path,
-        rootSessionId,
-        mode: card.modeBase,
-        cwd: card.cwd,
-        call: { tool: card.tool, input: card.input },
-      },
-      env,
-    );
+    const { decision: d } = evaluateWith(await snapshotFor(card.agent), {
+      mode: card.modeBase,
+      cwd: card.cwd,
+      call: { tool: card.tool, input: card.input },
+    });
     if (d.decision === "ask") continue;
+    // A safety check is answered by a person; a rule may still tighten it to deny.
+    if (card.safetyCheck && d.decision !== "deny") continue;
     const now = env.now?.() ?? new Date();
     const row = await db.transaction((tx) =>
       settleOnce(tx, {

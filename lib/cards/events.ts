@@ -1,5 +1,19 @@
 import type { DbOrTx } from "@/db/client";
-import { auditEvents, cardEvents, type CardEventType } from "@/db/schema";
+import { cardEvents, type CardEventType } from "@/db/schema";
+import { inTransaction, namedActor, recordAudit, type AuditActor, type DecisionSource } from "@/lib/audit";
+
+/** How a settlement maps onto Claude Code's `tool_decision` sources. */
+function decisionSourceOf(d: Record<string, unknown>): DecisionSource | null {
+  if (d.source === "user") {
+    if (d.outcome === "deny") return "user_reject";
+    return d.remember === "workspace" ? "user_permanent" : "user_temporary";
+  }
+  if (d.source === "abort") return "user_abort";
+  if (d.source === "policy" || d.source === "recheck") return "config";
+  return null;
+}
+
+const str = (v: unknown) => (typeof v === "string" ? v : null);
 
 /** Writes one lifecycle event and its audit row; call inside the transaction that made the change. */
 export async function recordCardEvent(
@@ -11,6 +25,8 @@ export async function recordCardEvent(
     actor: string;
     client?: string | null;
     detail?: Record<string, unknown>;
+    /** Who did it, fully attributed (person, role then, session, channel, passkey); default: from `actor`'s name. */
+    auditActor?: AuditActor;
   },
 ): Promise<void> {
   const detail = event.detail ?? {};
@@ -22,11 +38,19 @@ export async function recordCardEvent(
     client: event.client ?? null,
     detail,
   });
-  await tx.insert(auditEvents).values({
-    actor: event.actor,
-    action: `card.${event.type}`,
-    target: event.cardId,
-    workspaceId: event.workspaceId,
-    detail: { client: event.client ?? null, ...detail },
-  });
+  await inTransaction(tx, (t) =>
+    recordAudit(t, {
+      type: `card.${event.type}`,
+      actor: event.auditActor ?? namedActor(event.actor, { channel: event.client ?? null }),
+      target: event.cardId,
+      workspaceId: event.workspaceId,
+      outcome: str(detail.outcome),
+      decisionSource: decisionSourceOf(detail),
+      rule: str(detail.rule),
+      agent: str(detail.agent),
+      agentSessionId: str(detail.sessionId) ?? str(detail.rootSessionId),
+      tool: str(detail.tool),
+      detail: { client: event.client ?? null, ...detail },
+    }),
+  );
 }

@@ -4,7 +4,7 @@ import type { DbOrTx } from "@/db/client";
 import { cards, sessionHolds, workspaces } from "@/db/schema";
 import { visibleWorkspaces } from "@/lib/auth/access";
 import type { Actor } from "@/lib/auth/actor";
-import { toCardView, type CardView } from "./view";
+import { toCardView, withFoldedInput, type CardView } from "./view";
 
 export const ListCardsInput = z.object({
   status: z.enum(["pending", "settled", "all"]).default("pending"),
@@ -13,7 +13,7 @@ export const ListCardsInput = z.object({
 });
 export type ListCardsInput = z.infer<typeof ListCardsInput>;
 
-/** Pending cards oldest first (queue order); settled and all newest first; only the actor's workspaces. */
+/** Pending cards oldest first (queue order); settled and all newest first; only the actor's workspaces. Inputs are folded previews. */
 export async function listCards({
   db,
   actor,
@@ -50,5 +50,5 @@ export async function listCards({
     .where(and(...filters))
     .orderBy(args.status === "pending" ? asc(cards.createdAt) : desc(cards.createdAt), asc(cards.id))
     .limit(args.limit);
-  return rows.map((r) => toCardView(r.card, r.workspace, r.hold));
+  return rows.map((r) => withFoldedInput(toCardView(r.card, r.workspace, r.hold)));
 }

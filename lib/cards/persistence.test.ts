@@ -9,7 +9,7 @@ import { admitCard } from "./admit-card";
 import { subscribeCardChanges, type CardChange } from "./bus";
 import { markDisplayed } from "./mark-displayed";
 import { settleCard } from "./settle-card";
-import { bash, cardFixture, OWNER } from "./test-support";
+import { bash, cardFixture, OWNER } from "@/test/support/cards";
 import { waitForSettlement } from "./wait-for-settlement";
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "cards-pgdata-"));

@@ -1,26 +1,36 @@
-import os from "node:os";
 import path from "node:path";
 import type { DbOrTx } from "@/db/client";
-import { initShellFromNode } from "@/lib/policy/shell-init-node";
-import { decide, rememberRules, type Agent, type Decision, type Mode, type ToolCall } from "@/lib/policy";
-import { listSessionEntries } from "@/lib/session-entries/session-entries";
-import { loadPolicyInputs } from "@/lib/stores/load-policy-inputs";
-import { policyContextFor, resolveModes } from "@/lib/stores/policy-context";
-import { targetStore } from "@/lib/stores/discover";
+import { dialectOf } from "@/lib/agents";
+import { storeEnv } from "@/lib/config/env";
+import { decideWith, loadPolicy, type PolicySnapshot } from "@/lib/policy-runtime/snapshot";
+import {
+  explicitAllow,
+  rememberRules,
+  type Agent,
+  type Decision,
+  type Mode,
+  type PolicyContext,
+  type ToolCall,
+} from "@/lib/policy";
+import { sessionEntriesVersioned } from "@/lib/session-entries/session-entries";
+import { targetStore, type StorePaths } from "@/lib/stores/discover";
+import { storePaths } from "@/lib/stores/store-paths";
 
-/** Where the stores live; tests point `home` at a temp folder and switch off the managed file. */
+/**
+ * Overrides of where the stores live (tests point `home` at a temp folder and switch off the managed
+ * file); unset fields come from `storePaths` (the environment), as for the CLI and the Rules page.
+ */
 export interface CardEnv {
   home?: string;
   managedSettingsPath?: string | null;
   now?: () => Date;
 }
 
-export const CARD_AGENTS = ["claude-code", "commandcode", "mevedel", "simulator"] as const;
-export type CardAgent = (typeof CARD_AGENTS)[number];
+export { CARD_AGENTS, type CardAgent } from "@/lib/agents";
 
-/** The simulator speaks Claude Code's dialect (Bash, Edit, …) so demos exercise real rules. */
+/** The engine dialect of a card's agent (the simulator speaks Claude Code's: Bash, Edit, …). */
 export function policyAgent(agent: string): Agent {
-  return agent === "commandcode" || agent === "mevedel" ? agent : "claude-code";
+  return dialectOf(agent);
 }
 
 export interface Evaluation {
@@ -40,41 +50,78 @@ export interface EvaluateInput {
 }
 
 /**
- * Current policy for one call: the agent's stores for the workspace and $HOME plus the session rules
- * of the root session (children share the root's authority), decided by the engine.
+ * Every call the cockpit sees was already put to a person by the agent: only an explicit allow rule
+ * (a store rule or a session entry) settles it without one. Heuristic allows (read-only, accept-edits,
+ * yolo, plan, always-allowed, subagent) become asks; denies and asks stand.
  */
+export function forAskedCall(call: ToolCall, ctx: PolicyContext, d: Decision): Decision {
+  if (d.decision !== "allow") return d;
+  const explicit = explicitAllow(call, ctx);
+  if (explicit) return explicit;
+  const why = "the agent asked a person: only an explicit allow rule settles it without one";
+  return {
+    ...d,
+    decision: "ask",
+    reason: `${d.reason}; ${why}`,
+    trace: [...d.trace, { step: d.step, outcome: "decided", why }],
+  };
+}
+
+/** The store paths of a card's workspace: `storePaths` from the environment, with a test's overrides. */
+export function cardStorePaths(workspacePath: string, env: CardEnv = {}): StorePaths {
+  const paths = storePaths(storeEnv(), workspacePath);
+  return {
+    ...paths,
+    ...(env.home !== undefined ? { home: path.resolve(/*turbopackIgnore: true*/ env.home) } : {}),
+    ...(env.managedSettingsPath !== undefined ? { managedSettingsPath: env.managedSettingsPath } : {}),
+  };
+}
+
+/**
+ * One snapshot for one root session's calls: the agent's stores for the workspace and $HOME (parsed
+ * once per file version) plus the session rules of the root session (children share the root's
+ * authority). Evaluate any number of calls against it with `evaluateWith`.
+ */
+export async function cardSnapshot(
+  db: DbOrTx,
+  workspaceId: string,
+  input: { agent: string; workspacePath: string; rootSessionId: string },
+  env: CardEnv = {},
+): Promise<PolicySnapshot> {
+  const sessionRows = await sessionEntriesVersioned(db, { workspaceId, agentSessionId: input.rootSessionId });
+  return loadPolicy({
+    paths: cardStorePaths(input.workspacePath, env),
+    agent: policyAgent(input.agent),
+    sessionRows,
+    sessionId: input.rootSessionId,
+  });
+}
+
+/** Current policy for one call from a snapshot; a safety check offers nothing to remember. No I/O. */
+export function evaluateWith(
+  snapshot: PolicySnapshot,
+  input: Pick<EvaluateInput, "mode" | "cwd" | "call">,
+): Evaluation {
+  const { ctx, modeBase, modeEffective, decision: raw } = decideWith(snapshot, input);
+  const decision = forAskedCall(input.call, ctx, raw);
+  const rules =
+    decision.decision === "ask" && !decision.safetyCheck
+      ? rememberRules(input.call, ctx)
+      : { session: [], workspace: [] };
+  let workspaceStore: string | null = null;
+  if (rules.workspace.length) {
+    const store = targetStore(snapshot.paths, snapshot.agent, "workspace");
+    workspaceStore = path.relative(snapshot.paths.workspace, store.path);
+  }
+  return { decision, modeBase, modeEffective, remember: { ...rules, workspaceStore } };
+}
+
+/** Current policy for one call: a snapshot (see `cardSnapshot`) and one decision. */
 export async function evaluateCall(
   db: DbOrTx,
   workspaceId: string,
   input: EvaluateInput,
   env: CardEnv = {},
 ): Promise<Evaluation> {
-  await initShellFromNode();
-  const agent = policyAgent(input.agent);
-  const home = path.resolve(/*turbopackIgnore: true*/ env.home ?? os.homedir());
-  const paths = { workspace: input.workspacePath, home, managedSettingsPath: env.managedSettingsPath };
-  const sessionRows = await listSessionEntries(db, { workspaceId, agentSessionId: input.rootSessionId });
-  const inputs = await loadPolicyInputs({
-    ...paths,
-    agent,
-    sessionId: input.rootSessionId,
-    sessionSource: { list: async () => sessionRows, revoke: async () => undefined },
-  });
-  const { modeBase, modeEffective } = resolveModes(agent, input.mode, inputs);
-  const ctx = policyContextFor({
-    agent,
-    mode: modeEffective,
-    workspace: input.workspacePath,
-    cwd: input.cwd,
-    home,
-    inputs,
-  });
-  const decision = decide(input.call, ctx);
-  const rules = decision.decision === "ask" ? rememberRules(input.call, ctx) : { session: [], workspace: [] };
-  let workspaceStore: string | null = null;
-  if (rules.workspace.length) {
-    const store = targetStore(paths, agent, "workspace");
-    workspaceStore = path.relative(input.workspacePath, store.path);
-  }
-  return { decision, modeBase, modeEffective, remember: { ...rules, workspaceStore } };
+  return evaluateWith(await cardSnapshot(db, workspaceId, input, env), input);
 }

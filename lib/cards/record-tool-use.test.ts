@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { like } from "drizzle-orm";
 import { auditEvents } from "@/db/schema";
 import { recordToolUse } from "./record-tool-use";
-import { cardFixture, type CardFixture } from "./test-support";
+import { cardFixture, type CardFixture } from "@/test/support/cards";
 
 let f: CardFixture;
 beforeAll(async () => {
@@ -28,15 +28,17 @@ describe("recordToolUse", () => {
       tool: "Write",
       input: { file_path: "/x", content: "y".repeat(30_000) },
     });
-    const rows = await f.opened.db.select().from(auditEvents).where(like(auditEvents.action, "agent.%"));
+    const rows = await f.opened.db
+      .select()
+      .from(auditEvents)
+      .where(like(auditEvents.action, "agent.%"))
+      .orderBy(auditEvents.seq);
     expect(rows.map((r) => r.action)).toEqual(["agent.pre_tool_use", "agent.post_tool_use"]);
-    expect(rows[0]!.detail).toMatchObject({
-      agent: "claude-code",
-      sessionId: "s1",
-      tool: "Bash",
-      input: { command: "npm test" },
-    });
+    expect(rows[0]).toMatchObject({ agent: "claude-code", agentSessionId: "s1", tool: "Bash", actorChannel: "hook" });
+    expect(rows[0]!.detail).toMatchObject({ agent: "claude-code", sessionId: "s1", tool: "Bash" });
+    // The (sanitized) input has its own column now.
+    expect(rows[0]!.input).toEqual({ command: "npm test" });
     expect(rows[1]!.detail).toMatchObject({ tool: "Write", inputTruncated: true });
-    expect(rows[1]!.detail).not.toHaveProperty("input");
+    expect(rows[1]!.input).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import type { DbOrTx } from "@/db/client";
-import { auditEvents } from "@/db/schema";
-import { actorLabel, type Actor } from "@/lib/auth/actor";
+import { auditActor, inTransaction, recordAudit } from "@/lib/audit";
+import type { Actor } from "@/lib/auth/actor";
 
 const AUDIT_INPUT_LIMIT = 20_000;
 
@@ -24,10 +24,16 @@ export async function recordToolUse(
   },
 ): Promise<void> {
   const fits = JSON.stringify(input).length <= AUDIT_INPUT_LIMIT;
-  await db.insert(auditEvents).values({
-    actor: actorLabel(actor),
-    action: `agent.${event === "PreToolUse" ? "pre_tool_use" : "post_tool_use"}`,
-    workspaceId,
-    detail: { agent: "claude-code", sessionId, tool, ...(fits ? { input } : { inputTruncated: true }) },
-  });
+  await inTransaction(db, (tx) =>
+    recordAudit(tx, {
+      type: event === "PreToolUse" ? "agent.pre_tool_use" : "agent.post_tool_use",
+      actor: auditActor(actor, { channel: "hook" }),
+      workspaceId,
+      agent: "claude-code",
+      agentSessionId: sessionId,
+      tool,
+      input: fits ? input : null,
+      detail: { agent: "claude-code", sessionId, tool, ...(fits ? {} : { inputTruncated: true }) },
+    }),
+  );
 }

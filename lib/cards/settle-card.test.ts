@@ -1,14 +1,14 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { cardEvents, sessionEntries } from "@/db/schema";
+import { cardEvents, cards, sessionEntries } from "@/db/schema";
 import { ConflictError } from "@/lib/errors";
 import { abortCard } from "./abort-card";
 import { admitCard, type AdmitCardInput } from "./admit-card";
 import { getCard } from "./get-card";
 import { listCards } from "./list-cards";
 import { settleCard, type SettleCardInput } from "./settle-card";
-import { bash, cardFixture, OWNER, VIEWER, type CardFixture } from "./test-support";
+import { bash, cardFixture, OWNER, VIEWER, type CardFixture } from "@/test/support/cards";
 
 let f: CardFixture;
 beforeAll(async () => {
@@ -136,6 +136,60 @@ describe("settlement", () => {
     expect((await getCard(f.opened.db, { cardId: otherSession.id })).status).toBe("pending");
     const events = await f.opened.db.select().from(cardEvents).where(eq(cardEvents.cardId, sibling.id));
     expect(events.map((e) => e.type)).toEqual(["enqueued", "coalesced"]);
+  });
+
+  it("a rule-creating answer never settles a sibling through a heuristic the agent's files opened meanwhile", async () => {
+    const outside = path.join(f.home, "elsewhere");
+    const read = await card({
+      agent: "claude-code",
+      sessionId: "heur-sib",
+      tool: "Read",
+      input: { file_path: path.join(outside, "secret.txt") },
+    });
+    const head = await card(bash("cargo test", "heur-sib"));
+    // The agent widens its own roots: the sibling read would now pass the read-only step.
+    f.write(".claude/settings.json", JSON.stringify({ permissions: { additionalDirectories: [outside] } }));
+    const done = await answer(head.id, { outcome: "allow", remember: "session", hash: head.hash });
+    expect(done.coalesced).toEqual([]);
+    expect((await getCard(f.opened.db, { cardId: read.id })).status).toBe("pending");
+    f.write(".claude/settings.json", "{}");
+  });
+
+  it("a safety-check sibling is never settled to allow without a person, even by a rule added since", async () => {
+    f.write(".claude/settings.json", JSON.stringify({ permissions: { ask: ["Bash(cargo publish:*)"] } }));
+    const safety = await card(bash("cargo publish", "safety-sib"));
+    expect((await getCard(f.opened.db, { cardId: safety.id })).safetyCheck).toBe(true);
+    const head = await card(bash("cargo fmt", "safety-sib"));
+    f.write(".claude/settings.json", JSON.stringify({ permissions: { allow: ["Bash(cargo publish:*)"] } }));
+    const done = await answer(head.id, { outcome: "allow", remember: "session", hash: head.hash });
+    expect(done.coalesced).toEqual([]);
+    expect((await getCard(f.opened.db, { cardId: safety.id })).status).toBe("pending");
+    await expect(answer(safety.id, { outcome: "allow", remember: "session", hash: safety.hash })).rejects.toMatchObject(
+      { status: 422 },
+    );
+    f.write(".claude/settings.json", "{}");
+  });
+
+  it("a tool-wide rule is never remembered for the session, and always-allow needs confirmToolWide", async () => {
+    const c = await card(bash("terraform apply", "wide"));
+    // An engine suggestion that would allow every shell command (as `{"cmd": …}` once produced).
+    await f.opened.db
+      .update(cards)
+      .set({ remember: { session: ["Bash"], workspace: ["Bash(*)"], workspaceStore: ".claude/settings.local.json" } })
+      .where(eq(cards.id, c.id));
+    await expect(answer(c.id, { outcome: "allow", remember: "session", hash: c.hash })).rejects.toMatchObject({
+      status: 422,
+      message: expect.stringMatching(/every use of the tool/),
+    });
+    await expect(answer(c.id, { outcome: "allow", remember: "workspace", hash: c.hash })).rejects.toMatchObject({
+      status: 422,
+      message: expect.stringMatching(/confirmToolWide/),
+    });
+    expect((await getCard(f.opened.db, { cardId: c.id })).status).toBe("pending");
+    const done = await answer(c.id, { outcome: "allow", remember: "workspace", hash: c.hash, confirmToolWide: true });
+    expect(done.card.settlement).toMatchObject({ remember: "workspace" });
+    expect(JSON.parse(f.read(".claude/settings.local.json")).permissions.allow).toContain("Bash(*)");
+    f.write(".claude/settings.local.json", "{}");
   });
 
   it("always-allow writes the rule to the agent's workspace store, keeping the file's other content", async () => {

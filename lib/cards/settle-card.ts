@@ -1,12 +1,10 @@
-import os from "node:os";
-import path from "node:path";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { auditEvents, cards, workspaces, type CardSettlement } from "@/db/schema";
+import { cards, workspaces, type CardSettlement } from "@/db/schema";
+import { auditActor, recordAudit } from "@/lib/audit";
 import { requireCan } from "@/lib/auth/access";
-import { actorLabel, type Actor } from "@/lib/auth/actor";
-import { attribution } from "@/lib/auth/attribution";
+import { actorLabel, answersAsPerson, PERSON_ONLY, type Actor } from "@/lib/auth/actor";
 import { recheckAnswerRight } from "@/lib/auth/recheck";
 import { ConflictError, ForbiddenError, UnprocessableError } from "@/lib/errors";
 import { PasskeyAssertion, verifyApprovalAssertion } from "@/lib/auth/passkeys";
@@ -15,8 +13,9 @@ import { addEntry } from "@/lib/stores/add-entry";
 import { publishCardChange } from "./bus";
 import { coalesceSiblings } from "./coalesce-siblings";
 import { getCard, getCardRow } from "./get-card";
-import { evaluateCall, policyAgent, type CardEnv } from "./policy";
+import { cardStorePaths, evaluateCall, policyAgent, type CardEnv } from "./policy";
 import { conflictFor, settleOnce } from "./settle-common";
+import { isToolWideRule } from "./tool-wide";
 import type { CardView } from "./view";
 
 export const ANSWER_CLIENTS = ["web", "ntfy", "push", "cli"] as const;
@@ -28,6 +27,8 @@ export const SettleCardInput = z.object({
   hash: z.string().regex(/^[0-9a-f]{64}$/, "the card's hash, as the card view shows it"),
   /** A WebAuthn assertion over approvalChallenge(hash, outcome, remember); required where approvals need a passkey. */
   passkey: PasskeyAssertion.optional(),
+  /** The person saw the warning that an Always-allow rule allows every use of the tool, and chose it. */
+  confirmToolWide: z.boolean().optional(),
 });
 export type SettleCardInput = z.infer<typeof SettleCardInput>;
 
@@ -59,6 +60,8 @@ export async function settleCard({
   client: (typeof ANSWER_CLIENTS)[number];
   env?: CardEnv;
 }): Promise<SettleCardResult> {
+  // Only a person (or a notification's single-use action) answers: never the CLI credential or an agent token.
+  if (!answersAsPerson(actor)) throw new ForbiddenError(`answering a card ${PERSON_ONLY}`);
   // A card outside the actor's workspaces is absent (404); one they see but may not answer is 403.
   const card = await getCardRow(db, { actor, cardId });
   const role = requireCan(actor, "card.answer", card.workspaceId);
@@ -71,6 +74,15 @@ export async function settleCard({
       throw new UnprocessableError('a deny is not remembered; answer deny with remember "once"');
     if (card.remember[input.remember].length === 0)
       throw new UnprocessableError(`nothing can be remembered for this request; allow it once instead`);
+    const wide = card.remember[input.remember].filter(isToolWideRule);
+    if (wide.length && input.remember === "session")
+      throw new UnprocessableError(
+        `${wide.join(", ")} would allow every use of the tool; only Always allow can store it, with confirmation`,
+      );
+    if (wide.length && !input.confirmToolWide)
+      throw new UnprocessableError(
+        `${wide.join(", ")} would allow every use of the tool; confirm the tool-wide rule (confirmToolWide) or allow once`,
+      );
   }
   const [workspace] = await db.select().from(workspaces).where(eq(workspaces.id, card.workspaceId));
   const who = actorLabel(actor);
@@ -141,7 +153,12 @@ export async function settleCard({
       event: "resolved",
       now,
       human: true,
-      attribution: { ...attribution(actor, role), ...(confirmedWith ? { passkey: confirmedWith } : {}) },
+      auditActor: auditActor(actor, {
+        workspaceId: card.workspaceId,
+        role,
+        passkey: confirmedWith,
+        ...(actor.kind === "notification" ? { channel: client } : {}),
+      }),
     });
     if (!row) return null;
     if (settlement.outcome === "allow" && settlement.remember === "session") {
@@ -166,9 +183,7 @@ export async function settleCard({
     try {
       for (const rule of card.remember.workspace) {
         await addEntry({
-          workspace: workspace!.path,
-          home: path.resolve(/*turbopackIgnore: true*/ env.home ?? os.homedir()),
-          managedSettingsPath: env.managedSettingsPath,
+          ...cardStorePaths(workspace!.path, env),
           agent: policyAgent(card.agent),
           scope: "workspace",
           action: "allow",
@@ -184,9 +199,9 @@ export async function settleCard({
           .update(cards)
           .set({ settlement: { ...settlement, remember: "once", ruleNotSaved } })
           .where(eq(cards.id, cardId));
-        await tx.insert(auditEvents).values({
-          actor: who,
-          action: "card.rule_not_saved",
+        await recordAudit(tx, {
+          actor: auditActor(actor, { workspaceId: card.workspaceId, role }),
+          type: "card.rule_not_saved",
           target: cardId,
           workspaceId: card.workspaceId,
           detail: { rules: card.remember.workspace, error: (error as Error).message },

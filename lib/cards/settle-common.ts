@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { cards, type CardSettlement, type CardStatus } from "@/db/schema";
+import type { AuditActor } from "@/lib/audit";
 import { ConflictError } from "@/lib/errors";
 import { afterSettlement } from "./absence";
 import { recordCardEvent } from "./events";
@@ -35,8 +36,8 @@ export async function settleOnce(
     event: "resolved" | "coalesced" | "expired" | "aborted" | "swept";
     now: Date;
     human: boolean;
-    /** Who answered: person, role at that moment, session/device, channel (lib/auth/attribution). */
-    attribution?: Record<string, unknown>;
+    /** Who answered, for the audit row: person, role at that moment, session/device, channel, passkey. */
+    auditActor?: AuditActor;
   },
 ): Promise<CardRow | null> {
   const [row] = await tx
@@ -57,6 +58,7 @@ export async function settleOnce(
     type: args.event,
     actor: args.by,
     client: args.via,
+    auditActor: args.auditActor,
     detail: {
       outcome: args.settlement.outcome,
       remember: args.settlement.remember,
@@ -65,7 +67,6 @@ export async function settleOnce(
       rootSessionId: row.rootSessionId,
       ...(args.settlement.rule ? { rule: args.settlement.rule } : {}),
       ...(args.settlement.message ? { message: args.settlement.message } : {}),
-      ...args.attribution,
     },
   });
   await afterSettlement(tx, { workspaceId: row.workspaceId, rootSessionId: row.rootSessionId }, args.now, args.human);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { admitCard } from "./admit-card";
 import { announceShutdown } from "./bus";
 import { getCard } from "./get-card";
-import { bash, cardFixture, type CardFixture } from "./test-support";
+import { bash, cardFixture, type CardFixture } from "@/test/support/cards";
 import { waitForSettlement } from "./wait-for-settlement";
 
 let f: CardFixture;

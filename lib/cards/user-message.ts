@@ -1,8 +1,9 @@
 import { and, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { auditEvents, sessionHolds } from "@/db/schema";
-import { actorLabel, type Actor } from "@/lib/auth/actor";
+import { sessionHolds } from "@/db/schema";
+import { auditActor, recordAudit } from "@/lib/audit";
 import { requireCan } from "@/lib/auth/access";
+import type { Actor } from "@/lib/auth/actor";
 
 /** The user wrote to the agent again (Claude Code `UserPromptSubmit`): the absence hold of that root session ends. */
 export async function userMessage({
@@ -32,9 +33,13 @@ export async function userMessage({
       )
       .returning();
     if (rows.length)
-      await tx
-        .insert(auditEvents)
-        .values({ actor: actorLabel(actor), action: "session.hold_ended", target: rootSessionId, workspaceId });
+      await recordAudit(tx, {
+        type: "session.hold_ended",
+        actor: auditActor(actor, { workspaceId }),
+        target: rootSessionId,
+        agentSessionId: rootSessionId,
+        workspaceId,
+      });
     return { holdEnded: rows.length > 0 };
   });
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { foldInput } from "./fold-input";
 import type { cards, sessionHolds, workspaces } from "@/db/schema";
 
 /** What the collaborator API returns for a card; the Cards UI and notifications build on this shape. */
@@ -14,6 +15,8 @@ export const CardView = z.object({
   cwd: z.string().nullable(),
   tool: z.string(),
   input: z.record(z.string(), z.unknown()),
+  /** Set on lists when `input` is a folded preview: characters/items left out (GET the card for all). */
+  inputOmitted: z.number().optional(),
   reason: z.string().nullable(),
   modeBase: z.string(),
   modeEffective: z.string(),
@@ -46,6 +49,12 @@ export const CardView = z.object({
     .nullable(),
 });
 export type CardView = z.infer<typeof CardView>;
+
+/** The card as lists carry it: a bounded preview of the input (see foldInput). */
+export function withFoldedInput(view: CardView): CardView {
+  const { input, omitted } = foldInput(view.input);
+  return omitted ? { ...view, input, inputOmitted: omitted } : view;
+}
 
 type CardRow = typeof cards.$inferSelect;
 type WorkspaceRow = Pick<typeof workspaces.$inferSelect, "id" | "name" | "path">;

@@ -1,5 +1,7 @@
-import { parseArgs, type ParseArgsConfig } from "node:util";
-import { cliFailure } from "@/lib/stores/cli-support";
+import { CockpitEnv } from "@/lib/config/env";
+import { configureStoreReads } from "@/lib/stores/read-store";
+import { revealHidden } from "@/lib/text/reveal";
+import { cliFailure } from "./store-support";
 import { CliError, UsageError, type Verb } from "./verb";
 import { verbs } from "./verbs/index";
 
@@ -37,21 +39,29 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(verb.usage + "\n");
     return 0;
   }
+  const maxStore = CockpitEnv.shape.COCKPIT_MAX_STORE_BYTES.safeParse(process.env.COCKPIT_MAX_STORE_BYTES);
+  if (!maxStore.success) {
+    process.stderr.write(`cockpit: COCKPIT_MAX_STORE_BYTES: ${maxStore.error.issues[0]?.message}\n`);
+    return 2;
+  }
+  configureStoreReads({ maxBytes: maxStore.data });
   try {
     return await verb.run(rest);
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`cockpit ${verb.name}: ${error.message}\n\n${verb.usage}\n`);
+      process.stderr.write(`cockpit ${verb.name}: ${revealHidden(error.message)}\n\n${verb.usage}\n`);
       return 2;
     }
     if (error instanceof CliError) {
-      process.stderr.write(`cockpit ${verb.name}: ${error.message}\n`);
+      process.stderr.write(`cockpit ${verb.name}: ${revealHidden(error.message)}\n`);
       return error.exitCode;
     }
     // Store refusals (changed on disk, symlink, invalid file, not narrower…) are one-line reasons.
     const failure = cliFailure(error);
     if (failure) {
-      process.stderr.write(`cockpit ${verb.name}: ${failure.message}\n${failure.usage ? `\n${verb.usage}\n` : ""}`);
+      process.stderr.write(
+        `cockpit ${verb.name}: ${revealHidden(failure.message)}\n${failure.usage ? `\n${verb.usage}\n` : ""}`,
+      );
       return failure.usage ? 2 : 1;
     }
     // node:util parseArgs throws TypeErrors with codes for unknown/missing flags.
@@ -63,13 +73,4 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`cockpit ${verb.name}: ${(error as Error).stack ?? String(error)}\n`);
     return 1;
   }
-}
-
-/** Strict flag parsing shared by verbs: unknown flags are usage errors. */
-export function parseFlags<T extends NonNullable<ParseArgsConfig["options"]>>(
-  argv: string[],
-  options: T,
-  allowPositionals = false,
-) {
-  return parseArgs({ args: argv, options, allowPositionals, strict: true });
 }

@@ -1,3 +1,5 @@
+import { parseArgs, type ParseArgsConfig } from "node:util";
+
 /** One CLI verb: its name, one-line summary, full usage text and runner. */
 export interface Verb {
   name: string;
@@ -18,4 +20,13 @@ export class CliError extends Error {
   ) {
     super(message);
   }
+}
+
+/** Strict flag parsing shared by verbs: unknown flags are usage errors. */
+export function parseFlags<T extends NonNullable<ParseArgsConfig["options"]>>(
+  argv: string[],
+  options: T,
+  allowPositionals = false,
+) {
+  return parseArgs({ args: argv, options, allowPositionals, strict: true });
 }

@@ -7,13 +7,13 @@ import { addSessionEntry } from "@/lib/session-entries/session-entries";
 import type { SessionEntryRow } from "@/lib/stores";
 import { addEntry, type AddResult } from "@/lib/stores";
 import { recordEntryChange } from "./audit";
-import { withStoreErrors, workspaceStores } from "./context";
+import { requirePerson, withStoreErrors, workspaceStores } from "./context";
 import { requireCan } from "@/lib/auth/access";
 import { isToolWide, requireFreshPasskey } from "@/lib/auth/passkeys";
-import { attribution } from "@/lib/auth/attribution";
+import { auditActor } from "@/lib/audit";
 import { ACTIONS, AGENTS } from "./filters";
 
-export const JSON_FILES = ["settings.json", "settings.local.json"] as const;
+const JSON_FILES = ["settings.json", "settings.local.json"] as const;
 
 export const AddWorkspaceEntryInput = z.object({
   workspace: z.string().min(1),
@@ -37,6 +37,7 @@ export async function addWorkspaceEntry({
 }): Promise<AddResult> {
   const args = AddWorkspaceEntryInput.parse(input);
   const role = requireCan(actor, "entry.add", args.workspace);
+  if (args.action === "allow") requirePerson(actor, "adding an allow rule");
   if (args.action === "allow" && isToolWide(args.rule)) await requireFreshPasskey(db, actor, "a tool-wide allow rule");
   if (args.file && args.agent === "mevedel")
     throw new ValidationError("mevedel has one store per scope: leave the file out");
@@ -49,7 +50,7 @@ export async function addWorkspaceEntry({
   );
   if (!result.unchanged) {
     await recordEntryChange(db, {
-      by: attribution(actor, role),
+      auditActor: auditActor(actor, { workspaceId: workspace.id, role }),
       actorName,
       workspaceId: workspace.id,
       action: "entry.added",
@@ -84,6 +85,7 @@ export async function addWorkspaceSessionEntry({
 }): Promise<SessionEntryRow & { entryId: string }> {
   const args = AddWorkspaceSessionEntryInput.parse(input);
   const role = requireCan(actor, "entry.add", args.workspace);
+  if (args.action === "allow") requirePerson(actor, "adding an allow rule");
   const { workspace } = await workspaceStores(db, actorLabel(actor), args.workspace);
   const row = await addSessionEntry(db, {
     actorName: actorLabel(actor),

@@ -1,6 +1,6 @@
 import "server-only";
 import type { DbOrTx } from "@/db/client";
-import { auditEvents } from "@/db/schema";
+import { inTransaction, namedActor, recordAudit, type AuditActor } from "@/lib/audit";
 import type { WriteResult } from "@/lib/stores";
 
 export type EntryAuditAction = "entry.revoked" | "entry.narrowed" | "entry.added";
@@ -21,27 +21,33 @@ export async function recordEntryChange(
     rule: string;
     result: WriteResult;
     extra?: Record<string, unknown>;
-    /** Who acted: person, role there, session/device, channel (lib/auth/attribution). */
-    by?: Record<string, unknown>;
+    /** Who acted, fully attributed (person, role there, session/device, channel); default from actorName. */
+    auditActor?: AuditActor;
   },
 ): Promise<void> {
   const { result } = args;
-  await db.insert(auditEvents).values({
-    actor: args.actorName,
-    action: args.action,
-    target: args.entryId,
-    workspaceId: args.workspaceId,
-    detail: {
-      scope: result.scope,
+  await inTransaction(db, (tx) =>
+    recordAudit(tx, {
+      type: args.action,
+      actor: args.auditActor ?? namedActor(args.actorName),
+      target: args.entryId,
+      workspaceId: args.workspaceId,
+      rule: args.rule,
       store: result.store,
       agent: args.agent,
-      entryAction: args.entryAction,
-      rule: args.rule,
-      before: result.before,
-      after: result.after,
-      ...(result.scopeWarning ? { scopeWarning: result.scopeWarning } : {}),
-      ...args.extra,
-      ...args.by,
-    },
-  });
+      detail: {
+        scope: result.scope,
+        store: result.store,
+        agent: args.agent,
+        entryAction: args.entryAction,
+        rule: args.rule,
+        before: result.before,
+        after: result.after,
+        oldVersion: result.before.version,
+        newVersion: result.after.version,
+        ...(result.scopeWarning ? { scopeWarning: result.scopeWarning } : {}),
+        ...args.extra,
+      },
+    }),
+  );
 }

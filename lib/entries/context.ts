@@ -1,11 +1,17 @@
 import "server-only";
-import os from "node:os";
-import path from "node:path";
 import type { Db } from "@/db/client";
-import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from "@/lib/errors";
+import { isPerson, PERSON_ONLY, type Actor } from "@/lib/auth/actor";
+import { ForbiddenError } from "@/lib/errors";
 import { sessionEntrySource } from "@/lib/session-entries/session-entries";
+import { storeEnv } from "@/lib/config/env";
 import * as stores from "@/lib/stores";
+import { storePaths } from "@/lib/stores/store-paths";
 import { getWorkspace, type Workspace } from "@/lib/workspaces/workspaces";
+
+/** Writing an allow rule (or rewriting an entry) is a person's act, like answering a card. */
+export function requirePerson(actor: Actor, doing: string): void {
+  if (!isPerson(actor)) throw new ForbiddenError(`${doing} ${PERSON_ONLY}`);
+}
 
 export interface WorkspaceStores {
   workspace: Workspace;
@@ -14,54 +20,21 @@ export interface WorkspaceStores {
 }
 
 /**
- * The store paths for a registered workspace: global stores come from the server's `$HOME`
- * (tests point it at a temp folder), the managed file from `COCKPIT_MANAGED_SETTINGS` as in the CLI.
+ * The store paths for a registered workspace (`storePaths`: the server's `$HOME`, which tests point
+ * at a temp folder, and `COCKPIT_MANAGED_SETTINGS`), the same as the CLI and cards use.
  */
 export async function workspaceStores(db: Db, actorName: string, workspaceId: string): Promise<WorkspaceStores> {
   const workspace = await getWorkspace(db, workspaceId);
-  const managed = process.env.COCKPIT_MANAGED_SETTINGS;
-  const paths: stores.StorePaths = {
-    workspace: workspace.path,
-    home: path.resolve(process.env.HOME || os.homedir()),
-    managedSettingsPath: managed === undefined ? stores.DEFAULT_MANAGED_SETTINGS : managed || null,
-  };
+  const paths = storePaths(storeEnv(), workspace.path);
   return { workspace, paths, sessionSource: sessionEntrySource(db, { actorName, workspaceId }) };
 }
 
-/** Why a write was refused, for the page to pick its message without parsing text. */
-export type RefusalKind =
-  | "changed-on-disk"
-  | "locked"
-  | "symlink"
-  | "invalid-store"
-  | "read-only"
-  | "not-narrower"
-  | "invalid-input"
-  | "not-found";
+export type { RefusalKind } from "@/lib/stores/errors";
 
 /**
- * Store-layer refusals as the app's typed errors (the route maps those to HTTP once). Done here
- * because lib/errors maps unknown classes such as StoreLockedError and InvalidInputError to 500.
+ * Runs store work. Store refusals are AppErrors carrying their status, exit code and `details.kind`
+ * (lib/stores/errors.ts), so nothing is translated here any more; kept as the verbs' one call site.
  */
 export async function withStoreErrors<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw translateStoreError(error);
-  }
-}
-
-export function translateStoreError(error: unknown): unknown {
-  if (!(error instanceof stores.StoreError)) return error;
-  const refusal = (kind: RefusalKind) => ({ kind });
-  if (error instanceof stores.StoreLockedError) return new ConflictError(error.message, refusal("locked"));
-  if (error instanceof stores.ConflictError) return new ConflictError(error.message, refusal("changed-on-disk"));
-  if (error instanceof stores.SymlinkRefusedError) return new ConflictError(error.message, refusal("symlink"));
-  if (error instanceof stores.InvalidStoreError) return new UnprocessableError(error.message, refusal("invalid-store"));
-  if (error instanceof stores.NarrowingRefusedError)
-    return new UnprocessableError(error.message, refusal("not-narrower"));
-  if (error instanceof stores.InvalidInputError) return new UnprocessableError(error.message, refusal("invalid-input"));
-  if (error instanceof stores.ReadOnlyStoreError) return new ForbiddenError(error.message, refusal("read-only"));
-  if (error instanceof stores.NotFoundError) return new NotFoundError(error.message, refusal("not-found"));
-  return new UnprocessableError(error.message);
+  return work();
 }

@@ -4,8 +4,8 @@ import { eq } from "drizzle-orm";
 import { openDb, type OpenedDb } from "@/db/client";
 import { auditEvents, workspaces } from "@/db/schema";
 import type { Actor } from "@/lib/auth/actor";
-import { ownerActor, roleEverywhere } from "@/lib/auth/test-support";
-import { FIXTURES, makeSandbox, type Sandbox } from "@/lib/stores/test-support";
+import { ownerActor, roleEverywhere } from "@/test/support/auth";
+import { FIXTURES, makeSandbox, type Sandbox } from "@/test/support/stores";
 import {
   addWorkspaceEntry,
   addWorkspaceSessionEntry,

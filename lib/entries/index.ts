@@ -20,3 +20,11 @@ export {
   addWorkspaceSessionEntry,
   AddWorkspaceSessionEntryInput,
 } from "./add-workspace-entry";
+export {
+  workspaceHygiene,
+  WorkspaceHygieneInput,
+  cleanUpWorkspace,
+  CleanUpInput,
+  type WorkspaceHygiene,
+  type CleanUpFile,
+} from "./hygiene-workspace";

@@ -1,10 +1,8 @@
 import "server-only";
-import { createHash } from "node:crypto";
-import fs from "node:fs/promises";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { actorLabel, type Actor } from "@/lib/auth/actor";
-import { listEntries, type Entry, type StoreInfo } from "@/lib/stores";
+import { listEntries, readStoreBytes, type Entry, type StoreInfo } from "@/lib/stores";
 import { withStoreErrors, workspaceStores } from "./context";
 import { requireCan } from "@/lib/auth/access";
 import { EntryFilters, matchesFilters, SCOPES, toolOf } from "./filters";
@@ -54,7 +52,8 @@ export async function listWorkspaceEntries({
   const args = ListWorkspaceEntriesInput.parse(input);
   requireCan(actor, "entry.view", args.workspace);
   const { workspace, paths, sessionSource } = await workspaceStores(db, actorLabel(actor), args.workspace);
-  const listing = await withStoreErrors(() => listEntries({ ...paths, sessionSource }));
+  const sessionRows = await sessionSource.list();
+  const listing = await withStoreErrors(() => listEntries({ ...paths, sessionRows }));
   const storeOrder = new Map(listing.stores.map((s, i) => [s.path, i]));
   const all = listing.entries
     .map((e, i) => ({ e, i }))
@@ -95,11 +94,8 @@ async function withLineText(entries: Entry[]): Promise<EntryView[]> {
   const linesOf = (e: Entry) => {
     let lines = files.get(e.store.path);
     if (!lines) {
-      lines = fs.readFile(e.store.path).then(
-        (bytes) =>
-          createHash("sha256").update(bytes).digest("hex") === e.store.version
-            ? bytes.toString("utf8").split(/\r?\n/)
-            : null,
+      lines = readStoreBytes(e.store.path).then(
+        (read) => (read.version === e.store.version ? read.text.split(/\r?\n/) : null),
         () => null,
       );
       files.set(e.store.path, lines);

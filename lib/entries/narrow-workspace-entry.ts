@@ -12,9 +12,9 @@ import {
   type NarrowResult,
 } from "@/lib/stores";
 import { recordEntryChange } from "./audit";
-import { withStoreErrors, workspaceStores } from "./context";
+import { requirePerson, withStoreErrors, workspaceStores } from "./context";
 import { requireCan } from "@/lib/auth/access";
-import { attribution } from "@/lib/auth/attribution";
+import { auditActor } from "@/lib/audit";
 
 export const NarrowWorkspaceEntryInput = z.object({
   workspace: z.string().min(1),
@@ -40,6 +40,7 @@ export async function narrowWorkspaceEntry({
   actor: Actor;
   input: NarrowWorkspaceEntryInput;
 }): Promise<NarrowResult> {
+  requirePerson(actor, "rewriting an entry");
   const args = NarrowWorkspaceEntryInput.parse(input);
   const role = requireCan(actor, "entry.narrow", args.workspace);
   const actorName = actorLabel(actor);
@@ -49,7 +50,7 @@ export async function narrowWorkspaceEntry({
     narrowEntry({ ...paths, id: args.id, to: args.to, expectedVersion: args.version }),
   );
   await recordEntryChange(db, {
-    by: attribution(actor, role),
+    auditActor: auditActor(actor, { workspaceId: workspace.id, role }),
     actorName,
     workspaceId: workspace.id,
     action: "entry.narrowed",

@@ -2,11 +2,11 @@ import "server-only";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { actorLabel, type Actor } from "@/lib/auth/actor";
-import { listEntries, revokeEntry, type WriteResult } from "@/lib/stores";
+import { revokeEntryDetailed, type WriteResult } from "@/lib/stores";
 import { recordEntryChange } from "./audit";
 import { withStoreErrors, workspaceStores } from "./context";
 import { requireCan } from "@/lib/auth/access";
-import { attribution } from "@/lib/auth/attribution";
+import { auditActor } from "@/lib/audit";
 
 export const RevokeWorkspaceEntryInput = z.object({
   workspace: z.string().min(1),
@@ -31,17 +31,19 @@ export async function revokeWorkspaceEntry({
   const actorName = actorLabel(actor);
   const { workspace, paths, sessionSource } = await workspaceStores(db, actorName, args.workspace);
   const isSession = args.id.startsWith("session:");
-  // The entry's own fields for the audit row; the store layer finds it again by id before writing.
-  const entry = isSession
-    ? undefined
-    : (await withStoreErrors(() => listEntries(paths))).entries.find((e) => e.id === args.id);
-  const result = await withStoreErrors(() =>
-    revokeEntry({ ...paths, id: args.id, expectedVersion: isSession ? undefined : args.version, sessionSource }),
+  // The store layer finds the entry by id (one read of the stores) and gives it back for the audit row.
+  const { result, entry } = await withStoreErrors(() =>
+    revokeEntryDetailed({
+      ...paths,
+      id: args.id,
+      expectedVersion: isSession ? undefined : args.version,
+      sessionSource,
+    }),
   );
   // Session rows are deleted together with their own audit row (lib/session-entries).
   if (!isSession) {
     await recordEntryChange(db, {
-      by: attribution(actor, role),
+      auditActor: auditActor(actor, { workspaceId: workspace.id, role }),
       actorName,
       workspaceId: workspace.id,
       action: "entry.revoked",

@@ -1,7 +1,12 @@
-/** Typed errors thrown by verbs; mapped to HTTP status (lib/http) and CLI exit codes (lib/cli) in one place each. */
+/**
+ * The one error hierarchy: every typed error a verb or a layer below it (lib/stores) throws carries its
+ * HTTP status, a stable code, and its CLI exit code (2: bad input, shown with the verb's usage; 1: a
+ * refusal, one line). lib/http and lib/cli map errors by these properties, never by class names.
+ */
 export class AppError extends Error {
   readonly status: number = 500;
   readonly code: string = "internal";
+  readonly exitCode: number = 1;
   constructor(
     message: string,
     readonly details?: unknown,
@@ -13,10 +18,7 @@ export class AppError extends Error {
 export class ValidationError extends AppError {
   override readonly status = 400;
   override readonly code = "invalid_request";
-}
-export class UnauthorizedError extends AppError {
-  override readonly status = 401;
-  override readonly code = "unauthorized";
+  override readonly exitCode = 2;
 }
 export class ForbiddenError extends AppError {
   override readonly status = 403;
@@ -38,29 +40,24 @@ export class UnprocessableError extends AppError {
   override readonly status = 422;
   override readonly code = "unprocessable";
 }
-
-/** Errors from other layers (e.g. lib/stores) mapped by class name, so those layers stay free of HTTP. */
-const statusByName: Record<string, number> = {
-  ConflictError: 409,
-  StoreLockedError: 409,
-  InvalidInputError: 400,
-  NotFoundError: 404,
-  InvalidStoreError: 422,
-  SymlinkRefusedError: 409,
-  NarrowingRefusedError: 422,
-  ReadOnlyStoreError: 403,
-  ForbiddenError: 403,
-  ValidationError: 400,
-  UnauthorizedError: 401,
-  GoneError: 410,
-};
-
-export function statusOf(error: unknown): number {
-  if (error instanceof AppError) return error.status;
-  if (error instanceof Error) {
-    const byStatus = (error as { status?: unknown }).status;
-    if (typeof byStatus === "number" && byStatus >= 400 && byStatus < 600) return byStatus;
-    return statusByName[error.name] ?? statusByName[error.constructor.name] ?? 500;
+/** Too many requests from one caller; `retryAfterSeconds` becomes the `Retry-After` header. */
+export class TooManyRequestsError extends AppError {
+  override readonly status = 429;
+  override readonly code = "too_many_requests";
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message, { retryAfter: retryAfterSeconds });
   }
-  return 500;
+}
+
+/** HTTP status of any thrown value: an AppError's own status, else 500. */
+export function statusOf(error: unknown): number {
+  return error instanceof AppError ? error.status : 500;
+}
+
+/** CLI exit code of a typed error (2 = usage, 1 = refusal); null for anything untyped (a crash). */
+export function exitCodeOf(error: unknown): number | null {
+  return error instanceof AppError ? error.exitCode : null;
 }

@@ -5,7 +5,7 @@ export function isUnsafeMethod(method: string): boolean {
 }
 
 /** The origin this request was addressed to, from Host (or the proxy's X-Forwarded-* headers). */
-export function expectedOrigin(headers: Headers, fallbackUrl: string): string {
+function expectedOrigin(headers: Headers, fallbackUrl: string): string {
   const url = new URL(fallbackUrl);
   const host = headers.get("x-forwarded-host") ?? headers.get("host") ?? url.host;
   const proto = headers.get("x-forwarded-proto")?.split(",")[0]?.trim() ?? url.protocol.replace(":", "");

@@ -6,7 +6,8 @@ import { hasRole, type AgentActor, type HumanActor, type Role } from "@/lib/auth
 import { actorFromAgentToken } from "@/lib/auth/agent-tokens";
 import { isLocalCredential } from "@/lib/auth/local-credential";
 import { actorFromSessionToken } from "@/lib/auth/sessions";
-import { AppError, statusOf } from "@/lib/errors";
+import { AppError, statusOf, TooManyRequestsError } from "@/lib/errors";
+import { AGENT_BODY_LIMIT, PEOPLE_BODY_LIMIT, readJsonBody } from "./body";
 import { sessionTokenFrom } from "./cookies";
 import { env } from "@/lib/config/env";
 import { csrfRefusal, isUnsafeMethod } from "./csrf";
@@ -37,6 +38,8 @@ interface RouteOptions<Q, B, P, A extends Access> {
   query?: ZodType<Q>;
   body?: ZodType<B>;
   params?: ZodType<P>;
+  /** Largest body accepted (413 beyond); default 64 KiB for people's routes, 1 MiB for agent routes. */
+  bodyLimit?: number;
 }
 
 type Ctx = { params: Promise<Record<string, string | string[]>> };
@@ -55,6 +58,11 @@ export function tooMany(waitMs: number): NextResponse {
   return json({ error: `too many attempts; try again in ${seconds} s` }, 429, { "retry-after": String(seconds) });
 }
 
+/** 413/400 for a body; a 413 closes the connection so the rest of a huge upload is not drained. */
+export function bodyRefusal(refusal: { status: number; reason: string }): NextResponse {
+  return json({ error: refusal.reason }, refusal.status, refusal.status === 413 ? { connection: "close" } : undefined);
+}
+
 function bearer(req: NextRequest): string | null {
   const header = req.headers.get("authorization");
   const match = header?.match(/^Bearer\s+(\S+)$/i);
@@ -64,8 +72,14 @@ function bearer(req: NextRequest): string | null {
 /** Finds the caller. Bearer credentials are not ambient, so only cookie callers get the CSRF check. */
 async function authenticate(req: NextRequest, db: Db, access: Access): Promise<AgentActor | HumanActor | null> {
   const token = bearer(req);
-  if (access === "agent") return token ? actorFromAgentToken(db, token) : null;
-  if (token) return isLocalCredential(token) ? { kind: "local", name: "local-cli" } : null;
+  if (token) {
+    if (access === "agent") return actorFromAgentToken(db, token);
+    if (isLocalCredential(token)) return { kind: "local", name: "local-cli" };
+    // A valid agent token is recognised so it gets a 403 with a reason, not a bare 401.
+    if (token.startsWith("cpa_")) return actorFromAgentToken(db, token);
+    return null;
+  }
+  if (access === "agent") return null;
   return actorFromSessionToken(db, sessionTokenFrom(req.headers.get("cookie")), {
     userAgent: req.headers.get("user-agent"),
   });
@@ -91,6 +105,10 @@ export function route<A extends Access, Q = undefined, B = undefined, P = undefi
         actor = await authenticate(req, db, options.access);
         if (!actor)
           return errorResponse(401, options.access === "agent" ? "missing or invalid agent token" : "sign in required");
+        if (options.access !== "agent" && actor.kind === "agent")
+          return errorResponse(403, "agent tokens reach only the agent API (/api/agent/v1); this needs a person", {
+            needed: options.access,
+          });
         if (options.access !== "agent" && !hasRole(actor, options.access as Role)) {
           const needed = options.access === "owner" ? "the owner" : `the ${options.access} role`;
           return errorResponse(403, `this needs ${needed}`, { needed: options.access });
@@ -106,13 +124,10 @@ export function route<A extends Access, Q = undefined, B = undefined, P = undefi
         const type = req.headers.get("content-type") ?? "";
         if (!type.toLowerCase().startsWith("application/json"))
           return errorResponse(415, "send the body as application/json");
-        let raw: unknown;
-        try {
-          raw = await req.json();
-        } catch {
-          return errorResponse(400, "the body is not valid JSON");
-        }
-        body = options.body.parse(raw);
+        const limit = options.bodyLimit ?? (options.access === "agent" ? AGENT_BODY_LIMIT : PEOPLE_BODY_LIMIT);
+        const raw = await readJsonBody(req, limit);
+        if (!raw.ok) return bodyRefusal(raw);
+        body = options.body.parse(raw.value);
       }
       const result = await handler({ req, db, actor: actor as ActorFor<A>, query, body, params });
       return result instanceof Response ? result : json(result ?? { ok: true });
@@ -123,6 +138,10 @@ export function route<A extends Access, Q = undefined, B = undefined, P = undefi
         const reason = [...flat.formErrors, ...fields].join("; ") || "invalid request";
         return errorResponse(400, reason, { fields: flat.fieldErrors });
       }
+      if (error instanceof TooManyRequestsError)
+        return json({ error: error.message, retryAfter: error.retryAfterSeconds }, 429, {
+          "retry-after": String(error.retryAfterSeconds),
+        });
       const status = statusOf(error);
       if (status >= 500) {
         console.error(error);

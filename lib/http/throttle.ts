@@ -1,5 +1,8 @@
+import { env } from "@/lib/config/env";
+import { clientKey } from "./client-key";
+
 /** Per-client failure counter with exponential lockout, for guessable endpoints such as login. */
-export class Throttle {
+class Throttle {
   private readonly failures = new Map<string, { count: number; until: number }>();
   constructor(
     private readonly freeAttempts = 10,
@@ -57,7 +60,10 @@ export const answerLimit = new RateLimit(120, 60_000);
 /** Passkey ceremonies (options + verify): 30 a minute per client address and per person. */
 export const passkeyLimit = new RateLimit(30, 60_000);
 
-/** The client's address as the proxy reports it (first X-Forwarded-For hop), else "local". */
+/**
+ * The key a client's address is counted under: the socket address (or, behind a trusted proxy, the
+ * proxy's last X-Forwarded-For entry); see lib/http/client-key.ts. A client cannot pick its own key.
+ */
 export function clientAddress(headers: Headers): string {
-  return headers.get("x-forwarded-for")?.split(",")[0]?.trim() || headers.get("x-real-ip") || "local";
+  return clientKey(headers, env().COCKPIT_TRUST_PROXY);
 }

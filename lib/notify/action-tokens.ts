@@ -1,8 +1,9 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "@/db/client";
-import { auditEvents, notifyActionTokens } from "@/db/schema";
+import { appSettings, notifyActionTokens } from "@/db/schema";
+import { recordAudit } from "@/lib/audit";
 import type { Actor } from "@/lib/auth/actor";
 import { getCard, getCardRow, settleCard, type SettleCardResult } from "@/lib/cards";
 import { ConflictError, ForbiddenError, GoneError, NotFoundError } from "@/lib/errors";
@@ -10,15 +11,43 @@ import { ACTION_TOKEN_TTL_MS, nowOf, publicUrlOf, type NotifyEnv } from "./notif
 
 export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
-/** Two capabilities for one card: one can only allow it once, the other only deny it. 256 random bits each, stored hashed. */
+const ACTION_KEY = "notify.action-key";
+
+/** The server's secret for deriving action tokens, generated once and kept in app_settings (like the VAPID keys). */
+async function actionKey(db: DbOrTx): Promise<Buffer> {
+  const read = async () => (await db.select().from(appSettings).where(eq(appSettings.key, ACTION_KEY)))[0];
+  const row = await read();
+  if (row) return Buffer.from((row.value as { key: string }).key, "base64url");
+  await db
+    .insert(appSettings)
+    .values({ key: ACTION_KEY, value: { key: randomBytes(32).toString("base64url") } })
+    .onConflictDoNothing();
+  // Another process may have won the insert: use whichever key is stored.
+  return Buffer.from(((await read())!.value as { key: string }).key, "base64url");
+}
+
+/**
+ * Two capabilities for one card and one endpoint: one can only allow it once, the other only deny it. Each is a
+ * 256-bit HMAC of (card, endpoint, outcome) under the server's action key, stored hashed. Deriving instead of
+ * drawing at random makes every retry of a delivery carry the same pair — a send that timed out may still have
+ * reached the phone, and its buttons must keep working — and leaves one row per outcome, not one per attempt.
+ */
 export async function mintActionTokens(
   db: DbOrTx,
   { cardId, endpointId, env = {} }: { cardId: string; endpointId: string | null; env?: NotifyEnv },
 ) {
+  const key = await actionKey(db);
   const expiresAt = new Date(nowOf(env).getTime() + (env.actionTokenTtlMs ?? ACTION_TOKEN_TTL_MS));
   const make = async (outcome: "allow" | "deny") => {
-    const token = `cna_${randomBytes(32).toString("base64url")}`;
-    await db.insert(notifyActionTokens).values({ tokenHash: hashToken(token), cardId, outcome, endpointId, expiresAt });
+    const mac = createHmac("sha256", key)
+      .update(`cockpit-action\0${cardId}\0${endpointId ?? ""}\0${outcome}`)
+      .digest();
+    const token = `cna_${mac.toString("base64url")}`;
+    // The first attempt sets the lifetime; retries neither extend it nor revive a used token.
+    await db
+      .insert(notifyActionTokens)
+      .values({ tokenHash: hashToken(token), cardId, outcome, endpointId, expiresAt })
+      .onConflictDoNothing();
     return { token, url: `${publicUrlOf(env)}/api/v1/notify/actions/${token}` };
   };
   return { approve: await make("allow"), deny: await make("deny") };
@@ -54,12 +83,15 @@ export async function useActionToken({
     .where(eq(notifyActionTokens.tokenHash, hashToken(token)));
   if (!row) throw new NotFoundError("unknown action token");
   const refuse = async (error: Error, reason: string) => {
-    await db.insert(auditEvents).values({
-      actor: NTFY_NAME,
-      action: "notify.action_refused",
-      target: row.cardId,
-      detail: { reason, tokenHash: row.tokenHash.slice(0, 12) },
-    });
+    await db.transaction((tx) =>
+      recordAudit(tx, {
+        type: "notify.action_refused",
+        actor: { type: "notification", label: NTFY_NAME, id: row.cardId, channel: "ntfy" },
+        target: row.cardId,
+        outcome: "refused",
+        detail: { reason, tokenHash: row.tokenHash.slice(0, 12) },
+      }),
+    );
     return error;
   };
   if ((claim.card && claim.card !== row.cardId) || (claim.outcome && claim.outcome !== row.outcome)) {

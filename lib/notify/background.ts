@@ -1,7 +1,5 @@
-import { registerBackgroundWork } from "@/lib/server/background";
-
 // Generates the VAPID keys on first start and runs the outbox worker for the server's lifetime.
-registerBackgroundWork("notify", async () => {
+export async function startNotifyWork(): Promise<void> {
   const { getOpenedDb } = await import("@/db/client");
   const { vapidKeys } = await import("./push");
   const { releaseLeases } = await import("./fan-out");
@@ -12,4 +10,4 @@ registerBackgroundWork("notify", async () => {
   if (opened.kind === "embedded")
     await releaseLeases(opened.db).catch((error) => console.error("notify: releasing leases failed:", error));
   startNotifyWorker({ db: opened.db });
-});
+}

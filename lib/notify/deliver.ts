@@ -1,13 +1,23 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { notifyAttempts, notifyDeliveries, pushSubscriptions, webhookEndpoints, workspaces } from "@/db/schema";
+import {
+  auditCheckpoints,
+  notifyAttempts,
+  notifyDeliveries,
+  pushSubscriptions,
+  webhookEndpoints,
+  workspaces,
+} from "@/db/schema";
+import { checkpointMessage } from "@/lib/audit/checkpoint";
 import { getCard, type CardView } from "@/lib/cards";
 import { mintActionTokens } from "./action-tokens";
 import { classifyStatus, nextDelayMs, type Verdict } from "./classify";
 import { renderBody } from "./formats";
+import { renderCheckpointBody } from "./formats/checkpoint";
 import { sendHttp, SendError, type HttpResult } from "./http-send";
 import { cardUrl, nowOf, REQUEST_TIMEOUT_MS, RETRY_SCHEDULE_SECONDS, type NotifyEnv } from "./notify-env";
 import { pushRequest } from "./push";
+import { redactResponse } from "./redact";
 import { targetPolicy } from "./settings";
 import { webhookHeaders } from "./signing";
 
@@ -35,13 +45,14 @@ export async function sendToEndpoint(
     ...webhookHeaders(endpoint.secret, msgId, body, nowOf(env).getTime()),
   };
   if (endpoint.format === "ntfy" && endpoint.ntfyToken) headers.authorization = `Bearer ${endpoint.ntfyToken}`;
-  return send(db, { url: endpoint.url, headers, body }, env);
+  return send(db, { url: endpoint.url, headers, body }, env, [endpoint.secret, endpoint.ntfyToken]);
 }
 
 async function send(
   db: Db,
   request: { url: string; headers: Record<string, string>; body: string | Buffer },
   env: NotifyEnv,
+  secrets: (string | null)[] = [],
 ): Promise<AttemptOutcome> {
   let result: HttpResult;
   try {
@@ -62,7 +73,8 @@ async function send(
     statusCode: result.statusCode,
     latencyMs: result.latencyMs,
     error,
-    responseBody: result.body.slice(0, 1000),
+    // Redacted before it is cut, so no credential survives half-cut at the edge.
+    responseBody: redactResponse(result.body, secrets).slice(0, 1000),
     verdict,
   };
 }
@@ -145,6 +157,7 @@ export async function attemptDelivery(db: Db, delivery: Delivery, env: NotifyEnv
 }
 
 async function attempt(db: Db, delivery: Delivery, env: NotifyEnv): Promise<void> {
+  if (delivery.eventType === "audit.checkpoint") return attemptCheckpoint(db, delivery, env);
   let card: CardView;
   try {
     card = await getCard(db, { cardId: delivery.cardId! });
@@ -187,6 +200,22 @@ async function attempt(db: Db, delivery: Delivery, env: NotifyEnv): Promise<void
   );
   const outcome = await sendToEndpoint(db, endpoint, body, delivery.msgId, env);
   await finish(db, delivery, outcome, env);
+}
+
+/** A signed audit checkpoint for a webhook that keeps the outside copy. */
+async function attemptCheckpoint(db: Db, delivery: Delivery, env: NotifyEnv): Promise<void> {
+  const [endpoint] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpointId!));
+  if (!endpoint) return skip(db, delivery, "the endpoint was deleted", env);
+  if (!endpoint.enabled) return skip(db, delivery, endpoint.disabledReason ?? "the endpoint is disabled", env);
+  const [checkpoint] = await db
+    .select()
+    .from(auditCheckpoints)
+    .where(eq(auditCheckpoints.seq, delivery.checkpointSeq ?? -1));
+  if (!checkpoint) return skip(db, delivery, "the checkpoint no longer exists", env);
+  const body = renderCheckpointBody(endpoint.format, await checkpointMessage(checkpoint), {
+    ntfyTopic: endpoint.ntfyTopic,
+  });
+  await finish(db, delivery, await sendToEndpoint(db, endpoint, body, delivery.msgId, env), env);
 }
 
 async function attemptPush(db: Db, delivery: Delivery, card: CardView, env: NotifyEnv) {

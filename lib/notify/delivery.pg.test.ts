@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshPostgres } from "@/db/test-postgres";
 import { notifyDeliveries } from "@/db/schema";
 import { createEndpoint } from "./endpoints";
-import { ADMIN, notifyFixture, startReceiver, type NotifyFixture, type Receiver } from "./test-support";
+import { ADMIN, notifyFixture, startReceiver, type NotifyFixture, type Receiver } from "@/test/support/notify";
 import { startNotifyWorker } from "./worker";
 
 let pg: Awaited<ReturnType<typeof freshPostgres>>;

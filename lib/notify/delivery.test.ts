@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { cardEvents, notifyAttempts, notifyDeliveries, webhookEndpoints } from "@/db/schema";
+import { cardEvents, notifyActionTokens, notifyAttempts, notifyDeliveries, webhookEndpoints } from "@/db/schema";
 import { getCard, settleCard } from "@/lib/cards";
 import { createEndpoint, listDeliveries, redeliver } from "./endpoints";
 import { fanOut } from "./fan-out";
@@ -14,7 +14,7 @@ import {
   type NotifyFixture,
   type Receiver,
   type Reply,
-} from "./test-support";
+} from "@/test/support/notify";
 import { startNotifyWorker, type NotifyWorker } from "./worker";
 
 let f: NotifyFixture;
@@ -176,6 +176,59 @@ describe("outbox delivery", () => {
     const log = await listDeliveries(f.opened.db, { endpointId: ep.endpoint.id });
     expect(log[0]!.log.map((a) => a.statusCode)).toEqual([500, 429, null, 200]);
     expect(log[0]!.log.every((a) => a.latencyMs >= 0)).toBe(true);
+  });
+
+  it("ntfy: retries carry the same action tokens (one row per outcome) and the log redacts what the receiver echoes", async () => {
+    const answers = [500, 502, 503, 200];
+    // Like ntfy, the receiver echoes the whole message (actions, their URLs and bearer tokens) and the access token.
+    const r = await receiver((req): Reply => {
+      const msg = JSON.parse(req.body);
+      const echo = { id: "n1", ...msg, debug: { authorization: req.headers.authorization } };
+      return {
+        status: answers.shift()!,
+        body: `${JSON.stringify(echo)}\nAuthorization: ${req.headers.authorization}\nsig: ${req.headers["webhook-signature"]}`,
+      };
+    });
+    const clock = { now: new Date(Date.now() + 5000) };
+    const env = { ...f.env, now: () => clock.now, schedule: [5, 5, 5, 5], random: () => 0.5 };
+    const ep = await createEndpoint({
+      db: f.opened.db,
+      actor: ADMIN,
+      input: { url: `${r.url.replace("/hook", "")}/topic`, format: "ntfy", ntfyToken: "tk_ntfyAccessSecret42" },
+      env,
+    });
+    const w = worker(env);
+    const cardId = await f.admit("rm -rf release", "s-ntfy-retry");
+    for (let i = 0; i < 4; i++) {
+      await run(w);
+      clock.now = new Date(clock.now.getTime() + 6000);
+    }
+    const [d] = await deliveriesOf(ep.endpoint.id);
+    expect(d).toMatchObject({ status: "delivered", attempts: 4 });
+    expect(r.requests).toHaveLength(4);
+    const sent = r.requests.map((q) => JSON.parse(q.body));
+    const approveUrls = new Set(sent.map((b) => b.actions[0].url));
+    const denyUrls = new Set(sent.map((b) => b.actions[1].url));
+    expect(approveUrls.size).toBe(1);
+    expect(denyUrls.size).toBe(1);
+    const rows = await f.opened.db.select().from(notifyActionTokens).where(eq(notifyActionTokens.cardId, cardId));
+    expect(rows.map((t) => t.outcome).sort()).toEqual(["allow", "deny"]);
+
+    const log = await listDeliveries(f.opened.db, { endpointId: ep.endpoint.id });
+    const stored = log[0]!.log.map((a) => a.responseBody ?? "");
+    expect(stored).toHaveLength(4);
+    const approveToken = [...approveUrls][0]!.split("/").pop()!;
+    const attempts = JSON.stringify(await f.opened.db.select().from(notifyAttempts));
+    for (const text of [...stored, attempts]) {
+      expect(text).not.toContain(approveToken);
+      expect(text).not.toMatch(/cna_[A-Za-z0-9_-]{8}/);
+      expect(text).not.toContain("/api/v1/notify/actions/");
+      expect(text).not.toContain("tk_ntfyAccessSecret42");
+      expect(text).not.toMatch(/Bearer [A-Za-z0-9]/);
+    }
+    // What is not a credential stays readable.
+    expect(stored[0]).toContain('"topic":"topic"');
+    expect(stored[0]).toContain("rm -rf release");
   });
 
   it("gives up after the schedule, on a 4xx and on a redirect", async () => {

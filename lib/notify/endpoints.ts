@@ -1,7 +1,8 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { auditEvents, notifyAttempts, notifyDeliveries, webhookEndpoints, workspaces } from "@/db/schema";
+import { notifyAttempts, notifyDeliveries, webhookEndpoints, workspaces } from "@/db/schema";
+import { auditActor, recordAudit } from "@/lib/audit";
 import { can, requireCan } from "@/lib/auth/access";
 import { requireFreshPasskey } from "@/lib/auth/passkeys";
 import { actorLabel, type Actor } from "@/lib/auth/actor";
@@ -13,7 +14,7 @@ import { newWebhookSecret } from "./signing";
 import { checkTarget, parseTargetUrl } from "./ssrf";
 
 export const WEBHOOK_FORMATS = ["json", "ntfy", "slack", "discord"] as const;
-export const NOTIFY_EVENTS = ["card.admitted", "card.settled", "card.expired"] as const;
+export const NOTIFY_EVENTS = ["card.admitted", "card.settled", "card.expired", "audit.checkpoint"] as const;
 
 const Topic = z
   .string()
@@ -22,7 +23,7 @@ const Topic = z
 const fields = {
   url: z.string().trim().min(1, "give the receiver's URL").max(2000),
   workspace: z.string().trim().min(1).max(4096).nullable().optional(),
-  events: z.array(z.enum(NOTIFY_EVENTS)).min(1, "pick at least one event").max(3),
+  events: z.array(z.enum(NOTIFY_EVENTS)).min(1, "pick at least one event").max(NOTIFY_EVENTS.length),
   enabled: z.boolean(),
   delaySeconds: z.number().int().min(0).max(86_400),
   ntfyTopic: Topic.nullable().optional(),
@@ -132,9 +133,9 @@ export async function createEndpoint({
       secret,
       createdBy: who,
     });
-    await tx.insert(auditEvents).values({
-      actor: who,
-      action: "webhook.created",
+    await recordAudit(tx, {
+      actor: auditActor(actor, { workspaceId }),
+      type: "webhook.created",
       target: id,
       workspaceId,
       detail: { origin: auditUrl(url), format: data.format, events: data.events },
@@ -221,9 +222,9 @@ export async function updateEndpoint({
   }
   await db.transaction(async (tx) => {
     await tx.update(webhookEndpoints).set(patch).where(eq(webhookEndpoints.id, id));
-    await tx.insert(auditEvents).values({
-      actor: actorLabel(actor),
-      action: "webhook.updated",
+    await recordAudit(tx, {
+      actor: auditActor(actor, { workspaceId: current.workspaceId }),
+      type: "webhook.updated",
       target: id,
       workspaceId: current.workspaceId,
       detail: { fields: Object.keys(data) },
@@ -237,9 +238,9 @@ export async function deleteEndpoint({ db, actor, id }: { db: Db; actor: Actor; 
   assertAdmin(actor, current.workspaceId);
   await db.transaction(async (tx) => {
     await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id));
-    await tx.insert(auditEvents).values({
-      actor: actorLabel(actor),
-      action: "webhook.deleted",
+    await recordAudit(tx, {
+      actor: auditActor(actor, { workspaceId: current.workspaceId }),
+      type: "webhook.deleted",
       target: id,
       workspaceId: current.workspaceId,
       detail: { origin: auditUrl(current.url) },
@@ -335,10 +336,11 @@ export async function redeliver({
       .update(notifyDeliveries)
       .set({ status: "pending", nextAttemptAt: now, leaseUntil: null, completedAt: null })
       .where(eq(notifyDeliveries.id, deliveryId));
-    await tx.insert(auditEvents).values({
-      actor: actorLabel(actor),
-      action: "webhook.redelivered",
+    await recordAudit(tx, {
+      actor: auditActor(actor, { workspaceId: endpoint.workspaceId }),
+      type: "webhook.redelivered",
       target: deliveryId,
+      workspaceId: endpoint.workspaceId,
       detail: { endpointId, msgId: row.msgId },
     });
   });

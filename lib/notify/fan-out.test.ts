@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cardEvents, notifyDeliveries, notifyOutboxMarks, webhookEndpoints, workspaces } from "@/db/schema";
 import { createEndpoint } from "./endpoints";
 import { fanOut, notifyTypeOf } from "./fan-out";
-import { ADMIN, notifyFixture, startReceiver, type NotifyFixture, type Receiver } from "./test-support";
+import { ADMIN, notifyFixture, startReceiver, type NotifyFixture, type Receiver } from "@/test/support/notify";
 
 let f: NotifyFixture;
 let r: Receiver;

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { appSettings, memberships, notifyDeliveries, pushSubscriptions, users } from "@/db/schema";
 import type { Actor } from "@/lib/auth/actor";
-import { roleEverywhere } from "@/lib/auth/test-support";
+import { roleEverywhere } from "@/test/support/auth";
 import { subscribePush, vapidKeys } from "./push";
-import { notifyFixture, startReceiver, type NotifyFixture, type Receiver } from "./test-support";
+import { notifyFixture, startReceiver, type NotifyFixture, type Receiver } from "@/test/support/notify";
 import { startNotifyWorker } from "./worker";
 
 let f: NotifyFixture;

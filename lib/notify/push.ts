@@ -2,8 +2,9 @@ import { and, eq } from "drizzle-orm";
 import webpush from "web-push";
 import { z } from "zod";
 import type { Db, DbOrTx } from "@/db/client";
-import { appSettings, auditEvents, pushSubscriptions } from "@/db/schema";
-import { actorLabel, type Actor } from "@/lib/auth/actor";
+import { appSettings, pushSubscriptions } from "@/db/schema";
+import { auditActor, recordAudit } from "@/lib/audit";
+import type { Actor } from "@/lib/auth/actor";
 import type { CardView } from "@/lib/cards/view";
 import { ForbiddenError } from "@/lib/errors";
 import { elide } from "./formats/elide";
@@ -66,18 +67,20 @@ export async function subscribePush({
     auth: input.keys.auth,
     userAgent: userAgent?.slice(0, 300) ?? null,
   };
-  const [row] = await db
-    .insert(pushSubscriptions)
-    .values({ id: crypto.randomUUID(), ...values })
-    .onConflictDoUpdate({ target: pushSubscriptions.endpoint, set: values })
-    .returning();
-  await db.insert(auditEvents).values({
-    actor: actorLabel(actor),
-    action: "notify.push_subscribed",
-    target: row!.id,
-    detail: { origin: url.origin },
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(pushSubscriptions)
+      .values({ id: crypto.randomUUID(), ...values })
+      .onConflictDoUpdate({ target: pushSubscriptions.endpoint, set: values })
+      .returning();
+    await recordAudit(tx, {
+      type: "notify.push_subscribed",
+      actor: auditActor(actor),
+      target: row!.id,
+      detail: { origin: url.origin },
+    });
+    return { id: row!.id };
   });
-  return { id: row!.id };
 }
 
 export async function unsubscribePush({ db, actor, endpoint }: { db: Db; actor: Actor; endpoint: string }) {
@@ -96,7 +99,7 @@ export async function countPushSubscriptions(db: Db, userId: string): Promise<nu
 }
 
 /** What the service worker shows; kept small (push services cap payloads near 4 kB). */
-export function pushPayload(card: CardView, url: string) {
+function pushPayload(card: CardView, url: string) {
   return { title: cardTitle(card), body: elide(requestText(card), 240), url, tag: `card-${card.id}`, cardId: card.id };
 }
 

@@ -6,7 +6,7 @@ import { openDb } from "@/db/client";
 import { cardEvents, notifyDeliveries } from "@/db/schema";
 import { createEndpoint } from "./endpoints";
 import { fanOut } from "./fan-out";
-import { ADMIN, notifyFixture, startReceiver } from "./test-support";
+import { ADMIN, notifyFixture, startReceiver } from "@/test/support/notify";
 import { startNotifyWorker } from "./worker";
 
 const root = mkdtempSync(path.join(os.tmpdir(), "notify-restart-"));

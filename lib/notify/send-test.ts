@@ -1,6 +1,7 @@
 import type { Db } from "@/db/client";
-import { auditEvents, notifyAttempts, notifyDeliveries } from "@/db/schema";
-import { actorLabel, type Actor } from "@/lib/auth/actor";
+import { notifyAttempts, notifyDeliveries } from "@/db/schema";
+import { auditActor, recordAudit } from "@/lib/audit";
+import type { Actor } from "@/lib/auth/actor";
 import type { CardView } from "@/lib/cards/view";
 import { sendToEndpoint } from "./deliver";
 import { requireEndpoint } from "./endpoints";
@@ -95,10 +96,11 @@ export async function sendTest({
       error: outcome.error,
       responseBody: outcome.responseBody,
     });
-    await tx.insert(auditEvents).values({
-      actor: actorLabel(actor),
-      action: "webhook.tested",
+    await recordAudit(tx, {
+      actor: auditActor(actor, { workspaceId: endpoint.workspaceId }),
+      type: "webhook.tested",
       target: endpointId,
+      workspaceId: endpoint.workspaceId,
       detail: { statusCode: outcome.statusCode, ok },
     });
   });

@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { DbOrTx } from "@/db/client";
-import { appSettings, auditEvents } from "@/db/schema";
+import { appSettings } from "@/db/schema";
+import { auditActor, inTransaction, recordAudit } from "@/lib/audit";
 import { requireCan } from "@/lib/auth/access";
-import { actorLabel, type Actor } from "@/lib/auth/actor";
+import type { Actor } from "@/lib/auth/actor";
 import { envAllowHostsOf, type NotifyEnv } from "./notify-env";
 import { hostKey, type TargetPolicy } from "./ssrf";
 
@@ -44,11 +45,17 @@ export async function setAllowHosts({
 }): Promise<string[]> {
   requireCan(actor, "settings.manage", null);
   const hosts = [...new Set(input.hosts.map(hostKey))];
-  await db
-    .insert(appSettings)
-    .values({ key: ALLOW_HOSTS_KEY, value: hosts })
-    .onConflictDoUpdate({ target: appSettings.key, set: { value: hosts, updatedAt: new Date() } });
-  await db.insert(auditEvents).values({ actor: actorLabel(actor), action: "notify.allow_hosts", detail: { hosts } });
+  await inTransaction(db, async (tx) => {
+    await tx
+      .insert(appSettings)
+      .values({ key: ALLOW_HOSTS_KEY, value: hosts })
+      .onConflictDoUpdate({ target: appSettings.key, set: { value: hosts, updatedAt: new Date() } });
+    await recordAudit(tx, {
+      type: "notify.allow_hosts",
+      actor: auditActor(actor, { workspaceId: null }),
+      detail: { hosts },
+    });
+  });
   return hosts;
 }
 

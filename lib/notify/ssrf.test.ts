@@ -6,7 +6,7 @@ import { notifyDeliveries } from "@/db/schema";
 import { createEndpoint } from "./endpoints";
 import { sendHttp, SendError } from "./http-send";
 import { checkTarget, ipRefusal, parseTargetUrl, RefusedTargetError, type LookupAll } from "./ssrf";
-import { ADMIN, notifyFixture, startReceiver, type NotifyFixture, type Receiver } from "./test-support";
+import { ADMIN, notifyFixture, startReceiver, type NotifyFixture, type Receiver } from "@/test/support/notify";
 import { startNotifyWorker } from "./worker";
 
 const noAllow = { allowHosts: [] as string[] };
@@ -57,6 +57,22 @@ describe("SSRF policy", () => {
     ["http://0x7f.0.0.1/", /loopback/],
     ["http://[::ffff:127.0.0.1]/", /127\.0\.0\.1 is a loopback/],
     ["http://[::ffff:10.0.0.1]/", /private/],
+    // IPv4 inside IPv6: compatible (the URL parser turns [::127.0.0.1] into [::7f00:1]), translated, NAT64, 6to4, Teredo.
+    [
+      "http://[::127.0.0.1]/",
+      /127\.0\.0\.1 is a loopback address \(inside the IPv4-compatible IPv6 address ::7f00:1\)/,
+    ],
+    ["http://[::7f00:1]/", /127\.0\.0\.1 is a loopback address \(inside the IPv4-compatible/],
+    ["http://[::10.1.2.3]/", /10\.1\.2\.3 is a private address \(inside the IPv4-compatible/],
+    ["http://[::8.8.8.8]/", /deprecated IPv4-compatible/],
+    ["http://[::ffff:0:7f00:1]/", /127\.0\.0\.1 is a loopback address \(inside the IPv4-translated/],
+    ["http://[64:ff9b::127.0.0.1]/", /127\.0\.0\.1 is a loopback address \(inside the NAT64/],
+    ["http://[64:ff9b::a9fe:a9fe]/", /169\.254\.169\.254 is a link-local address \(inside the NAT64/],
+    ["http://[64:ff9b::192.168.0.1]/", /192\.168\.0\.1 is a private address \(inside the NAT64/],
+    ["http://[64:ff9b:1::808:808]/", /local-use NAT64/],
+    ["http://[2002:7f00:1::1]/", /127\.0\.0\.1 is a loopback address \(inside the 6to4/],
+    ["http://[2002:a00:1::1]/", /10\.0\.0\.1 is a private address \(inside the 6to4/],
+    ["http://[2001:0:a00:1::1]/", /10\.0\.0\.1 is a private address \(inside the Teredo/],
     ["http://metadata.google.internal/computeMetadata/v1/", /metadata/],
     // Not caught by name: the system resolver answers 127.0.0.1 and the address check refuses it.
     ["http://localhost:8080/", /localhost resolves to (127\.0\.0\.1|::1) is a loopback/],
@@ -71,6 +87,19 @@ describe("SSRF policy", () => {
       expect(await refused(url)).toMatch(/only http and https|not a valid URL/);
     },
   );
+
+  it("judges IPv4 inside a resolved AAAA answer too; a NAT64 address of a public IPv4 host is allowed", async () => {
+    const lookupAll: LookupAll = async (host) =>
+      host === "sneaky.example" ? [{ address: "::7f00:1", family: 6 }] : [{ address: "64:ff9b::808:808", family: 6 }];
+    expect(await refused("https://sneaky.example/", { allowHosts: [], lookupAll })).toMatch(
+      /127\.0\.0\.1 is a loopback/,
+    );
+    expect(await checkTarget(new URL("https://v6only.example/"), { allowHosts: [], lookupAll })).toEqual({
+      address: "64:ff9b::808:808",
+      family: 6,
+    });
+    expect(ipRefusal("2606:4700::1111")).toBeNull();
+  });
 
   it("refuses a name when any of its A/AAAA answers is private, and allows public ones", async () => {
     const lookupAll: LookupAll = async (host) =>

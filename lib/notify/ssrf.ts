@@ -7,7 +7,7 @@ export class RefusedTargetError extends ValidationError {}
 
 export type LookupAll = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
 
-export const systemLookupAll: LookupAll = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
+const systemLookupAll: LookupAll = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
 
 /** Cloud metadata services reachable by name; their addresses are link-local or private anyway. */
 const METADATA_HOSTS = new Set([
@@ -19,26 +19,69 @@ const METADATA_HOSTS = new Set([
   "metadata.azure.com",
 ]);
 
+const NAMES: Record<string, string> = {
+  loopback: "a loopback address",
+  private: "a private address",
+  linkLocal: "a link-local address",
+  uniqueLocal: "a private (unique local) address",
+  unspecified: "the unspecified address",
+  multicast: "a multicast address",
+  broadcast: "the broadcast address",
+  carrierGradeNat: "a carrier-grade NAT (shared) address",
+  reserved: "a reserved address",
+};
+
+const v4At = (bytes: number[], at: number) => new ipaddr.IPv4(bytes.slice(at, at + 4));
+const zero = (bytes: number[], from: number, to: number) => bytes.slice(from, to).every((b) => b === 0);
+
+/**
+ * IPv6 forms that carry an IPv4 address a router or the OS may turn into an IPv4 connection:
+ * IPv4-mapped (::ffff:a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d), IPv4-compatible (::a.b.c.d, deprecated; URLs
+ * normalise `[::127.0.0.1]` to `[::7f00:1]`), NAT64 (64:ff9b::/96), 6to4 (2002:a.b.c.d::/48) and Teredo
+ * (2001:0::/32, server and obfuscated client address). Returns every embedded IPv4 address with its form.
+ */
+function embeddedIPv4(addr: ipaddr.IPv6): { form: string; v4: ipaddr.IPv4; translate: boolean }[] {
+  const b = addr.toByteArray();
+  const out: { form: string; v4: ipaddr.IPv4; translate: boolean }[] = [];
+  if (zero(b, 0, 10) && b[10] === 0xff && b[11] === 0xff)
+    out.push({ form: "IPv4-mapped", v4: v4At(b, 12), translate: true });
+  else if (zero(b, 0, 8) && b[8] === 0xff && b[9] === 0xff && zero(b, 10, 12))
+    out.push({ form: "IPv4-translated", v4: v4At(b, 12), translate: true });
+  else if (zero(b, 0, 12) && !zero(b, 12, 15))
+    // Not :: or ::1 (their own ranges), but anything else in ::/96.
+    out.push({ form: "IPv4-compatible", v4: v4At(b, 12), translate: false });
+  else if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zero(b, 4, 12))
+    out.push({ form: "NAT64", v4: v4At(b, 12), translate: true });
+  else if (b[0] === 0x20 && b[1] === 0x02) out.push({ form: "6to4", v4: v4At(b, 2), translate: false });
+  else if (b[0] === 0x20 && b[1] === 0x01 && b[2] === 0x00 && b[3] === 0x00) {
+    out.push({ form: "Teredo", v4: v4At(b, 4), translate: false });
+    out.push({ form: "Teredo", v4: new ipaddr.IPv4(b.slice(12, 16).map((x) => x ^ 0xff)), translate: false });
+  }
+  return out;
+}
+
 /** Why an address is not a public unicast address, or null when it is. */
 export function ipRefusal(ip: string): string | null {
   if (!ipaddr.isValid(ip)) return `${ip} is not an IP address`;
   let addr = ipaddr.parse(ip);
-  if (addr.kind() === "ipv6" && (addr as ipaddr.IPv6).isIPv4MappedAddress())
-    addr = (addr as ipaddr.IPv6).toIPv4Address();
+  if (addr.kind() === "ipv6") {
+    const v6 = addr as ipaddr.IPv6;
+    const embedded = embeddedIPv4(v6);
+    for (const e of embedded) {
+      const inner = ipRefusal(e.v4.toString());
+      if (inner) return `${inner} (inside the ${e.form} IPv6 address ${v6.toString()})`;
+    }
+    // Mapped, translated and NAT64 addresses reach their IPv4 address: judge that one.
+    const direct = embedded.find((e) => e.translate);
+    if (direct) addr = direct.v4;
+    else if (embedded[0]?.form === "IPv4-compatible")
+      return `${v6.toString()} is a deprecated IPv4-compatible IPv6 address (${embedded[0].v4.toString()})`;
+    else if (v6.match(ipaddr.IPv6.parse("64:ff9b:1::"), 48))
+      return `${v6.toString()} is a local-use NAT64 address (64:ff9b:1::/48)`;
+  }
   const range = addr.range();
   if (range === "unicast") return null;
-  const names: Record<string, string> = {
-    loopback: "a loopback address",
-    private: "a private address",
-    linkLocal: "a link-local address",
-    uniqueLocal: "a private (unique local) address",
-    unspecified: "the unspecified address",
-    multicast: "a multicast address",
-    broadcast: "the broadcast address",
-    carrierGradeNat: "a carrier-grade NAT (shared) address",
-    reserved: "a reserved address",
-  };
-  return `${addr.toString()} is ${names[range] ?? `a non-public address (${range})`}`;
+  return `${addr.toString()} is ${NAMES[range] ?? `a non-public address (${range})`}`;
 }
 
 /** Host as the allow list names it: lower case, IPv6 without brackets. */

@@ -12,6 +12,8 @@ export interface CallFacts {
   kind: ToolKind;
   /** Absolute paths the call touches (file tools only; shell arguments are not a file boundary). */
   paths: string[];
+  /** mevedel resource addresses among the operands (`work://x`, `memory://x`, `artifact://x`), kept out of `paths`. */
+  resources: { scheme: string; rest: string }[];
   /** A write whose input names no path. */
   pathMissing: boolean;
   command: string | null;
@@ -58,7 +60,17 @@ export function callFacts(call: ToolCall, ctx: PolicyContext): CallFacts {
   }
   // Searches without a path run in the working directory.
   if (kind === "read" && raw.length === 0 && /grep|glob|directory/i.test(tool)) raw.push(env.cwd);
-  const paths = raw.map((p) => resolveCallPath(p, env));
+  // mevedel addresses resources by scheme; they are not file-system paths (their authority is modelled apart).
+  const resources: { scheme: string; rest: string }[] = [];
+  const fsRaw =
+    ctx.agent === "mevedel"
+      ? raw.filter((p) => {
+          const m = /^([a-z][a-z0-9+.-]*):\/\/(.*)$/is.exec(p);
+          if (m) resources.push({ scheme: m[1].toLowerCase(), rest: m[2] });
+          return !m;
+        })
+      : raw;
+  const paths = fsRaw.map((p) => resolveCallPath(p, env));
   const command =
     kind === "shell" ? str(input.command) : kind === "eval" ? (str(input.expression) ?? str(input.code)) : null;
   let host: string | null = null;
@@ -76,9 +88,10 @@ export function callFacts(call: ToolCall, ctx: PolicyContext): CallFacts {
     exact: tool.toLowerCase(),
     kind,
     paths,
-    pathMissing: kind === "edit" && paths.length === 0,
+    resources,
+    pathMissing: kind === "edit" && paths.length === 0 && resources.length === 0,
     command,
-    shell: kind === "shell" && command ? analyzeShell(command) : null,
+    shell: kind === "shell" && command ? analyzeShell(command, ctx.shell) : null,
     host,
     name: str(input.subagent_type) ?? str(input.name) ?? str(input.role),
     env,

@@ -61,14 +61,15 @@ export function allowMatch(
   b: Bucket,
   f: CallFacts,
   ctx: PolicyContext,
+  only?: (cr: CompiledRule) => boolean,
 ): { rule: CompiledRule; all: CompiledRule[] } | null {
   if (!f.shell) {
-    const cr = firstMatch(b, f, ctx);
+    const cr = only ? (candidates(b, f, ctx).find((c) => only(c) && c.test(f, ctx)) ?? null) : firstMatch(b, f, ctx);
     return cr ? { rule: cr, all: [cr] } : null;
   }
   const parts = allowParts(f.shell.parts, f.shell.allowable);
   if (!parts || parts.length === 0) return null;
-  const cands = candidates(b, f, ctx);
+  const cands = only ? candidates(b, f, ctx).filter(only) : candidates(b, f, ctx);
   const used: CompiledRule[] = [];
   for (const p of parts) {
     const cr = cands.find((c) => c.rule.specifier === null || (c.testCommand !== undefined && c.testCommand(p.text)));

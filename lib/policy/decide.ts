@@ -1,17 +1,21 @@
 import { callFacts, type CallFacts } from "./call";
 import { allowMatch, allowNamingContent, allRules, compiledFor, effectiveMode, insideRoots, roots } from "./context";
 import { decideMevedel } from "./decide-mevedel";
+import { deletesRootOrHome } from "./decide-shared";
 import { firstMatch } from "./match";
 import { isInside, resolveCallPath } from "./paths";
+import { protectedDecision, protectedHit } from "./protected";
 import { sensitiveWrite } from "./sensitive";
+import { shellResourcePaths } from "./shell-paths";
+import { needsPermission } from "./tools";
 import { Trail } from "./trail";
 import type { Decision, Mode, PolicyContext, ToolCall } from "./types";
 
 /** Decide a tool call: allow, ask or deny, with the deciding step, rule, store, reason and trace. Synchronous; never throws. */
 export function decide(call: ToolCall, ctx: PolicyContext): Decision {
   try {
-    if (ctx.agent === "mevedel") return decideMevedel(call, ctx);
-    const d = decideLadder(call, ctx);
+    if (ctx.agent === "mevedel") return failClosed(decideMevedel(call, ctx), ctx);
+    const d = failClosed(decideLadder(call, ctx), ctx);
     return ctx.subagent && d.decision === "ask" ? asSubagent(d) : d;
   } catch (e) {
     // Fail towards a prompt, never towards allow.
@@ -19,6 +23,36 @@ export function decide(call: ToolCall, ctx: PolicyContext): Decision {
     t.warn("engine error");
     return t.decide("ask", "fallback", `policy engine error: ${(e as Error).message}`, "safety", { safetyCheck: true });
   }
+}
+
+/**
+ * A store that could not be read may hold deny rules the engine never saw: while one is listed, nothing is
+ * allowed without a person (dont-ask: denied). Control-flow tools no rule can touch stay allowed.
+ */
+function failClosed(d: Decision, ctx: PolicyContext): Decision {
+  const bad = ctx.invalidStores ?? [];
+  if (bad.length === 0 || d.decision !== "allow" || (d.step === "always-allowed" && d.cause === "always-allowed"))
+    return d;
+  const mode = effectiveMode(ctx).mode;
+  const decision = mode === "dont-ask" ? "deny" : "ask";
+  const why = `${bad[0].path} (${bad[0].scope}) is invalid (${bad[0].error}): its rules are unknown, so nothing is allowed without a person`;
+  return {
+    ...d,
+    decision,
+    step: "invalid-store",
+    rule: null,
+    scope: bad[0].scope,
+    store: bad[0].path,
+    reason: why,
+    cause: "safety",
+    safetyCheck: true,
+    warnings: [...new Set([...d.warnings, "invalid store"])],
+    trace: [
+      ...d.trace.slice(0, -1),
+      { ...d.trace[d.trace.length - 1], outcome: "passed" },
+      { step: "invalid-store", outcome: "decided", why },
+    ],
+  };
 }
 
 /** Seed 002: a subagent has no human to answer; ordinary prompts auto-allow, safety prompts are denied. */
@@ -43,16 +77,6 @@ function mutates(f: CallFacts): boolean {
   if (f.kind === "edit" || f.kind === "eval" || f.kind === "mcp" || f.kind === "other") return true;
   if (f.kind === "shell") return !(f.shell?.readOnly && f.shell.secretArgs.length === 0);
   return false;
-}
-
-/** Targets of a shell command that remove the home directory or the root, after resolving against cwd. */
-function deletesRootOrHome(f: CallFacts, ctx: PolicyContext): boolean {
-  const a = f.shell;
-  if (!a) return false;
-  if (a.rootHomeDelete) return true;
-  const home = resolveCallPath(ctx.home, f.env);
-  // Deleting the home directory's parent (`rm -rf /home`) deletes home too.
-  return a.deleteTargets.some((t) => !/[$*?`]/.test(t) && isInside(home, resolveCallPath(t, f.env)));
 }
 
 /** Sensitive targets written by the call (file tools, safe file commands, output redirections). */
@@ -89,6 +113,10 @@ function decideLadder(call: ToolCall, ctx: PolicyContext): Decision {
   const deny = firstMatch(rules.deny, f, ctx);
   if (deny) return t.decide("deny", "deny-rule", `denied by ${deny.rule.text}`, "rule", { rule: deny.rule });
   t.pass("deny-rule", "no deny rule matches");
+
+  const prot = protectedHit(f, ctx);
+  if (prot) return protectedDecision(t, prot, mode);
+  t.pass("protected-path", "names no protected folder");
 
   const ask = firstMatch(rules.ask, f, ctx);
   if (ask) {
@@ -149,11 +177,17 @@ function decideLadder(call: ToolCall, ctx: PolicyContext): Decision {
     return t.decide("deny", "malformed-write", `${call.tool} names no file path; pass the path to write`, "safety");
   t.pass("malformed-write", "not a write without a path");
 
-  if (f.kind === "read" || f.kind === "web-fetch" || f.kind === "web-search" || f.kind === "native")
-    return t.decide("allow", "read-only", "reads are free unless a rule says otherwise", "mode");
-  if (f.shell?.readOnly) {
-    if (f.shell.secretArgs.length === 0) return t.decide("allow", "read-only", "read-only shell command", "mode");
-    t.pass("read-only", `read-only command targets secret material (${f.shell.secretArgs.join(", ")})`);
+  const free = f.kind === "read" || f.kind === "web-fetch" || f.kind === "web-search" || f.kind === "native";
+  if (free && needsPermission(ctx.agent, f.exact))
+    t.pass("read-only", `${call.tool} requires permission in ${ctx.agent} (its tools reference)`);
+  else if (free) return t.decide("allow", "read-only", "reads are free unless a rule says otherwise", "mode");
+  else if (f.shell?.readOnly) {
+    const outside = ctx.agent === "claude-code" ? outsideShellArgs(f, ctx) : [];
+    if (f.shell.secretArgs.length)
+      t.pass("read-only", `read-only command targets secret material (${f.shell.secretArgs.join(", ")})`);
+    else if (outside.length)
+      t.pass("read-only", `read-only command names ${outside[0]}, outside the workspace (Claude Code asks)`);
+    else return t.decide("allow", "read-only", "read-only shell command", "mode");
   } else t.pass("read-only", "not a read-only call");
 
   if (deletesRootOrHome(f, ctx)) {
@@ -225,6 +259,13 @@ function decideLadder(call: ToolCall, ctx: PolicyContext): Decision {
     secret ? "protected-resource" : "mode",
     { safetyCheck: secret },
   );
+}
+
+/** Claude Code: path arguments of a read-only command outside the workspace and its additional directories. */
+function outsideShellArgs(f: CallFacts, ctx: PolicyContext): string[] {
+  const r = shellResourcePaths(f);
+  const ws = roots({ ...ctx, tmpDirs: [], skillDirs: [] }, true, false);
+  return [...r.unknown, ...r.paths.filter((p) => !insideRoots(p, ws, ctx))];
 }
 
 /** Paths outside the roots: file-tool targets, or the shell's working directory (shell arguments are not a boundary). */

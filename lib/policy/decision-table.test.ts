@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { decide } from "./decide";
-import { initShellFromNode } from "./shell-init-node";
-import { ctx, edit, HOME, MODES, read, rules, sh, write } from "./test-helpers";
+import { loadShellParser } from "../policy-runtime/shell-parser";
+import { ctx, edit, HOME, MODES, read, rules, sh, write, useShell } from "@/test/support/policy";
 import type { Action, PolicyContext, ToolCall } from "./types";
 
-beforeAll(initShellFromNode);
+beforeAll(async () => useShell(await loadShellParser()));
 
 type Row = [
   name: string,

@@ -1,7 +1,8 @@
 /**
  * Pure policy engine: rule grammar, matchers, the decision ladder and narrowing proofs.
  * No database, framework or file-system imports; stores hand it parsed rules.
- * Call `initShell` (or `initShellFromNode` in shell-init-node.ts) once before `decide`.
+ * Shell commands need a parser in `PolicyContext.shell` (`createShellParser`; on Node `loadShellParser` in
+ * lib/policy-runtime/shell-parser.ts).
  */
 export type {
   Action,
@@ -33,4 +34,5 @@ export { rememberRules } from "./remember";
 export { isNarrower } from "./narrow";
 export { normalizeMode } from "./modes";
 export { canonicalTool } from "./tools";
-export { analyzeShell, initShell, isShellReady } from "./shell/analyze";
+export { analyzeShell, createShellParser, type ShellParser } from "./shell/analyze";
+export { explicitAllow } from "./basis";

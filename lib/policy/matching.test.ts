@@ -3,11 +3,11 @@ import { callFacts } from "./call";
 import { allowMatch } from "./context";
 import { decide } from "./decide";
 import { compileRules } from "./match";
-import { initShellFromNode } from "./shell-init-node";
-import { ctx, edit, HOME, read, rules, sh, src, WS } from "./test-helpers";
+import { loadShellParser } from "../policy-runtime/shell-parser";
+import { ctx, edit, HOME, read, rules, sh, src, WS, useShell } from "@/test/support/policy";
 import type { Action, Agent, ToolCall } from "./types";
 
-beforeAll(initShellFromNode);
+beforeAll(async () => useShell(await loadShellParser()));
 
 /** Does a single rule of `action` match the call (allow: at the matcher, since reads are free anyway)? */
 function hits(
@@ -262,7 +262,8 @@ describe("Claude Code tools", () => {
     [{ tool: "Grep", input: { pattern: "x", path: "/etc" } }, "default", "ask"],
     [{ tool: "Bash", input: { command: "git status" } }, "plan", "allow"],
     [{ tool: "Bash", input: { command: "npm i" } }, "bypassPermissions", "allow"],
-    [{ tool: "WebSearch", input: { query: "x" } }, "dontAsk", "allow"],
+    // Claude Code's tools reference: WebSearch requires permission, so dontAsk denies it (was "allow": issue 10 #7).
+    [{ tool: "WebSearch", input: { query: "x" } }, "dontAsk", "deny"],
     [{ tool: "Task", input: { subagent_type: "Explore" } }, "dontAsk", "allow"],
     [{ tool: "Edit", input: {} }, "default", "deny"],
   ] as [ToolCall, string, Action][])("%j in %s → %s", (call, mode, want) =>
@@ -351,6 +352,7 @@ describe("seed 002 recipes", () => {
     const d = decide(sh("make"), ctx({ rules: recipes }));
     expect(d.trace.map((e) => e.step)).toEqual([
       "deny-rule",
+      "protected-path",
       "ask-rule",
       "external-dir",
       "plan-mode",

@@ -2,11 +2,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { decide } from "./decide";
 import { parseMevedelGrant, parseMevedelRule, parseMevedelRuleText } from "./mevedel-rules";
 import { normalizeMode } from "./modes";
-import { initShellFromNode } from "./shell-init-node";
-import { ctx, HOME, src, WS } from "./test-helpers";
+import { loadShellParser } from "../policy-runtime/shell-parser";
+import { ctx, HOME, src, WS, useShell } from "@/test/support/policy";
 import type { Grant, PolicyContext, Rule, RuleSource } from "./types";
 
-beforeAll(initShellFromNode);
+beforeAll(async () => useShell(await loadShellParser()));
 
 const persistent = src("workspace", `${WS}/.mevedel/permissions.el`);
 const session = src("session", "session:s1");

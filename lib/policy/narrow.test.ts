@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseMevedelRuleText } from "./mevedel-rules";
 import { isNarrower } from "./narrow";
 import { parseRule } from "./rule-parse";
-import { src } from "./test-helpers";
+import { src } from "@/test/support/policy";
 import type { Action, Agent, EntrySpec, Grant } from "./types";
 
 function rule(text: string, action: Action = "allow", agent: Agent = "commandcode"): EntrySpec {

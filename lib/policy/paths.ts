@@ -1,4 +1,3 @@
-import { posix } from "node:path";
 import picomatch from "picomatch";
 import type { Agent, RuleSource } from "./types";
 
@@ -11,12 +10,28 @@ export interface PathEnv {
 
 const trimSlash = (p: string) => (p.length > 1 ? p.replace(/\/+$/, "") || "/" : p);
 
+/** Lexical normalisation of an absolute POSIX path: `.` and empty segments dropped, `..` folded (never above `/`). */
+export function normalizeAbs(p: string): string {
+  const out: string[] = [];
+  for (const seg of p.split("/")) {
+    if (seg === "" || seg === ".") continue;
+    if (seg === "..") out.pop();
+    else out.push(seg);
+  }
+  return "/" + out.join("/");
+}
+
+/** Parent directory of an absolute path (`/` stays `/`). */
+export function dirnameAbs(p: string): string {
+  const i = p.lastIndexOf("/");
+  return i <= 0 ? "/" : p.slice(0, i);
+}
+
 /** Absolute, normalised path of a call argument (`~` expanded, relative to cwd, trailing slash removed). */
 export function resolveCallPath(p: string, env: PathEnv): string {
   let s = p;
   if (s === "~" || s.startsWith("~/")) s = env.home + s.slice(1);
-  const abs = s.startsWith("/") ? posix.normalize(s) : posix.resolve(env.cwd, s);
-  return trimSlash(abs);
+  return normalizeAbs(s.startsWith("/") ? s : `${env.cwd}/${s}`);
 }
 
 /** Is `p` equal to or below `dir`? */
@@ -69,10 +84,16 @@ export function globMatcher(glob: string, nocase: boolean): Matcher {
   }
   const prefix = literalPrefix(rel);
   const lowered = nocase ? prefix.toLowerCase() : prefix;
-  // Cheap literal-prefix test first: most rules are anchored and most paths miss them.
+  // `x/**` also matches `x` itself (picomatch does): the shortcut admits the prefix without its trailing slash.
+  const bare = lowered.endsWith("/") ? lowered.slice(0, -1) : null;
+  // Cheap literal-prefix test first: most rules are anchored and most paths miss them. Never stricter or looser
+  // than the regex (properties.test.ts compares the two on generated globs and paths).
   m = (path: string) => {
     const r = path.startsWith("/") ? path.slice(1) : path;
-    if (lowered && !(nocase ? r.toLowerCase() : r).startsWith(lowered)) return false;
+    if (lowered) {
+      const c = nocase ? r.toLowerCase() : r;
+      if (!c.startsWith(lowered) && c !== bare) return false;
+    }
     return re.test(r);
   };
   if (cache.size > 20_000) cache.clear();
@@ -81,7 +102,8 @@ export function globMatcher(glob: string, nocase: boolean): Matcher {
 }
 
 function literalPrefix(glob: string): string {
-  const i = glob.search(/[*?[\]{}()!+@]/);
+  // Everything picomatch may treat specially ends the literal part, backslash escapes included.
+  const i = glob.search(/[*?[\]{}()!+@\\]/);
   return i === -1 ? glob : glob.slice(0, i);
 }
 
@@ -90,7 +112,7 @@ export function ancestors(p: string): string[] {
   const out: string[] = [];
   let cur = p;
   while (cur !== "/" && cur.includes("/")) {
-    cur = posix.dirname(cur);
+    cur = dirnameAbs(cur);
     out.push(cur);
   }
   return out;

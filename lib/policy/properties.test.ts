@@ -6,12 +6,12 @@ import { decide } from "./decide";
 import { compileRules, firstMatch } from "./match";
 import { isNarrower } from "./narrow";
 import { parseRule } from "./rule-parse";
-import { initShellFromNode } from "./shell-init-node";
+import { loadShellParser } from "../policy-runtime/shell-parser";
 import { matchShellPattern } from "./shell/pattern";
-import { ctx, MODES, src } from "./test-helpers";
+import { ctx, MODES, src, useShell } from "@/test/support/policy";
 import type { Action, Rule, ToolCall } from "./types";
 
-beforeAll(initShellFromNode);
+beforeAll(async () => useShell(await loadShellParser()));
 
 const SEGMENTS = [
   "git status",

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { rememberRules } from "./remember";
-import { initShellFromNode } from "./shell-init-node";
-import { ctx, edit, sh } from "./test-helpers";
+import { loadShellParser } from "../policy-runtime/shell-parser";
+import { ctx, edit, sh, useShell } from "@/test/support/policy";
 import type { PolicyContext, ToolCall } from "./types";
 
-beforeAll(initShellFromNode);
+beforeAll(async () => useShell(await loadShellParser()));
 
 describe("rememberRules", () => {
   const cases: [string, ToolCall, Partial<PolicyContext>, string[]][] = [

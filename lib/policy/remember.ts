@@ -22,8 +22,12 @@ function text(agent: Agent, tool: string, specifier: Specifier | null): string {
  */
 export function rememberRules(call: ToolCall, ctx: PolicyContext): { session: string[]; workspace: string[] } {
   const d = decide(call, ctx);
-  if (d.safetyCheck || d.decision !== "ask") return NONE;
+  if (d.safetyCheck || d.protected || d.decision !== "ask") return NONE;
   const f = callFacts(call, ctx);
+  // A shell call without a command, a fetch without a host, a nameless tool: the only rule would be tool-wide.
+  if (f.kind === "shell" && !f.shell) return NONE;
+  if (f.kind === "web-fetch" && !f.host) return NONE;
+  if (!String(call.tool ?? "").trim()) return NONE;
   const agent = ctx.agent;
   const out: string[] = [];
   if (f.shell) {
@@ -70,7 +74,18 @@ export function rememberRules(call: ToolCall, ctx: PolicyContext): { session: st
   } else {
     out.push(agent === "mevedel" ? text(agent, call.tool, null) : call.tool);
   }
-  return { session: out, workspace: out };
+  const narrow = out.filter((r) => !toolWide(r));
+  return { session: narrow, workspace: narrow };
+}
+
+/** `Bash`, `Bash(*)`, `Shell()`, `shell_command`, a mevedel `("Bash" :action allow)`: would allow every command. */
+function toolWide(rule: string): boolean {
+  const m = /^\(?"?([A-Za-z_]+)"?(?:\((\s*\*?\s*)\))?(?:\s+:action\s+\w+\))?$/.exec(rule.trim());
+  if (!m) return false;
+  const tool = m[1].toLowerCase();
+  return ["bash", "shell", "shell_command", "monitor_command", "edit", "write", "read", "webfetch", "eval"].includes(
+    tool,
+  );
 }
 
 /**

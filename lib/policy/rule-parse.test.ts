@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatRule, parseRule } from "./rule-parse";
-import { src } from "./test-helpers";
+import { src } from "@/test/support/policy";
 import type { Action, Agent } from "./types";
 
 const parse = (text: string, action: Action = "deny", agent: Agent = "commandcode") =>

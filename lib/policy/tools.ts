@@ -51,7 +51,25 @@ const TOOLS: Record<string, ToolInfo> = {
   exit_plan_mode: { canonical: "ExitPlanMode", kind: "native", coveredBy: ["exitplanmode"] },
   exitplanmode: { canonical: "ExitPlanMode", kind: "native", coveredBy: ["exit_plan_mode"] },
   bashoutput: { canonical: "BashOutput", kind: "native", coveredBy: [] },
+  // Claude Code tools reference, "Permission Required: No" (no rule is needed for them either).
+  enterplanmode: { canonical: "EnterPlanMode", kind: "native", coveredBy: ["enter_plan_mode"] },
+  taskoutput: { canonical: "TaskOutput", kind: "native", coveredBy: [] },
+  tasklist: { canonical: "TaskList", kind: "native", coveredBy: [] },
+  taskget: { canonical: "TaskGet", kind: "native", coveredBy: [] },
+  taskcreate: { canonical: "TaskCreate", kind: "native", coveredBy: [] },
+  taskupdate: { canonical: "TaskUpdate", kind: "native", coveredBy: [] },
+  cronlist: { canonical: "CronList", kind: "native", coveredBy: [] },
+  listmcpresourcestool: { canonical: "ListMcpResourcesTool", kind: "native", coveredBy: [] },
+  lsp: { canonical: "LSP", kind: "native", coveredBy: [] },
 };
+
+// Claude Code's tools reference, "Permission Required: Yes" for tools the engine would otherwise treat as free.
+const CLAUDE_PERMISSION_REQUIRED = new Set(["webfetch", "websearch", "web_fetch", "web_search", "exitplanmode"]);
+
+/** Does this tool need permission in the agent although it has no file-system effect? */
+export function needsPermission(agent: string, lowerName: string): boolean {
+  return agent === "claude-code" && CLAUDE_PERMISSION_REQUIRED.has(lowerName);
+}
 
 // Claude Code's Glob/Grep answer to `Read` rules as well as their own names.
 const CLAUDE_READS = new Set(["glob", "grep"]);

@@ -22,7 +22,7 @@ export class Trail {
     step: StepName,
     reason: string,
     cause: Cause,
-    opts: { rule?: Rule | null; safetyCheck?: boolean } = {},
+    opts: { rule?: Rule | null; safetyCheck?: boolean; protected?: boolean } = {},
   ): Decision {
     this.trace.push({ step, outcome: "decided", why: reason });
     const rule = opts.rule ?? null;
@@ -36,7 +36,8 @@ export class Trail {
       store: rule?.source.store ?? null,
       trace: this.trace,
       warnings: [...this.warnings],
-      safetyCheck: opts.safetyCheck ?? false,
+      safetyCheck: opts.safetyCheck ?? opts.protected ?? false,
+      ...(opts.protected ? { protected: true } : {}),
     };
   }
 }

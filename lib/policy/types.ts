@@ -1,9 +1,10 @@
 /** Shared types of the policy engine. Pure data: no I/O, no framework imports. */
+import type { StoreAgent } from "../agents";
 
 /** What a rule or the engine answers for a tool call. */
 export type Action = "allow" | "ask" | "deny";
-/** Agents whose rule dialects the engine understands. */
-export type Agent = "claude-code" | "commandcode" | "mevedel";
+/** Agents whose rule dialects the engine understands (the store agents of lib/agents, the one list). */
+export type Agent = StoreAgent;
 /** Where an entry lives. `managed` is an organisation-wide store that projects cannot edit. */
 export type Scope = "session" | "workspace" | "global" | "managed";
 /** Canonical modes. mevedel's `ask`/`edits`/`full-auto` map to default/accept-edits/yolo. */
@@ -89,10 +90,21 @@ export interface PolicyContext {
   caseInsensitiveFs?: boolean;
   /** Returns the symlink target of an absolute path, or null when it is not a link. */
   resolveSymlink?: (absPath: string) => string | null;
+  /** Where the agent writes plan files (Command Code `~/.commandcode/plans`, Claude Code `~/.claude/plans`). */
   planDir?: string;
+  /** Registered skill directories: readable without asking. */
   skillDirs?: string[];
   /** The call comes from a Command Code subagent: ordinary asks become allow, safety asks fail closed (deny). */
   subagent?: boolean;
+  /** The bash parser (see `createShellParser`). Without it every shell command is unparsable and never allowed by a rule. */
+  shell?: ShellParser | null;
+  /**
+   * Folders no agent may read, write or name without a person: the cockpit's own data folder. A call touching
+   * one is a safety-check ask with `protected: true` (deny in dont-ask), whatever the mode or rules allow.
+   */
+  protectedPaths?: string[];
+  /** Stores of this context that could not be read: decisions fail closed (never allow) while any is listed. */
+  invalidStores?: { path: string; scope: Scope; error: string }[];
 }
 
 /** Ladder step names, fixed by DESIGN.md. */
@@ -109,7 +121,9 @@ export type StepName =
   | "allow-rule"
   | "accept-edits"
   | "fallback"
-  | "always-allowed";
+  | "always-allowed"
+  | "protected-path"
+  | "invalid-store";
 
 /** One line of a decision's trace. */
 export interface TraceEntry {
@@ -137,6 +151,11 @@ export interface Decision {
   warnings: string[];
   /** True when a prompt may only offer allow-once / deny (approvals of safety checks are never remembered). */
   safetyCheck: boolean;
+  /**
+   * True when the call touches a protected path (`ctx.protectedPaths`). The card may only be settled by a person,
+   * once: never by a rule, grant, mode heuristic or remembered approval. Implies `safetyCheck`.
+   */
+  protected?: boolean;
 }
 
 /** Outcome of a narrowing proof. */
@@ -198,4 +217,11 @@ export interface ShellAnalysis {
   writes: string[];
   /** Constructs that made the command not allowable, e.g. "if_statement", "syntax error". */
   unsupported: string[];
+}
+
+/** A loaded bash parser with its own analysis cache. Created by the caller and passed in `PolicyContext.shell`. */
+export interface ShellParser {
+  analyze(command: string): ShellAnalysis;
+  /** Drop cached analyses (benchmarks measure cold parses with it). */
+  clearCache(): void;
 }

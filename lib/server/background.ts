@@ -1,35 +1,37 @@
 /**
- * Long-running work of the server process (delivery workers, expiry timers). Each concern
- * registers one starter here; `instrumentation.ts` runs them once when the server starts.
- * Starters must open the database lazily and never throw (log and retry instead).
+ * Long-running work of the server process (delivery workers, expiry timers): a static list of plain
+ * start functions, one per concern; `instrumentation.ts` runs them once when the server starts.
+ * Start functions open the database lazily (dynamic imports inside) and must not throw (log and retry instead);
+ * a start function that throws anyway is logged and the others still start.
  */
-type Starter = { name: string; start: () => Promise<void> | void };
+import { startAuditWork } from "@/lib/audit/background";
+import { startCardsWork } from "@/lib/cards/background";
+import { startNotifyWork } from "@/lib/notify/background";
+import { startStoreSweep } from "@/lib/workspaces/background";
 
-const starters: Starter[] = [];
-
-export function registerBackgroundWork(name: string, start: Starter["start"]): void {
-  if (!starters.some((s) => s.name === name)) starters.push({ name, start });
+export interface BackgroundWork {
+  name: string;
+  start: () => Promise<void> | void;
 }
+
+export const BACKGROUND_WORK: readonly BackgroundWork[] = [
+  { name: "audit", start: startAuditWork },
+  { name: "cards", start: startCardsWork },
+  { name: "notify", start: startNotifyWork },
+  { name: "store-sweep", start: startStoreSweep },
+];
 
 const startedKey = Symbol.for("permissions-cockpit.background-started");
 
-export async function startBackgroundWork(): Promise<void> {
+export async function startBackgroundWork(work: readonly BackgroundWork[] = BACKGROUND_WORK): Promise<void> {
   const g = globalThis as typeof globalThis & { [startedKey]?: boolean };
   if (g[startedKey]) return;
   g[startedKey] = true;
-  // Concerns add their starter modules to this list (one import each).
-  await Promise.all(BACKGROUND_MODULES.map((load) => load()));
-  for (const s of starters) {
+  for (const w of work) {
     try {
-      await s.start();
+      await w.start();
     } catch (error) {
-      console.error(`background work "${s.name}" failed to start:`, error);
+      console.error(`background work "${w.name}" failed to start:`, error);
     }
   }
 }
-
-const BACKGROUND_MODULES: Array<() => Promise<unknown>> = [
-  () => import("@/lib/cards/background"),
-  () => import("@/lib/notify/background"),
-  () => import("@/lib/workspaces/background"),
-];

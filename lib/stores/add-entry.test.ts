@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { addEntry } from "./add-entry";
 import { InvalidInputError, InvalidStoreError, SymlinkRefusedError } from "./errors";
 import { listEntries } from "./list-entries";
-import { FIXTURES, makeSandbox, type Sandbox } from "./test-support";
+import { FIXTURES, makeSandbox, type Sandbox } from "@/test/support/stores";
 
 let sb: Sandbox;
 beforeEach(() => {

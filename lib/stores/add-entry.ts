@@ -3,7 +3,8 @@ import { targetStore, type StorePaths } from "./discover";
 import { InvalidInputError } from "./errors";
 import { appendJsonRule } from "./json-append";
 import { abbreviateFormPaths, readOneForm } from "./home-paths";
-import { loadStore, type LoadedStore } from "./load-store";
+import { loadStore, parseStore, type LoadedStore } from "./load-store";
+import { decodeStore } from "./read-store";
 import { addKeySplice, appendItemSplice, applySplices } from "./plist-edit";
 import { parsePlistStore } from "./plist-format";
 import { formatPlistRule, parsePlistRule, parseTextRule, type RuleSource } from "./policy-adapter";
@@ -86,7 +87,8 @@ export async function addEntry(input: AddEntryInput): Promise<AddResult> {
       scopeWarning: scopeWarning(store.info.scope),
     };
   }
-  const after = await loadStore(location, home);
+  // The text just written, parsed in memory: no second read of the file.
+  const after = await parseStore(location, decodeStore(Buffer.from(next, "utf8")), home);
   const added =
     after.located.filter((l) => !store.located.some((o) => o.entry.id === l.entry.id)).at(-1) ?? after.located.at(-1)!;
   return {

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { assertNoSymlinks, sweepStaleTemps, writeAtomically } from "./atomic-write";
 import { ConflictError, SymlinkRefusedError } from "./errors";
 import { sha256 } from "./read-store";
-import { makeSandbox, type Sandbox } from "./test-support";
+import { makeSandbox, type Sandbox } from "@/test/support/stores";
 
 let sb: Sandbox;
 beforeEach(() => {

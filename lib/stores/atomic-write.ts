@@ -1,15 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { constants, promises as fs } from "node:fs";
 import path from "node:path";
-import { ConflictError, StoreLockedError, SymlinkRefusedError } from "./errors";
-import { decodeStore, MISSING, type StoreBytes } from "./read-store";
+import { ConflictError, InvalidStoreError, StoreLockedError, SymlinkRefusedError } from "./errors";
+import { decodeStore, readStoreBytes, type StoreBytes } from "./read-store";
 
 const TEMP_MARK = ".cockpit-tmp-";
 const LOCK_SUFFIX = ".cockpit-lock";
 const LOCK_WAIT_MS = 5_000;
 const LOCK_STALE_MS = 30_000;
 
-export const tempPrefix = (file: string) => path.join(path.dirname(file), `.${path.basename(file)}${TEMP_MARK}`);
+const tempPrefix = (file: string) => path.join(path.dirname(file), `.${path.basename(file)}${TEMP_MARK}`);
 const lockPath = (file: string) => path.join(path.dirname(file), `.${path.basename(file)}${LOCK_SUFFIX}`);
 
 /**
@@ -51,22 +51,15 @@ export async function assertNoEmacsLock(file: string): Promise<void> {
   );
 }
 
-/** Read the store without following a symlink at the final component. */
+/**
+ * Read the store without following a symlink at the final component, with the same limits as every
+ * store read; a store that cannot be read (not a regular file, too large, too slow) is never written.
+ */
 export async function readNoFollow(file: string): Promise<StoreBytes> {
-  let handle;
-  try {
-    handle = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return MISSING;
-    if (code === "ELOOP") throw new SymlinkRefusedError(`refusing to write through a symlink: ${file}`);
-    throw error;
-  }
-  try {
-    return decodeStore(await handle.readFile());
-  } finally {
-    await handle.close();
-  }
+  const bytes = await readStoreBytes(file, { noFollow: true });
+  if (bytes.version === "unreadable")
+    throw new InvalidStoreError(`${file}: ${bytes.decodeError} — it is never overwritten`);
+  return bytes;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -3,7 +3,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { main } from "@/lib/cli/main";
-import { FIXTURES, makeSandbox, type Sandbox } from "./test-support";
+import { FIXTURES, makeSandbox, type Sandbox } from "@/test/support/stores";
 import type { Entry } from "./types";
 
 let sb: Sandbox;

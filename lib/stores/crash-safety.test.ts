@@ -6,14 +6,14 @@ import { addEntry } from "./add-entry";
 import { sweepStaleTemps } from "./atomic-write";
 import { listEntries } from "./list-entries";
 import { revokeEntry } from "./revoke-entry";
-import { FIXTURES, makeSandbox, type Sandbox } from "./test-support";
+import { FIXTURES, makeSandbox, type Sandbox } from "@/test/support/stores";
 import type { Agent } from "./types";
 
 // F1: a writer killed with SIGKILL at random points leaves the old or the new bytes, never a mix,
 // and the startup sweep clears every temp file and lock it left behind.
 const ITERATIONS = Number(process.env.CRASH_ITERATIONS ?? 240);
 const WORKERS = 4;
-const CHILD = path.join(import.meta.dirname, "crash-child.ts");
+const CHILD = path.join(import.meta.dirname, "../../test/support/crash-child.ts");
 
 interface Lane {
   sb: Sandbox;

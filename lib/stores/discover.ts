@@ -1,4 +1,5 @@
 import path from "node:path";
+import { STORE_AGENTS } from "@/lib/agents";
 import type { Agent, Scope, StoreFormat } from "./types";
 
 export const DEFAULT_MANAGED_SETTINGS = "/etc/claude-code/managed-settings.json";
@@ -23,7 +24,7 @@ export interface StorePaths {
   managedSettingsPath?: string | null;
 }
 
-export const AGENTS: Agent[] = ["claude-code", "commandcode", "mevedel"];
+export const AGENTS: Agent[] = [...STORE_AGENTS];
 
 /** Every store of one agent (or all agents), workspace files first, then global, then managed. */
 export function discoverStores({ workspace, home, managedSettingsPath }: StorePaths, agent?: Agent): StoreLocation[] {

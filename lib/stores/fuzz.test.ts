@@ -8,7 +8,7 @@ import { parseJsonSettings } from "./json-format";
 import { appendItemSplice, applySplices, removeItemSplice } from "./plist-edit";
 import { parsePlistStore } from "./plist-format";
 import type { Datum } from "@/lib/sexp/read";
-import { FIXTURES, makeSandbox } from "./test-support";
+import { FIXTURES, makeSandbox } from "@/test/support/stores";
 
 // B3/B4: mutated real settings files and generated ones through parse → edit. FUZZ_RUNS scales it up.
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1_500);

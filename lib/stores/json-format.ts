@@ -4,18 +4,27 @@ import { lineColumn } from "@/lib/sexp/read";
 import type { Action } from "./types";
 
 const RuleList = z.array(z.string());
+/**
+ * Seed 002: `"disableBypass": "disable"` (or `true`) turns yolo off. Any other present value except `false` is read
+ * the safer way (bypass disabled): an unknown value of one field never makes the whole file, and its deny rules, invalid.
+ */
+const BypassSwitch = z
+  .unknown()
+  .transform((v): boolean | undefined => (v === undefined || v === null ? undefined : v !== false))
+  .optional();
 export const JsonPermissions = z.looseObject({
   allow: RuleList.optional(),
   ask: RuleList.optional(),
   deny: RuleList.optional(),
-  additionalDirectories: z.array(z.string()).optional(),
-  defaultMode: z.string().optional(),
-  disableBypassPermissionsMode: z.string().optional(),
-  disableBypass: z.boolean().optional(),
+  // Unknown values of the scalar fields are ignored (fewer roots, default mode), never fatal to the file.
+  additionalDirectories: z.array(z.string()).optional().catch(undefined),
+  defaultMode: z.string().optional().catch(undefined),
+  disableBypassPermissionsMode: BypassSwitch,
+  disableBypass: BypassSwitch,
 });
 export const JsonSettings = z.looseObject({
   permissions: JsonPermissions.optional(),
-  disableBypass: z.boolean().optional(),
+  disableBypass: BypassSwitch,
 });
 export type JsonSettings = z.infer<typeof JsonSettings>;
 

@@ -3,8 +3,8 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listEntries } from "./list-entries";
 import { loadPolicyInputs } from "./load-policy-inputs";
-import { memorySessionSource } from "./session";
-import { FIXTURES, makeSandbox, type Sandbox } from "./test-support";
+import type { SessionEntryRow } from "./session";
+import { FIXTURES, makeSandbox, type Sandbox } from "@/test/support/stores";
 
 let sb: Sandbox;
 beforeEach(() => {
@@ -141,7 +141,7 @@ describe("listEntries", () => {
 
   it("merges session entries from a source and filters by scope and agent", async () => {
     sb.write(".claude/settings.json", FIXTURES.claudeTabs);
-    const source = memorySessionSource([
+    const rows: SessionEntryRow[] = [
       {
         id: "r1",
         agentSessionId: "s-1",
@@ -158,11 +158,11 @@ describe("listEntries", () => {
         rule: '("Bash" :pattern "make *" :action allow)',
         createdAt: "2026-01-01T00:00:00Z",
       },
-    ]);
-    const all = await listEntries({ ...sb.paths, sessionSource: source });
+    ];
+    const all = await listEntries({ ...sb.paths, sessionRows: rows });
     expect(all.entries.filter((e) => e.scope === "session").map((e) => e.id)).toEqual(["session:r1", "session:r2"]);
     expect(all.stores.at(-1)).toMatchObject({ format: "database", scope: "session" });
-    const only = await listEntries({ ...sb.paths, sessionSource: source, scope: "session", agent: "claude-code" });
+    const only = await listEntries({ ...sb.paths, sessionRows: rows, scope: "session", agent: "claude-code" });
     expect(only.entries.map((e) => e.rule)).toEqual(["Bash(make:*)"]);
     expect(only.entries[0]).toMatchObject({ agentSessionId: "s-1", store: { format: "database" }, tool: "Shell" });
   });

@@ -2,13 +2,14 @@ import path from "node:path";
 import { discoverStores, type StorePaths } from "./discover";
 import { loadStore, type LoadedStore } from "./load-store";
 import { parseAnyRule, specifierText } from "./policy-adapter";
-import { sessionEntryId, type SessionEntrySource } from "./session";
+import { sessionEntryId, type SessionEntryRow } from "./session";
 import type { Agent, Entry, Scope, StoreInfo } from "./types";
 
 export interface ListEntriesInput extends StorePaths {
   agent?: Agent;
   scope?: Scope;
-  sessionSource?: SessionEntrySource;
+  /** Session entries as data (the database's rows); listed as one "database" store when given. */
+  sessionRows?: readonly SessionEntryRow[];
 }
 
 export interface EntryListing {
@@ -28,8 +29,8 @@ export async function listEntries(input: ListEntriesInput): Promise<EntryListing
   const entries = loaded
     .flatMap((s) => s.located.map((l) => l.entry))
     .filter((e) => !input.scope || e.scope === input.scope);
-  if (input.sessionSource && (!input.scope || input.scope === "session")) {
-    const rows = await input.sessionSource.list();
+  if (input.sessionRows && (!input.scope || input.scope === "session")) {
+    const rows = input.sessionRows;
     const sessionStore: StoreInfo = {
       path: "database",
       format: "database",

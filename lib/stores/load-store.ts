@@ -27,7 +27,11 @@ const label = (g: Grant): GrantView => ({ ...g, label: g.recursive ? "recursive"
 
 /** Read and parse one store; never throws for bad content (the store is then listed invalid). */
 export async function loadStore(location: StoreLocation, home: string): Promise<LoadedStore> {
-  const bytes = await readStoreBytes(location.path);
+  return parseStore(location, await readStoreBytes(location.path), home);
+}
+
+/** Parse one store's bytes (as read, or as just written); checks the path for symlinks, reads nothing. */
+export async function parseStore(location: StoreLocation, bytes: StoreBytes, home: string): Promise<LoadedStore> {
   const info: StoreInfo = {
     path: location.path,
     format: location.format,

@@ -3,7 +3,7 @@ import { ConflictError, InvalidInputError, NarrowingRefusedError } from "./error
 import { listEntries } from "./list-entries";
 import { narrowEntry, previewNarrowing } from "./narrow-entry";
 import { suggestNarrowings } from "./suggest-narrowings";
-import { FIXTURES, makeSandbox, type Sandbox } from "./test-support";
+import { FIXTURES, makeSandbox, type Sandbox } from "@/test/support/stores";
 import type { Entry } from "./types";
 
 let sb: Sandbox;

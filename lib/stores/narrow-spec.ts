@@ -24,7 +24,7 @@ export const ACTIONS = ["allow", "ask", "deny"] as const;
 export const isAction = (s: string): s is Action => (ACTIONS as readonly string[]).includes(s);
 
 /** Split on whitespace, honouring double quotes with `\"` and `\\` escapes. */
-export function tokenize(spec: string): string[] {
+function tokenize(spec: string): string[] {
   const out: string[] = [];
   let i = 0;
   while (i < spec.length) {

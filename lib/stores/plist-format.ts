@@ -16,12 +16,12 @@ const sym = <T extends string>(names: readonly [T, ...T[]]) =>
   z.object({ $symbol: z.enum(names) }).transform((v) => v.$symbol);
 const Flag = z.union([z.literal(true), z.null()]).transform((v) => v === true);
 
-export const PlistGrant = z.strictObject({
+const PlistGrant = z.strictObject({
   path: z.string().min(1),
   access: sym(["read", "write"]),
   recursive: Flag.optional(),
 });
-export const PlistRule = z.strictObject({
+const PlistRule = z.strictObject({
   tool: z.string().min(1),
   path: z.string().optional(),
   pattern: z.string().optional(),

@@ -1,7 +1,8 @@
-import { readlinkSync } from "node:fs";
+import { readlinkSync, realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { normalizeMode, type Agent, type Mode, type PolicyContext } from "@/lib/policy";
+import { env } from "@/lib/config/env";
+import { normalizeMode, type Agent, type Mode, type PolicyContext, type ShellParser } from "@/lib/policy";
 import type { PolicyInputs } from "./load-policy-inputs";
 
 /** The engine's symlink resolver on the real file system: one hop, relative to the link's folder. */
@@ -35,6 +36,43 @@ export function resolveModes(
   return { modeBase, modeEffective, ...(ignoredDefault ? { ignoredDefault } : {}) };
 }
 
+/** Where each agent keeps plan files and skills (seed 002 "Внешние каталоги"; Claude Code's `~/.claude/{plans,skills}`). */
+export function agentLocations(
+  agent: Agent,
+  workspace: string,
+  home: string,
+): { planDir?: string; skillDirs: string[] } {
+  if (agent === "commandcode")
+    return {
+      planDir: path.join(home, ".commandcode/plans"),
+      skillDirs: [path.join(home, ".commandcode/skills"), path.join(workspace, ".commandcode/skills")],
+    };
+  if (agent === "claude-code")
+    return {
+      planDir: path.join(home, ".claude/plans"),
+      skillDirs: [path.join(home, ".claude/skills"), path.join(workspace, ".claude/skills")],
+    };
+  return { skillDirs: [] }; // mevedel: plans are session-owned work:// resources, skills are skill:// addresses
+}
+
+/** The cockpit's data folder (credential, database, keys), as written and with symlinks resolved. */
+export function cockpitProtectedPaths(): string[] {
+  let dir: string;
+  try {
+    dir = env().dataDir;
+  } catch {
+    dir = path.resolve(process.env.COCKPIT_DATA || ".cockpit");
+  }
+  const out = [dir];
+  try {
+    const real = realpathSync(dir);
+    if (real !== dir) out.push(real);
+  } catch {
+    // Not created yet: the lexical path is all there is to protect.
+  }
+  return out;
+}
+
 /** Everything the engine needs to decide one call in a workspace, from the loaded stores. */
 export function policyContextFor({
   agent,
@@ -43,6 +81,8 @@ export function policyContextFor({
   cwd,
   home,
   inputs,
+  shell,
+  protectedPaths = cockpitProtectedPaths(),
 }: {
   agent: Agent;
   mode: Mode;
@@ -50,8 +90,13 @@ export function policyContextFor({
   cwd?: string | null;
   home: string;
   inputs: PolicyInputs;
+  /** The bash parser (`loadShellParser()`); without it shell commands are never allowed by a rule. */
+  shell?: ShellParser | null;
+  /** Defaults to the cockpit data folder. */
+  protectedPaths?: string[];
 }): PolicyContext {
   return {
+    ...agentLocations(agent, workspace, home),
     agent,
     mode,
     workspaceRoot: workspace,
@@ -65,5 +110,10 @@ export function policyContextFor({
     disableBypass: inputs.disableBypass,
     caseInsensitiveFs: process.platform === "darwin" || process.platform === "win32",
     resolveSymlink,
+    shell,
+    protectedPaths,
+    invalidStores: inputs.stores
+      .filter((s) => !s.valid)
+      .map((s) => ({ path: s.path, scope: s.scope, error: s.error ?? "invalid" })),
   };
 }

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { promises as fs } from "node:fs";
+import { constants, promises as fs, type Stats } from "node:fs";
+import { SymlinkRefusedError } from "./errors";
 
 export interface StoreBytes {
   exists: boolean;
@@ -7,6 +8,7 @@ export interface StoreBytes {
   /** Decoded text; only meaningful when `decodeError` is unset. */
   text: string;
   version: string;
+  /** Why the store cannot be used (bad UTF-8, not a regular file, too large, too slow); it is then invalid. */
   decodeError?: string;
 }
 
@@ -28,23 +30,121 @@ export function decodeStore(bytes: Buffer): StoreBytes {
 
 export const MISSING: StoreBytes = { exists: false, bytes: Buffer.alloc(0), text: "", version: "missing" };
 
-/** Read a store's current bytes; a missing file is an empty store with version "missing". */
-export async function readStoreBytes(file: string): Promise<StoreBytes> {
+const unreadable = (reason: string): StoreBytes => ({
+  ...MISSING,
+  exists: true,
+  version: "unreadable",
+  decodeError: reason,
+});
+
+export interface StoreReadLimits {
+  /** Largest store accepted, in bytes (COCKPIT_MAX_STORE_BYTES; default 1 MiB). */
+  maxBytes: number;
+  /** How long one read may take before the store is reported unreadable. */
+  timeoutMs: number;
+}
+
+export const DEFAULT_STORE_READ_LIMITS: StoreReadLimits = { maxBytes: 1024 * 1024, timeoutMs: 2_000 };
+
+// On globalThis: Next.js may load this module once per bundle, but the limits are per process.
+const limitsKey = Symbol.for("permissions-cockpit.store-read-limits");
+type WithLimits = typeof globalThis & { [limitsKey]?: StoreReadLimits };
+
+/** Set the process-wide store read limits (the server and the CLI do this once from the environment). */
+export function configureStoreReads(limits: Partial<StoreReadLimits>): void {
+  const g = globalThis as WithLimits;
+  g[limitsKey] = { ...storeReadLimits(), ...limits };
+}
+
+export function storeReadLimits(): StoreReadLimits {
+  return (globalThis as WithLimits)[limitsKey] ?? DEFAULT_STORE_READ_LIMITS;
+}
+
+function kindOf(stat: Stats): string {
+  if (stat.isDirectory()) return "a directory";
+  if (stat.isFIFO()) return "a named pipe (FIFO)";
+  if (stat.isCharacterDevice()) return "a character device";
+  if (stat.isBlockDevice()) return "a block device";
+  if (stat.isSocket()) return "a socket";
+  if (stat.isSymbolicLink()) return "a symbolic link";
+  return "not a regular file";
+}
+
+const CHUNK = 64 * 1024;
+
+/**
+ * Read a store's current bytes; a missing file is an empty store with version "missing". Only regular
+ * files (after resolving symlinks, unless `noFollow`) up to `maxBytes` are read, opened non-blocking
+ * and under a timeout; anything else comes back with `decodeError` set, so the store is listed invalid
+ * and never written. With `noFollow`, a symlink at the last component throws SymlinkRefusedError.
+ */
+export async function readStoreBytes(file: string, options: { noFollow?: boolean } = {}): Promise<StoreBytes> {
+  const limits = storeReadLimits();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<StoreBytes>((resolve) => {
+    timer = setTimeout(() => resolve(unreadable(`reading took longer than ${limits.timeoutMs} ms`)), limits.timeoutMs);
+  });
   try {
-    return decodeStore(await fs.readFile(file));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return MISSING;
-    if (code === "EISDIR")
-      return { ...MISSING, exists: true, version: "unreadable", decodeError: "path is a directory" };
-    return { ...MISSING, exists: true, version: "unreadable", decodeError: `cannot read: ${code ?? String(error)}` };
+    return await Promise.race([readBounded(file, options.noFollow === true, limits.maxBytes), timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
-export function lineOf(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
+function tooLarge(size: number, maxBytes: number): string {
+  return `file is larger than the store limit (${size} bytes > ${maxBytes}; COCKPIT_MAX_STORE_BYTES)`;
+}
+
+async function readBounded(file: string, noFollow: boolean, maxBytes: number): Promise<StoreBytes> {
+  let target = file;
+  let stat: Stats;
+  try {
+    if (!noFollow) target = await fs.realpath(file);
+    stat = await fs.lstat(target);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return MISSING;
+    if (code === "ELOOP") return unreadable("symbolic link loop");
+    return unreadable(`cannot read: ${code ?? String(error)}`);
+  }
+  if (stat.isSymbolicLink()) throw new SymlinkRefusedError(`refusing to write through a symlink: ${file}`);
+  if (stat.isDirectory()) return unreadable("path is a directory");
+  if (!stat.isFile()) return unreadable(`not a regular file: ${kindOf(stat)}`);
+  if (stat.size > maxBytes) return unreadable(tooLarge(stat.size, maxBytes));
+
+  let handle;
+  try {
+    // O_NONBLOCK: a file swapped for a FIFO after the lstat cannot block the thread pool.
+    handle = await fs.open(target, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return MISSING;
+    if (code === "ELOOP" && noFollow) throw new SymlinkRefusedError(`refusing to write through a symlink: ${file}`);
+    return unreadable(`cannot read: ${code ?? String(error)}`);
+  }
+  try {
+    const opened = await handle.stat();
+    if (!opened.isFile() || opened.ino !== stat.ino || opened.dev !== stat.dev)
+      return unreadable("the file was replaced while reading — refresh");
+    if (opened.size > maxBytes) return unreadable(tooLarge(opened.size, maxBytes));
+    // Read at most maxBytes + 1: a file that grows while being read is caught, not followed.
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.alloc(Math.min(CHUNK, maxBytes + 1 - total));
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, total);
+      if (bytesRead === 0) break;
+      chunks.push(chunk.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > maxBytes) return unreadable(`${tooLarge(total, maxBytes)}; it grew while being read`);
+    }
+    return decodeStore(Buffer.concat(chunks, total));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return unreadable(`cannot read: ${code ?? String(error)}`);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Line numbers for many offsets in one pass (listing 5,000 entries must not be quadratic). */

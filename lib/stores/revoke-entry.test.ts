@@ -1,18 +1,27 @@
-import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   ConflictError,
-  InvalidStoreError,
   NotFoundError,
   ReadOnlyStoreError,
+  StoreError,
   StoreLockedError,
   SymlinkRefusedError,
 } from "./errors";
 import { listEntries } from "./list-entries";
 import { revokeEntry } from "./revoke-entry";
-import { memorySessionSource } from "./session";
-import { FIXTURES, makeSandbox, type Sandbox } from "./test-support";
+import { memorySessionSource } from "@/test/support/stores";
+import { FIXTURES, makeSandbox, type Sandbox } from "@/test/support/stores";
 import type { Entry } from "./types";
 
 let sb: Sandbox;
@@ -248,7 +257,7 @@ describe("revokeEntry: refusals", () => {
     expect(readFileSync(outside, "utf8")).toBe("root:x:0:0\n");
   });
 
-  it("managed entries are read-only; unknown ids are not found; invalid files are never written", async () => {
+  it("managed entries are read-only; unknown ids are not found", async () => {
     const managed = path.join(sb.root, "managed.json");
     writeFileSync(managed, '{"permissions":{"deny":["Bash(sudo *)"]}}');
     const { entries } = await listEntries({ ...sb.paths, managedSettingsPath: managed });
@@ -256,8 +265,44 @@ describe("revokeEntry: refusals", () => {
       ReadOnlyStoreError,
     );
     await expect(revokeEntry({ ...sb.paths, id: "0000000000000000" })).rejects.toBeInstanceOf(NotFoundError);
-    expect(InvalidStoreError).toBeDefined();
   });
+
+  it.each([
+    ["JSON broken after listing", ".claude/settings.json", FIXTURES.claudeTabs, (t: string) => t.replace(/\}\n$/, "")],
+    [
+      "JSON with a non-string rule",
+      ".claude/settings.json",
+      FIXTURES.claudeTabs,
+      (t: string) => t.replace("]", ", 3]"),
+    ],
+    ["plist broken after listing", ".mevedel/permissions.el", FIXTURES.mevedel, (t: string) => `${t}\n(unbalanced`],
+  ])(
+    "an invalid file is never written (%s): refused, byte-identical, mtime unchanged",
+    async (_n, rel, valid, breakIt) => {
+      sb.write(rel, valid);
+      const target = await entry((e) => e.store.path === sb.abs(rel));
+      const broken = breakIt(valid);
+      expect(broken).not.toBe(valid);
+      const file = sb.write(rel, broken);
+      const past = new Date("2020-01-02T03:04:05Z");
+      utimesSync(file, past, past);
+      const before = readFileSync(file);
+      const listed = await listEntries(sb.paths);
+      const store = listed.stores.find((s) => s.path === file);
+      expect(store?.valid).toBe(false);
+      // By id alone, by the version listed before the break, by the broken file's version, and as a dry run.
+      for (const attempt of [
+        { id: target.id },
+        { id: target.id, expectedVersion: target.store.version },
+        { id: target.id, expectedVersion: store!.version },
+        { id: target.id, dryRun: true },
+      ])
+        await expect(revokeEntry({ ...sb.paths, ...attempt })).rejects.toBeInstanceOf(StoreError);
+      expect(readFileSync(file).equals(before)).toBe(true);
+      expect(statSync(file).mtimeMs).toBe(past.getTime());
+      expect(readdirSync(path.dirname(file))).toEqual([path.basename(file)]);
+    },
+  );
 
   it("preserves the file mode", async () => {
     const abs = sb.write(".claude/settings.json", FIXTURES.claudeTabs);

@@ -1,4 +1,5 @@
 import { NotFoundError } from "./errors";
+import type { Entry } from "./types";
 import { removeJsonRule } from "./json-edit";
 import { applySplices, removeItemSplice } from "./plist-edit";
 import type { Datum } from "@/lib/sexp/read";
@@ -19,7 +20,17 @@ export interface RevokeEntryInput extends EntryRef {
 
 /** Remove one entry from its store, touching only that entry's text. */
 export async function revokeEntry(input: RevokeEntryInput): Promise<WriteResult> {
-  if (isSessionEntryId(input.id)) return revokeSessionEntry(input);
+  return (await revokeEntryDetailed(input)).result;
+}
+
+/**
+ * `revokeEntry`, also giving the entry as it was found (null for a session entry): callers that record
+ * what was revoked (the audit row) need not list every store again.
+ */
+export async function revokeEntryDetailed(
+  input: RevokeEntryInput,
+): Promise<{ result: WriteResult; entry: Entry | null }> {
+  if (isSessionEntryId(input.id)) return { result: await revokeSessionEntry(input), entry: null };
   const { store, located } = await findEntry(input);
   assertWritable(store, input.expectedVersion);
   const text = store.bytes.text;
@@ -36,7 +47,7 @@ export async function revokeEntry(input: RevokeEntryInput): Promise<WriteResult>
   }
   const written = await commitStore(store, next, input.dryRun);
   const at = Math.min(location.start, next.length);
-  return {
+  const result: WriteResult = {
     store: store.info.path,
     scope: store.info.scope,
     before,
@@ -44,6 +55,7 @@ export async function revokeEntry(input: RevokeEntryInput): Promise<WriteResult>
     scopeWarning: scopeWarning(store.info.scope),
     ...(input.dryRun ? { dryRun: true } : {}),
   };
+  return { result, entry };
 }
 
 async function revokeSessionEntry(input: RevokeEntryInput): Promise<WriteResult> {

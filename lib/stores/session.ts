@@ -19,21 +19,3 @@ export interface SessionEntrySource {
 export const SESSION_ID_PREFIX = "session:";
 export const sessionEntryId = (rowId: string) => `${SESSION_ID_PREFIX}${rowId}`;
 export const isSessionEntryId = (id: string) => id.startsWith(SESSION_ID_PREFIX);
-
-/** An in-memory source for tests and demos. */
-export function memorySessionSource(rows: SessionEntryRow[]): SessionEntrySource & { rows: SessionEntryRow[] } {
-  const state = { rows: [...rows] };
-  return {
-    get rows() {
-      return state.rows;
-    },
-    async list() {
-      return [...state.rows];
-    },
-    async revoke(id: string) {
-      const before = state.rows.length;
-      state.rows = state.rows.filter((r) => r.id !== id);
-      if (state.rows.length === before) throw new Error(`no session entry ${id}`);
-    },
-  };
-}

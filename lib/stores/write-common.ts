@@ -78,5 +78,3 @@ export function linesAround(text: string, start: number, end: number): { line: n
 export function scopeWarning(scope: Scope): string | undefined {
   return scope === "global" ? GLOBAL_WARNING : undefined;
 }
-
-export const displayPath = (p: string) => path.normalize(p);

@@ -1,7 +1,8 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
+import { storeEnv } from "@/lib/config/env";
 import { discoverStores } from "@/lib/stores/discover";
+import { storePaths } from "@/lib/stores/store-paths";
 import type { Agent } from "@/lib/stores/types";
 
 export type AgentName = Agent;
@@ -15,7 +16,7 @@ export interface StorePresence {
 
 /** Which of the agents' workspace settings files (DESIGN.md "Backing stores") exist in a folder; reads only directory entries. */
 export function detectAgentStores(folder: string): StorePresence[] {
-  return discoverStores({ workspace: folder, home: os.homedir(), managedSettingsPath: null })
+  return discoverStores(storePaths(storeEnv(), folder))
     .filter((s) => s.scope === "workspace")
     .map((s) => {
       let exists = false;

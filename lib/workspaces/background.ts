@@ -1,8 +1,7 @@
 import os from "node:os";
-import { registerBackgroundWork } from "@/lib/server/background";
 
 // A writer killed mid-write leaves a temp file beside a store; remove those once per server start.
-registerBackgroundWork("store-sweep", async () => {
+export async function startStoreSweep(): Promise<void> {
   const { getDb } = await import("@/db/client");
   const { listWorkspaces } = await import("./workspaces");
   const { sweepStoreFolders } = await import("@/lib/stores/sweep-store-folders");
@@ -18,4 +17,4 @@ registerBackgroundWork("store-sweep", async () => {
       console.error(`store sweep of ${workspace} failed:`, error);
     }
   }
-});
+}

@@ -1,12 +1,14 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { auditEvents, workspaces } from "@/db/schema";
+import { workspaces } from "@/db/schema";
+import { auditActor, recordAudit } from "@/lib/audit";
 import { requireCan, visibleWorkspaces } from "@/lib/auth/access";
-import { actorLabel, type Actor } from "@/lib/auth/actor";
-import { attribution } from "@/lib/auth/attribution";
+import type { Actor } from "@/lib/auth/actor";
+import { env } from "@/lib/config/env";
 import { ConflictError, NotFoundError, ValidationError } from "@/lib/errors";
 
 export const AddWorkspaceInput = z.object({
@@ -18,7 +20,7 @@ export type AddWorkspaceInput = z.infer<typeof AddWorkspaceInput>;
 export type Workspace = typeof workspaces.$inferSelect;
 
 /** Checks a folder on disk and returns its absolute real path, or throws a ValidationError saying what is wrong. */
-export function resolveWorkspaceFolder(input: string): string {
+function resolveWorkspaceFolder(input: string): string {
   if (input.includes("\0")) throw new ValidationError("the path contains a NUL byte");
   const absolute = path.resolve(input);
   let stat: fs.Stats;
@@ -31,30 +33,71 @@ export function resolveWorkspaceFolder(input: string): string {
   return fs.realpathSync(absolute);
 }
 
+/** Folders no workspace may be: an agent working there could read or write everything in them. */
+export interface ProtectedFolders {
+  home: string;
+  /** The cockpit's data folder (COCKPIT_DATA): credential, database, keys. */
+  dataDir: string;
+}
+
+const real = (p: string) => {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+};
+const within = (child: string, parent: string) =>
+  child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
+
+/**
+ * Refuses `/`, the home folder, the cockpit's data folder, a folder inside it and any folder that contains it.
+ * A workspace grants an agent its folder; none of these may be granted.
+ */
+export function assertNotProtected(folder: string, guard: ProtectedFolders): void {
+  const dataDir = real(guard.dataDir);
+  if (folder === path.parse(folder).root)
+    throw new ValidationError(`${folder} is the filesystem root; register a project folder instead`);
+  if (folder === real(guard.home))
+    throw new ValidationError(`${folder} is your home folder; register a project folder inside it instead`);
+  if (within(folder, dataDir))
+    throw new ValidationError(`${folder} is inside the cockpit's data folder (${dataDir}); agents must not work there`);
+  if (within(dataDir, folder))
+    throw new ValidationError(
+      `${folder} contains the cockpit's data folder (${dataDir}), which holds its credential and database; ` +
+        "move the data folder out of it (COCKPIT_DATA) or register a subfolder",
+    );
+}
+
+const defaultGuard = (): ProtectedFolders => ({ home: os.homedir(), dataDir: env().dataDir });
+
 /** Registers a project folder (a server-wide change: the owner or an admin of all workspaces); twice is a conflict. */
 export async function addWorkspace({
   db,
   actor,
   input,
+  guard,
 }: {
   db: Db;
   actor: Actor;
   input: z.input<typeof AddWorkspaceInput>;
+  guard?: ProtectedFolders;
 }): Promise<Workspace> {
   const role = requireCan(actor, "workspace.manage", null);
   input = AddWorkspaceInput.parse(input);
   const folder = resolveWorkspaceFolder(input.path);
+  assertNotProtected(folder, guard ?? defaultGuard());
   const name = input.name ?? (path.basename(folder) || folder);
   return db.transaction(async (tx) => {
     const [existing] = await tx.select().from(workspaces).where(eq(workspaces.path, folder));
     if (existing) throw new ConflictError(`${folder} is already registered`);
     const [row] = await tx.insert(workspaces).values({ id: crypto.randomUUID(), path: folder, name }).returning();
-    await tx.insert(auditEvents).values({
-      actor: actorLabel(actor),
-      action: "workspace.added",
+    await recordAudit(tx, {
+      actor: auditActor(actor, { workspaceId: null, role }),
+      type: "workspace.added",
       target: row!.id,
       workspaceId: row!.id,
-      detail: { path: folder, ...attribution(actor, role) },
+      detail: { path: folder },
     });
     return row!;
   });
@@ -121,11 +164,12 @@ export async function removeWorkspace({
   const { idOrPath } = RemoveWorkspaceInput.parse(input);
   const found = await findWorkspace(db, idOrPath);
   await db.transaction(async (tx) => {
-    await tx.insert(auditEvents).values({
-      actor: actorLabel(actor),
-      action: "workspace.removed",
+    await recordAudit(tx, {
+      type: "workspace.removed",
+      actor: auditActor(actor, { workspaceId: null, role }),
       target: found.id,
-      detail: { path: found.path, ...attribution(actor, role) },
+      workspaceId: found.id,
+      detail: { path: found.path },
     });
     await tx.delete(workspaces).where(eq(workspaces.id, found.id));
   });
@@ -153,12 +197,12 @@ export async function setWorkspaceSettings({
       .set({ requirePasskey })
       .where(eq(workspaces.id, workspace.id))
       .returning();
-    await tx.insert(auditEvents).values({
-      actor: actorLabel(actor),
-      action: "workspace.settings",
+    await recordAudit(tx, {
+      actor: auditActor(actor, { workspaceId: workspace.id, role }),
+      type: "workspace.settings",
       target: workspace.id,
       workspaceId: workspace.id,
-      detail: { requirePasskey, before: { requirePasskey: workspace.requirePasskey }, ...attribution(actor, role) },
+      detail: { requirePasskey, before: { requirePasskey: workspace.requirePasskey } },
     });
     return row!;
   });

@@ -2,7 +2,7 @@ import { dehydrate, QueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
-import { PAGE_SIZE, entriesKey } from "@/components/rules/api";
+import { PAGE_SIZE, entriesKey } from "@/components/rules/query";
 import { RulesProvider } from "@/components/rules/rules-provider";
 import { RulesView } from "@/components/rules/rules-view";
 import { can } from "@/lib/auth/access";

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { getDb } from "@/db/client";
 import { AbsenceTimeout } from "@/components/settings/absence-timeout";
 import { AgentTokens } from "@/components/settings/agent-tokens";
+import { VerifyAudit } from "@/components/settings/verify-audit";
 import { SignOutButton } from "@/components/shell/sign-out-button";
 import { listAgentTokens } from "@/lib/auth/agent-tokens";
 import { requirePageActor } from "@/lib/auth/page";
@@ -85,6 +86,14 @@ export default async function SettingsPage() {
           Notification settings →
         </Link>
       </section>
+      {can(actor, "audit.verify", null).ok && (
+        <section className="card" aria-labelledby="audit-heading">
+          <h2 id="audit-heading" style={{ marginTop: 0 }}>
+            Audit log
+          </h2>
+          <VerifyAudit />
+        </section>
+      )}
       <section className="card" aria-labelledby="account-heading">
         <h2 id="account-heading" style={{ marginTop: 0 }}>
           Account

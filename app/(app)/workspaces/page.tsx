@@ -15,6 +15,7 @@ export default async function WorkspacesPage() {
     name: w.name,
     path: w.path,
     createdAt: w.createdAt.toISOString(),
+    requirePasskey: w.requirePasskey,
     stores: detectAgentStores(w.path),
   }));
   return (

@@ -1,8 +1,7 @@
 import { addEntry } from "@/lib/stores/add-entry";
-import { describeWrite, parseAgentFlag, storePathsFromFlags } from "@/lib/stores/cli-support";
+import { describeWrite, parseAgentFlag, storePathsFromFlags } from "../store-support";
 import { sweepStoreFolders } from "@/lib/stores/sweep-store-folders";
-import { parseFlags } from "../main";
-import { UsageError, type Verb } from "../verb";
+import { parseFlags, UsageError, type Verb } from "../verb";
 
 const usage = `Usage: cockpit add --workspace DIR --agent A --scope workspace|global --action allow|ask|deny --rule TEXT [--file settings.local.json] [--dry-run]
 

@@ -1,7 +1,6 @@
 import path from "node:path";
-import { parseFlags } from "../main";
 import { callServer } from "../server-client";
-import { UsageError, type Verb } from "../verb";
+import { parseFlags, UsageError, type Verb } from "../verb";
 
 const usage = `Usage: cockpit agent-token <create --workspace DIR [--name NAME] | list [--workspace DIR] [--json] | revoke ID>
 

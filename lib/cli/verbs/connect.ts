@@ -1,6 +1,5 @@
-import { addHooks, cockpitHandler, editClaudeSettings } from "@/lib/cards/connect-claude-code";
-import { parseFlags } from "../main";
-import { CliError, type Verb } from "../verb";
+import { addHooks, cockpitHandler, editClaudeSettings } from "@/lib/agents/claude-code/connect";
+import { parseFlags, CliError, type Verb } from "../verb";
 import { agentArg, cliEntryPoint, hookUrl, workspaceFolder } from "./connect-support";
 
 const usage = `Usage: cockpit connect claude-code --workspace DIR [--http] [--url URL]

@@ -1,14 +1,12 @@
 import path from "node:path";
+import { terminalJson } from "@/lib/text/reveal";
 import { z } from "zod";
-import { decide, normalizeMode } from "@/lib/policy";
-import { memorySessionSource, type SessionEntryRow, type SessionEntrySource } from "@/lib/stores/session";
+import { normalizeMode } from "@/lib/policy";
+import type { SessionEntryRow } from "@/lib/stores/session";
 import { callServer } from "../server-client";
-import { initShellFromNode } from "@/lib/policy/shell-init-node";
-import { cliFailure, parseAgentFlag, storePathsFromFlags } from "@/lib/stores/cli-support";
-import { loadPolicyInputs } from "@/lib/stores/load-policy-inputs";
-import { policyContextFor, resolveModes } from "@/lib/stores/policy-context";
-import { parseFlags } from "../main";
-import { CliError, UsageError, type Verb } from "../verb";
+import { decideWith, loadPolicy } from "@/lib/policy-runtime/snapshot";
+import { cliFailure, parseAgentFlag, storePathsFromFlags } from "../store-support";
+import { parseFlags, CliError, UsageError, type Verb } from "../verb";
 
 const usage = `Usage: cockpit decide --workspace DIR --agent commandcode|claude-code|mevedel [--mode M] [--session ID] --call JSON [--explain]
 
@@ -28,16 +26,16 @@ const Call = z.object({ tool: z.string().min(1), input: z.record(z.string(), z.u
  * Session rules live in the server's database: read them through its API when it runs;
  * without a server the decision uses the file stores only, and says so on stderr.
  */
-async function sessionSourceFor(workspace: string, sessionId: string): Promise<SessionEntrySource | undefined> {
+async function sessionRowsFor(workspace: string, sessionId: string): Promise<SessionEntryRow[]> {
   try {
     const rows = await callServer<{ entries: SessionEntryRow[] }>(
       "GET",
       `/api/v1/session-entries?workspace=${encodeURIComponent(workspace)}&agentSessionId=${encodeURIComponent(sessionId)}`,
     );
-    return memorySessionSource(rows.entries);
+    return rows.entries;
   } catch (error) {
     process.stderr.write(`cockpit decide: session rules not read (${(error as Error).message})\n`);
-    return undefined;
+    return [];
   }
 }
 
@@ -84,20 +82,18 @@ export const decideVerb: Verb = {
       if (values.mode !== undefined && !normalizeMode(agent, values.mode).ok)
         throw new CliError(`unknown mode "${values.mode}" for ${agent}`, 2);
       const paths = storePathsFromFlags(values.workspace);
-      const sessionSource = values.session ? await sessionSourceFor(paths.workspace, values.session) : undefined;
-      const inputs = await loadPolicyInputs({ ...paths, agent, sessionSource, sessionId: values.session });
-      const modes = resolveModes(agent, values.mode, inputs);
-      if (modes.ignoredDefault) process.stderr.write(`cockpit decide: ignoring defaultMode ${modes.ignoredDefault}\n`);
-      await initShellFromNode();
-      const ctx = policyContextFor({
-        agent,
-        mode: modes.modeEffective,
-        workspace: paths.workspace,
+      const sessionRows = values.session ? await sessionRowsFor(paths.workspace, values.session) : [];
+      const snapshot = await loadPolicy({ paths, agent, sessionRows, sessionId: values.session });
+      const {
+        decision: d,
+        ctx,
+        ignoredDefault,
+      } = decideWith(snapshot, {
+        call: call.data,
+        mode: values.mode,
         cwd: values.cwd ? path.resolve(values.cwd) : undefined,
-        home: paths.home,
-        inputs,
       });
-      const d = decide(call.data, ctx);
+      if (ignoredDefault) process.stderr.write(`cockpit decide: ignoring defaultMode ${ignoredDefault}\n`);
       const out: Record<string, unknown> = {
         decision: d.decision,
         step: d.step,
@@ -114,7 +110,7 @@ export const decideVerb: Verb = {
           safetyCheck: d.safetyCheck,
           mode: ctx.mode,
         });
-      process.stdout.write(JSON.stringify(out) + "\n");
+      process.stdout.write(terminalJson(out) + "\n");
       return 0;
     } catch (error) {
       if (error instanceof CliError) throw error;

@@ -1,8 +1,8 @@
 import fs from "node:fs";
+import { terminalJson } from "@/lib/text/reveal";
 import path from "node:path";
-import { parseFlags } from "../main";
 import { callServer } from "../server-client";
-import { UsageError, type Verb } from "../verb";
+import { parseFlags, UsageError, type Verb } from "../verb";
 import { hookUrl } from "./connect-support";
 import { runSimulation, SimulatorScript } from "./simulate";
 
@@ -141,7 +141,7 @@ export const demoVerb: Verb = {
       workspace: real,
       script,
       signal: stop.signal,
-      onLine: (line) => process.stdout.write(JSON.stringify(line) + "\n"),
+      onLine: (line) => process.stdout.write(terminalJson(line) + "\n"),
     });
     return 0;
   },

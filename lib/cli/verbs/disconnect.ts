@@ -1,6 +1,5 @@
-import { editClaudeSettings, removeHooks } from "@/lib/cards/connect-claude-code";
-import { parseFlags } from "../main";
-import { CliError, type Verb } from "../verb";
+import { editClaudeSettings, removeHooks } from "@/lib/agents/claude-code/connect";
+import { parseFlags, CliError, type Verb } from "../verb";
 import { agentArg, workspaceFolder } from "./connect-support";
 
 const usage = `Usage: cockpit disconnect claude-code --workspace DIR

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import { parseAgentFlag, parseScopeFlag, storePathsFromFlags } from "@/lib/stores/cli-support";
+import { revealHidden, terminalJson } from "@/lib/text/reveal";
+import { parseAgentFlag, parseScopeFlag, storePathsFromFlags } from "../store-support";
 import { listEntries } from "@/lib/stores/list-entries";
 import type { Entry, StoreInfo } from "@/lib/stores/types";
-import { parseFlags } from "../main";
-import { UsageError, type Verb } from "../verb";
+import { parseFlags, UsageError, type Verb } from "../verb";
 
 const usage = `Usage: cockpit entries --workspace DIR [--json] [--agent A] [--scope S]
 
@@ -98,10 +98,9 @@ export const entriesVerb: Verb = {
     const scope = parseScopeFlag(values.scope);
     const { entries, stores } = await listEntries({ ...storePathsFromFlags(values.workspace), agent, scope });
     if (values.json)
-      process.stdout.write(
-        JSON.stringify(values.stores ? { entries, stores } : entriesJson(entries, stores), null, 2) + "\n",
-      );
-    else process.stdout.write(table(entries, stores));
+      process.stdout.write(terminalJson(values.stores ? { entries, stores } : entriesJson(entries, stores), 2) + "\n");
+    // Store files come from cloned repositories too: their text never drives the terminal.
+    else process.stdout.write(revealHidden(table(entries, stores)));
     return 0;
   },
 };

@@ -9,7 +9,7 @@ import {
   denyOutput,
   originPathOf,
   type ClaudeHookOutput,
-} from "@/lib/cards/claude-hook";
+} from "@/lib/agents/claude-code/hook";
 import { UsageError, type Verb } from "../verb";
 
 const usage = `Usage: cockpit hook claude-code   (reads Claude Code's hook payload on stdin)

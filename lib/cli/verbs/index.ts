@@ -2,6 +2,7 @@ import type { Verb } from "../verb";
 import { addVerb } from "./add";
 import { decideVerb } from "./decide";
 import { entriesVerb } from "./entries";
+import { lintVerb } from "./lint";
 import { narrowVerb } from "./narrow";
 import { revokeVerb } from "./revoke";
 import { loginLinkVerb } from "./login-link";
@@ -14,6 +15,7 @@ import { disconnectVerb } from "./disconnect";
 import { hookVerb } from "./hook";
 import { sessionsVerb } from "./sessions";
 import { simulateVerb } from "./simulate";
+import { auditVerb } from "./audit";
 
 // Each verb lives in its own file; add it here to make it reachable.
 export const verbs: Verb[] = [
@@ -22,6 +24,7 @@ export const verbs: Verb[] = [
   workspaceVerb,
   decideVerb,
   entriesVerb,
+  lintVerb,
   revokeVerb,
   narrowVerb,
   addVerb,
@@ -32,4 +35,5 @@ export const verbs: Verb[] = [
   simulateVerb,
   demoVerb,
   sessionsVerb,
+  auditVerb,
 ];

@@ -1,8 +1,7 @@
-import { describeWrite, storePathsFromFlags } from "@/lib/stores/cli-support";
+import { describeWrite, storePathsFromFlags } from "../store-support";
 import { revokeEntry } from "@/lib/stores/revoke-entry";
 import { sweepStoreFolders } from "@/lib/stores/sweep-store-folders";
-import { parseFlags } from "../main";
-import { UsageError, type Verb } from "../verb";
+import { parseFlags, UsageError, type Verb } from "../verb";
 
 const usage = `Usage: cockpit revoke ID --workspace DIR [--version SHA256] [--dry-run]
 

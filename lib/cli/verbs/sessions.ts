@@ -1,6 +1,6 @@
-import { parseFlags } from "../main";
+import { revealHidden, terminalJson } from "@/lib/text/reveal";
 import { callServer } from "../server-client";
-import { UsageError, type Verb } from "../verb";
+import { parseFlags, UsageError, type Verb } from "../verb";
 
 const usage = `Usage: cockpit sessions <list [--json] | release ROOT_SESSION_ID --workspace ID>
 
@@ -27,12 +27,15 @@ export const sessionsVerb: Verb = {
       const { values, positionals } = parseFlags(rest, { json: { type: "boolean" } }, true);
       if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
       const { sessions } = await callServer<{ sessions: SessionRow[] }>("GET", "/api/v1/sessions");
-      if (values.json) process.stdout.write(JSON.stringify(sessions, null, 2) + "\n");
+      // Session ids and names are agent-chosen: never let them drive the terminal.
+      if (values.json) process.stdout.write(terminalJson(sessions, 2) + "\n");
       else if (!sessions.length) process.stdout.write("No sessions with pending cards or holds.\n");
       else
         for (const s of sessions)
           process.stdout.write(
-            `${s.rootSessionId}  ${s.workspace.name} (${s.workspace.id})  ${s.pending} pending${s.deadline ? `  expires ${s.deadline}` : ""}${s.heldSince ? `  HELD since ${s.heldSince}` : ""}\n`,
+            revealHidden(
+              `${s.rootSessionId}  ${s.workspace.name} (${s.workspace.id})  ${s.pending} pending${s.deadline ? `  expires ${s.deadline}` : ""}${s.heldSince ? `  HELD since ${s.heldSince}` : ""}`,
+            ) + "\n",
           );
       return 0;
     }
@@ -45,9 +48,8 @@ export const sessionsVerb: Verb = {
         `/api/v1/sessions/${encodeURIComponent(positionals[0]!)}/release`,
         { workspace: values.workspace },
       );
-      process.stdout.write(
-        holdEnded ? `Released the hold on ${positionals[0]}.\n` : `${positionals[0]} was not held; nothing changed.\n`,
-      );
+      const id = revealHidden(positionals[0]!);
+      process.stdout.write(holdEnded ? `Released the hold on ${id}.\n` : `${id} was not held; nothing changed.\n`);
       return 0;
     }
     throw new UsageError(sub ? `unknown subcommand "${sub}"` : "missing subcommand");

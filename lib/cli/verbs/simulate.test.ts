@@ -18,6 +18,11 @@ beforeAll(async () => {
       res.end(JSON.stringify(data));
     };
     if (req.method === "POST" && req.url === "/api/agent/v1/cards") {
+      if ((body!.input as { command?: string }).command === "busy" && !calls.some((c) => c.url === "limited")) {
+        calls.push({ method: "429", url: "limited" });
+        res.writeHead(429, { "content-type": "application/json", "retry-after": "1" });
+        return res.end(JSON.stringify({ error: "asks too often", retryAfter: 1 }));
+      }
       if ((body!.input as { command?: string }).command === "git status")
         return send(200, {
           status: "coalesced",
@@ -74,5 +79,19 @@ describe("simulate", () => {
 
   it("rejects a script without steps", () => {
     expect(SimulatorScript.safeParse({ sessionId: "s", steps: [] }).success).toBe(false);
+  });
+  it("waits Retry-After on 429 and asks again", async () => {
+    const script = SimulatorScript.parse({
+      sessionId: "sim-429",
+      mode: "default",
+      pauseMs: 0,
+      steps: [{ tool: "Bash", input: { command: "busy" } }],
+    });
+    const lines: Record<string, unknown>[] = [];
+    const started = Date.now();
+    await runSimulation({ base, token: "cpa_x", workspace: "/tmp/ws", script, onLine: (l) => lines.push(l) });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(calls.some((c) => c.url === "limited")).toBe(true);
+    expect(lines).toEqual([expect.objectContaining({ step: 0, status: "denied" })]);
   });
 });

@@ -1,9 +1,10 @@
 import fs from "node:fs";
+import { terminalJson } from "@/lib/text/reveal";
 import path from "node:path";
 import { z } from "zod";
-import { parseFlags } from "../main";
+import { CARD_AGENTS } from "@/lib/agents";
 import { callServer } from "../server-client";
-import { CliError, UsageError, type Verb } from "../verb";
+import { parseFlags, CliError, UsageError, type Verb } from "../verb";
 import { hookUrl, workspaceFolder } from "./connect-support";
 
 const usage = `Usage: cockpit simulate --workspace DIR --script FILE [--token T] [--url URL]
@@ -27,7 +28,7 @@ const Step = z.union([
   }),
 ]);
 export const SimulatorScript = z.object({
-  agent: z.enum(["claude-code", "commandcode", "mevedel", "simulator"]).default("simulator"),
+  agent: z.enum(CARD_AGENTS).default("simulator"),
   sessionId: z
     .string()
     .min(1)
@@ -63,6 +64,12 @@ async function agentCall(
     throw new CliError(`the cockpit at ${base} is not reachable`);
   }
   const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+  if (res.status === 429) {
+    // The cockpit rate-limits each agent token: wait as told, then ask again, like a polite agent.
+    const seconds = Math.min(60, Math.max(1, Number(res.headers.get("retry-after")) || 1));
+    await new Promise((r) => setTimeout(r, seconds * 1000));
+    return agentCall(base, token, method, apiPath, body, timeoutMs);
+  }
   if (res.status === 401) throw new CliError("the cockpit refused the agent token (revoked, or for another cockpit)");
   if (res.status >= 400) throw new CliError(`${method} ${apiPath}: ${String(json.error ?? `HTTP ${res.status}`)}`);
   return { status: res.status, json };
@@ -157,7 +164,7 @@ export async function runSimulation({
   } while (script.loop && !signal?.aborted);
 }
 
-export async function agentTokenFor(workspace: string, flag: string | undefined): Promise<string> {
+async function agentTokenFor(workspace: string, flag: string | undefined): Promise<string> {
   const token = flag ?? process.env.COCKPIT_TOKEN;
   if (token) return token;
   const created = await callServer<{ token: string }>("POST", "/api/v1/agent-tokens", { workspace, name: "simulator" });
@@ -195,7 +202,7 @@ export const simulateVerb: Verb = {
       token,
       workspace,
       script: parsed.data,
-      onLine: (line) => process.stdout.write(JSON.stringify(line) + "\n"),
+      onLine: (line) => process.stdout.write(terminalJson(line) + "\n"),
     });
     return 0;
   },

@@ -3,14 +3,15 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { EnvError, loadEnv } from "@/lib/config/env";
+import { PEER_PRELOAD } from "@/lib/http/client-key";
 import { LOCAL_CREDENTIAL_ENV, readLocalCredential, writeLocalCredential } from "@/lib/auth/local-credential";
-import { parseFlags } from "../main";
-import { CliError, UsageError, type Verb } from "../verb";
+import { exposureWarning, localUrl } from "../listen-address";
+import { parseFlags, CliError, UsageError, type Verb } from "../verb";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
 const SOURCE_DIRS = ["app", "components", "lib", "db", "public"];
-const SOURCE_FILES = ["next.config.ts", "package.json", "tsconfig.json"];
+const SOURCE_FILES = ["next.config.ts", "proxy.ts", "instrumentation.ts", "package.json", "tsconfig.json"];
 
 function newestMtime(target: string): number {
   let stat: fs.Stats;
@@ -29,7 +30,7 @@ function newestMtime(target: string): number {
 }
 
 /** A build is needed when there is none or any source file is newer than it. */
-export function buildIsStale(root = ROOT): boolean {
+function buildIsStale(root = ROOT): boolean {
   const buildId = path.join(root, process.env.COCKPIT_DIST_DIR || ".next", "BUILD_ID");
   if (!fs.existsSync(buildId)) return true;
   const built = fs.statSync(buildId).mtimeMs;
@@ -44,7 +45,7 @@ export function buildIsStale(root = ROOT): boolean {
  * Only one server may own a data folder (PGlite allows one process): refuse to start when the
  * credential's launcher is alive and its server answers.
  */
-export async function runningServer(dataDir: string): Promise<{ url: string; pid: number } | null> {
+async function runningServer(dataDir: string): Promise<{ url: string; pid: number } | null> {
   const credential = readLocalCredential(dataDir);
   if (!credential) return null;
   try {
@@ -89,15 +90,18 @@ export const startVerb: Verb = {
   usage: `Usage: cockpit start [--port N] [--no-build]
 
 Builds the app when there is no build or the sources are newer, applies database
-migrations, serves on http://localhost:PORT (default 3000) and prints a one-time
-owner login link.
+migrations, serves on http://127.0.0.1:PORT (default 3000; loopback only unless
+COCKPIT_HOST says otherwise) and prints a one-time owner login link.
 
 Environment:
   PORT                 port to listen on (default 3000)
+  COCKPIT_HOST         address to listen on (default 127.0.0.1; 0.0.0.0 for the LAN, with a warning
+                       unless COCKPIT_PUBLIC_URL is https)
   COCKPIT_DATA         data folder (default ./.cockpit): embedded database, local credential
   DATABASE_URL         postgres://… to use a PostgreSQL server instead of the embedded database
   COCKPIT_PUBLIC_URL   the URL people open (links in notifications), e.g. https://cockpit.example
-  COCKPIT_WEBHOOK_ALLOW_HOSTS  comma-separated private hosts webhooks may target`,
+  COCKPIT_WEBHOOK_ALLOW_HOSTS  comma-separated private hosts webhooks may target
+  COCKPIT_TRUST_PROXY  1 = behind a reverse proxy: take client addresses from X-Forwarded-For`,
   async run(argv) {
     const { values, positionals } = parseFlags(
       argv,
@@ -129,13 +133,21 @@ Environment:
       if (build.status !== 0) throw new CliError("the build failed; see the output above");
     }
 
-    const url = `http://localhost:${env.PORT}`;
+    const url = localUrl(env.COCKPIT_HOST, env.PORT);
+    const warning = exposureWarning(env.COCKPIT_HOST, env.COCKPIT_PUBLIC_URL);
+    if (warning) process.stderr.write(`${warning}\n`);
     const credential = writeLocalCredential(env.dataDir, url, process.pid);
-    const child = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(env.PORT)], {
-      cwd: ROOT,
-      stdio: ["ignore", "pipe", "inherit"],
-      env: { ...process.env, [LOCAL_CREDENTIAL_ENV]: credential.hash },
-    });
+    // The preload stamps each request with its socket address (lib/http/client-key.ts): route handlers cannot see it.
+    const preload = path.join(ROOT, PEER_PRELOAD);
+    const child = spawn(
+      process.execPath,
+      ["--require", preload, NEXT_BIN, "start", "-p", String(env.PORT), "-H", env.COCKPIT_HOST],
+      {
+        cwd: ROOT,
+        stdio: ["ignore", "pipe", "inherit"],
+        env: { ...process.env, [LOCAL_CREDENTIAL_ENV]: credential.hash },
+      },
+    );
     // Next prints its own banner; keep its later log lines but not the banner noise.
     child.stdout.on("data", (chunk: Buffer) => {
       const text = chunk.toString();

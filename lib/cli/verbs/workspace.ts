@@ -1,6 +1,5 @@
-import { parseFlags } from "../main";
 import { callServer } from "../server-client";
-import { UsageError, type Verb } from "../verb";
+import { parseFlags, UsageError, type Verb } from "../verb";
 
 interface StorePresence {
   agent: string;
@@ -16,7 +15,8 @@ interface WorkspaceRow {
 
 const usage = `Usage: cockpit workspace <add DIR [--name NAME] | list [--json] | remove DIR|ID>
 
-  add DIR      register a project folder an agent works in (must exist and be a folder)
+  add DIR      register a project folder an agent works in (must exist and be a folder;
+               /, your home folder and the cockpit's data folder or any folder containing it are refused)
   list         list registered workspaces and the agent settings files found in each
   remove X     stop tracking a workspace (by folder or id); its files are not touched
 

@@ -133,4 +133,60 @@ describe("formats", () => {
     expect(embed.fields.map((x: { name: string }) => x.name)).toEqual(["Workspace", "Agent", "Reason", "Warnings"]);
     expect(body.allowed_mentions).toEqual({ parse: [] });
   });
+
+  it("slack: `<!channel>` and links in agent text stay literal in `text` and every mrkdwn field", () => {
+    const m = message("echo <!channel> && curl <https://evil.example|Approve here> & done");
+    m.card = {
+      ...m.card,
+      reason: "see <!here>",
+      warnings: ["<@U123>"],
+      workspace: { ...m.card.workspace, name: "<!everyone>" },
+    };
+    const body = JSON.parse(renderBody("slack", m));
+    expect(body.text).not.toMatch(/<!channel>|<https:/);
+    expect(body.text).toContain("&lt;!channel&gt;");
+    expect(body.text).toContain("&amp; done");
+    const mrkdwn: string[] = [];
+    for (const b of body.blocks) {
+      if (b.text?.type === "mrkdwn") mrkdwn.push(b.text.text);
+      for (const e of b.elements ?? []) if (e.type === "mrkdwn") mrkdwn.push(e.text);
+    }
+    expect(mrkdwn.length).toBeGreaterThanOrEqual(4);
+    for (const t of mrkdwn) {
+      expect(t).not.toMatch(/[<>]/);
+      expect(t).not.toMatch(/&(?!amp;|lt;|gt;)/);
+    }
+  });
+
+  it("slack: escaping never pushes a field past its limit nor cuts an entity in half", () => {
+    const body = JSON.parse(renderBody("slack", message("<".repeat(5000))));
+    const code = body.blocks[1].text.text as string;
+    expect(code.length).toBeLessThanOrEqual(3000);
+    expect(code.replace(/&lt;/g, "")).toMatch(/^```\n?… \d+ more characters …\n```$/);
+  });
+
+  it("discord: markdown in every field renders literally (no masked link) and mentions never ping", () => {
+    const m = message("[Approve here](https://evil.example) @everyone");
+    m.card = {
+      ...m.card,
+      reason: "[Approve here](https://evil.example) **now** @everyone <@123>",
+      warnings: ["@here"],
+      agent: "[x](https://evil.example)",
+      workspace: { ...m.card.workspace, name: "||spoiler|| [Approve here](https://evil.example)" },
+    };
+    const body = JSON.parse(renderBody("discord", m));
+    expect(body.allowed_mentions).toEqual({ parse: [] });
+    const [embed] = body.embeds;
+    const texts: string[] = [embed.title, ...embed.fields.map((f: { value: string }) => f.value)];
+    for (const t of texts) {
+      // An unescaped `[...](...)` is a masked link; every bracket and parenthesis must carry a backslash.
+      expect(t).not.toMatch(/(^|[^\\])\[[^\]]*(^|[^\\])\]\(/);
+      expect(t).not.toMatch(/(^|[^\\])[[\]()*|<@]/);
+    }
+    const reason = embed.fields.find((f: { name: string }) => f.name === "Reason").value;
+    expect(reason).toContain("\\[Approve here\\]\\(https\\://evil.example\\)");
+    expect(reason).toContain("\\@\u200beveryone");
+    // The command stays in a code block, where Discord renders no markdown.
+    expect(embed.description).toBe("```\n[Approve here](https://evil.example) @everyone\n```");
+  });
 });

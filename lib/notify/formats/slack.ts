@@ -1,35 +1,44 @@
 import { elide } from "./elide";
+import { escapeWithin, slackEscape as escape } from "./escape";
 import { messageTitle, requestText } from "./summary";
 import type { NotifyMessage } from "./types";
 
-const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 // Slack: a section's text holds at most 3,000 characters, a header 150.
 const SECTION_LIMIT = 3000;
+const mrkdwn = (s: string, limit: number) => escapeWithin(s, limit, escape, elide);
 
-/** Incoming-webhook body: header, the command in a code block, context and an "Open card" button. */
+/**
+ * Incoming-webhook body: header, the command in a code block, context and an "Open card" button.
+ * Every mrkdwn string and the top-level `text` (the notification preview, also parsed as mrkdwn) escape `&`, `<`
+ * and `>`, so `<!channel>` or `<https://evil|label>` in a command stays literal. The header is plain_text.
+ */
 export function slackPayload(m: NotifyMessage): Record<string, unknown> {
   const { card } = m;
   const pending = m.type === "card.admitted" || m.type === "webhook.test";
   const title = messageTitle(m.type, card);
-  const code = elide(requestText(card).replace(/```/g, "`\u200b``"), SECTION_LIMIT - 10);
+  const code = mrkdwn(requestText(card).replace(/```/g, "`\u200b``"), SECTION_LIMIT - 10);
   const blocks: unknown[] = [
     { type: "header", text: { type: "plain_text", text: elide(title, 150), emoji: true } },
-    { type: "section", text: { type: "mrkdwn", text: "```" + escape(code) + "```" } },
+    { type: "section", text: { type: "mrkdwn", text: "```" + code + "```" } },
   ];
   if (card.reason)
     blocks.push({
       type: "section",
-      text: { type: "mrkdwn", text: elide(`*Reason:* ${escape(card.reason)}`, SECTION_LIMIT) },
+      text: { type: "mrkdwn", text: `*Reason:* ${mrkdwn(card.reason, SECTION_LIMIT - 20)}` },
     });
   if (card.warnings.length)
-    blocks.push({ type: "section", text: { type: "mrkdwn", text: `:warning: ${escape(card.warnings.join(", "))}` } });
+    blocks.push({
+      type: "section",
+      text: { type: "mrkdwn", text: `:warning: ${mrkdwn(card.warnings.join(", "), SECTION_LIMIT - 20)}` },
+    });
   blocks.push({
     type: "context",
     elements: [
       {
         type: "mrkdwn",
-        text: escape(
+        text: mrkdwn(
           `Workspace: ${card.workspace.name} · Agent: ${card.agent} ${card.originPath} · Tool: ${card.tool}`,
+          SECTION_LIMIT,
         ),
       },
     ],
@@ -45,5 +54,5 @@ export function slackPayload(m: NotifyMessage): Record<string, unknown> {
       },
     ],
   });
-  return { text: `${title}: ${elide(requestText(card), 200)}`, blocks };
+  return { text: `${escape(title)}: ${mrkdwn(requestText(card), 200)}`, blocks };
 }

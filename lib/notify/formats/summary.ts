@@ -15,7 +15,7 @@ export function cardTitle(card: Pick<CardView, "agent" | "tool" | "workspace">):
 }
 
 /** Title for a settled or expired card. */
-export function settledTitle(card: CardView): string {
+function settledTitle(card: CardView): string {
   const s = card.settlement;
   if (card.status === "expired") return `Expired: ${card.tool} in ${card.workspace.name}`;
   if (card.status === "aborted") return `Withdrawn by the agent: ${card.tool} in ${card.workspace.name}`;

@@ -1,10 +1,15 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { decide } from "../decide";
-import { initShellFromNode } from "../shell-init-node";
-import { ctx, sh } from "../test-helpers";
-import { analyzeShell } from "./analyze";
+import { loadShellParser } from "../../policy-runtime/shell-parser";
+import { ctx, sh, useShell } from "@/test/support/policy";
+import type { ShellParser } from "./analyze";
 
-beforeAll(initShellFromNode);
+let shell: ShellParser;
+beforeAll(async () => {
+  shell = await loadShellParser();
+  useShell(shell);
+});
+const analyzeShell = (command: string) => shell.analyze(command);
 
 describe("root/home delete in every disguise", () => {
   const disguised = [

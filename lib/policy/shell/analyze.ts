@@ -1,56 +1,52 @@
 import { Language, Parser } from "web-tree-sitter";
-import type { ShellAnalysis, ShellPart } from "../types";
+import type { ShellAnalysis, ShellParser, ShellPart } from "../types";
+
+export type { ShellParser };
 import { deleteFacts, isDangerousPart, isReadOnlyPart, isRootOrHome, isSecretPath, safeFileTargets } from "./classify";
 import { walkStatement, type WalkState } from "./walk";
 import { stripWrappers } from "./wrappers";
 
-let parser: Parser | null = null;
 const MAX_LEN = 16_384;
 const PARSE_BUDGET_MS = 30;
 const WALK_BUDGET_MS = 20;
 
 /**
- * Load the bash grammar once. `grammar` is tree-sitter-bash.wasm; `runtime` is web-tree-sitter.wasm
- * (optional where the runtime can locate it itself). The Node helper in shell-init-node.ts reads both files.
+ * Build a shell parser from the wasm bytes. `grammar` is tree-sitter-bash.wasm; `runtime` is web-tree-sitter.wasm
+ * (optional where the runtime can locate it itself). The engine keeps no parser of its own: the caller loads the
+ * bytes (lib/policy-runtime/shell-parser.ts on Node) and hands the parser to `decide` in the context.
  */
-export async function initShell(opts: { grammar: Uint8Array; runtime?: Uint8Array }): Promise<void> {
-  if (parser) return;
+export async function createShellParser(opts: { grammar: Uint8Array; runtime?: Uint8Array }): Promise<ShellParser> {
   await Parser.init(opts.runtime ? { wasmBinary: opts.runtime } : undefined);
   const lang = await Language.load(opts.grammar);
   const p = new Parser();
   p.setLanguage(lang);
-  parser = p;
+  // Decisions repeat the same commands (cards, re-checks, benchmarks): cache analyses by command text.
+  const cache = new Map<string, ShellAnalysis>();
+  return {
+    analyze(command: string): ShellAnalysis {
+      const hit = cache.get(command);
+      if (hit) {
+        cache.delete(command);
+        cache.set(command, hit);
+        return hit;
+      }
+      const result = analyzeUncached(command, p);
+      cache.set(command, result);
+      if (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value as string);
+      return result;
+    },
+    clearCache: () => cache.clear(),
+  };
 }
 
-/** True once `initShell` finished; before that every command is treated as unparsable. */
-export function isShellReady(): boolean {
-  return parser !== null;
-}
-
-// Decisions repeat the same commands (cards, re-checks, benchmarks): cache analyses by command text.
 const CACHE_MAX = 4096;
-const cache = new Map<string, ShellAnalysis>();
 
-/** Analyse a command line with the bash parser: parts, read-only, secrets, deletes, safe file commands. Cached (LRU). */
-export function analyzeShell(command: string): ShellAnalysis {
-  const hit = cache.get(command);
-  if (hit) {
-    cache.delete(command);
-    cache.set(command, hit);
-    return hit;
-  }
-  const result = analyzeUncached(command);
-  cache.set(command, result);
-  if (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value as string);
-  return result;
+/** Analyse a command line: parts, read-only, secrets, deletes, safe file commands. Without a parser every command is unparsable. */
+export function analyzeShell(command: string, shell?: ShellParser | null): ShellAnalysis {
+  return shell ? shell.analyze(command) : analyzeUncached(command, null);
 }
 
-/** Drop cached analyses (benchmarks measure cold parses with it). */
-export function clearShellCache(): void {
-  cache.clear();
-}
-
-function parseInto(text: string, origin: ShellPart["origin"], st: WalkState): boolean {
+function parseInto(parser: Parser | null, text: string, origin: ShellPart["origin"], st: WalkState): boolean {
   if (!parser || text.length > MAX_LEN) return false;
   const started = performance.now();
   let tree;
@@ -63,9 +59,14 @@ function parseInto(text: string, origin: ShellPart["origin"], st: WalkState): bo
       text.length > 512 ? { progressCallback: () => performance.now() - started > PARSE_BUDGET_MS } : undefined,
     );
   } catch {
+    parser.reset();
     return false;
   }
-  if (!tree) return false;
+  // A cancelled parse resumes on the next call unless reset: the next command would be parsed as the rest of this one.
+  if (!tree) {
+    parser.reset();
+    return false;
+  }
   try {
     const before = st.syntaxError;
     st.syntaxError = false;
@@ -113,7 +114,7 @@ function rawScan(text: string, origin: ShellPart["origin"], st: WalkState): void
   }
 }
 
-function analyzeUncached(command: string): ShellAnalysis {
+function analyzeUncached(command: string, parser: Parser | null): ShellAnalysis {
   const st: WalkState = {
     parts: [],
     unsupported: [],
@@ -132,12 +133,12 @@ function analyzeUncached(command: string): ShellAnalysis {
     const saved = st.depth;
     st.depth = depth;
     const errBefore = st.syntaxError;
-    if (!parseInto(text, "payload", st)) rawScan(text, "payload", st);
+    if (!parseInto(parser, text, "payload", st)) rawScan(text, "payload", st);
     // A broken payload does not make the outer command unparsable: the payload is just an argument.
     st.syntaxError = errBefore;
     st.depth = saved;
   };
-  const parseable = parseInto(command, "top", st);
+  const parseable = parseInto(parser, command, "top", st);
   if (!parseable) {
     if (!parser || command.length > MAX_LEN)
       st.unsupported.push(parser ? "command too long" : "shell parser not initialised");

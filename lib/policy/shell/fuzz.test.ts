@@ -1,11 +1,16 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { decide } from "../decide";
-import { initShellFromNode } from "../shell-init-node";
-import { ctx } from "../test-helpers";
-import { analyzeShell, clearShellCache } from "./analyze";
+import { loadShellParser } from "../../policy-runtime/shell-parser";
+import { ctx } from "@/test/support/policy";
+import type { ShellParser } from "./analyze";
 
-beforeAll(initShellFromNode);
+let shell: ShellParser;
+beforeAll(async () => {
+  shell = await loadShellParser();
+});
+const analyzeShell = (command: string) => shell.analyze(command);
+const clearShellCache = () => shell.clearCache();
 
 const SEEDS = [
   'bash -c "rm -rf /; echo ok"',

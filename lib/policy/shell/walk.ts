@@ -80,7 +80,7 @@ export function walkStatement(n: Node, origin: ShellPart["origin"], st: WalkStat
     case "redirected_statement": {
       const body = n.childForFieldName("body");
       const writes = redirectWrites(n, st, depth);
-      if (body?.type === "command") addCommand(body, n, origin, st, writes, depth);
+      if (body?.type === "command") addCommand(body, n, origin, st, writes, depth, stdinTexts(n));
       else {
         st.extraWrites.push(...writes);
         if (body) walkStatement(body, origin, st, depth + 1);
@@ -199,6 +199,20 @@ function redirectWrites(n: Node, st: WalkState, depth: number): string[] {
   return writes;
 }
 
+/** Here-document bodies and here-strings attached to a statement: what a shell reading stdin would run. */
+function stdinTexts(n: Node): string[] {
+  const out: string[] = [];
+  for (const r of n.namedChildren) {
+    if (r?.type === "heredoc_redirect")
+      for (const c of r.namedChildren) if (c?.type === "heredoc_body") out.push(c.text);
+    if (r?.type === "herestring_redirect") {
+      const v = r.namedChildren.find((c) => c !== null);
+      if (v) out.push(wordValue(v).value);
+    }
+  }
+  return out;
+}
+
 function addCommand(
   cmd: Node,
   textNode: Node,
@@ -206,6 +220,7 @@ function addCommand(
   st: WalkState,
   writes: string[],
   depth: number,
+  stdin: string[] = [],
 ): void {
   const words: Node[] = [];
   for (const c of cmd.namedChildren) {
@@ -229,22 +244,29 @@ function addCommand(
   scanSubs(cmd, st, depth);
   const p = part(textNode.text, argv, origin, dynamic, writes);
   st.parts.push(p);
-  payloadsOf(p.core, st);
+  payloadsOf(p.core, st, [...stdin, ...stdinTexts(cmd)]);
 }
 
-/** Commands hidden inside arguments: `bash -c "…"`, `eval …`, `find … -exec … ;`. */
-function payloadsOf(core: string[], st: WalkState): void {
+/** Commands hidden inside arguments: `bash -c "…"`, `eval …`, `find … -exec … ;`, a heredoc fed to a shell. */
+function payloadsOf(core: string[], st: WalkState, stdin: string[] = []): void {
   if (core.length === 0 || st.depth > 8) return;
   const name = basename(core[0]);
   if (SHELLS.has(name)) {
+    let script = false;
     for (let j = 1; j < core.length; j++) {
       const a = core[j];
       if (/^-[A-Za-z]*c[A-Za-z]*$/.test(a) && j + 1 < core.length) {
         st.payload(core[j + 1], st.depth + 1);
         return;
       }
-      if (!a.startsWith("-")) return;
+      if (a === "-s" || /^-[A-Za-z]*s[A-Za-z]*$/.test(a)) break; // `sh -s args`: the script comes from stdin
+      if (!a.startsWith("-")) {
+        script = true; // `bash script.sh <<EOF`: stdin is data for the script
+        break;
+      }
     }
+    // `bash <<'EOF' … EOF`, `sh -s <<EOF`, `bash <<< "…"`: the body is the program, like `bash -c`.
+    if (!script) for (const body of stdin) st.payload(body, st.depth + 1);
   } else if (name === "eval" && core.length > 1) {
     st.payload(core.slice(1).join(" "), st.depth + 1);
   } else if (name === "find") {

@@ -43,6 +43,15 @@ const WITH_VALUE: Record<string, Set<string>> = {
   ]),
   exec: new Set(["-a"]),
   time: new Set(["-f", "-o", "--format", "--output"]),
+  ionice: new Set(["-c", "-n", "-t", "--class", "--classdata"]),
+  chrt: new Set(["-T", "-P", "-D", "--sched-runtime", "--sched-period", "--sched-deadline"]),
+  taskset: new Set([]),
+  setsid: new Set([]),
+};
+// Wrappers that take one positional argument before the command: chrt's priority, taskset's mask or cpu list.
+const POSITIONAL: Record<string, RegExp> = {
+  chrt: /^\d+$/,
+  taskset: /^(0x)?[0-9a-fA-F,-]+$/,
 };
 const WRAPPERS = new Set([
   "timeout",
@@ -58,6 +67,10 @@ const WRAPPERS = new Set([
   "noglob",
   "exec",
   "doas",
+  "ionice",
+  "chrt",
+  "taskset",
+  "setsid",
 ]);
 
 /** Result of stripping: the wrapped command and what was removed. */
@@ -111,6 +124,7 @@ export function stripWrappers(argv: string[]): Stripped {
     }
     // timeout's duration is a positional argument before the command.
     if (name === "timeout" && i < argv.length && /^\d+(\.\d+)?[smhd]?$/.test(argv[i])) i++;
+    else if (POSITIONAL[name] && i < argv.length - 1 && POSITIONAL[name].test(argv[i])) i++;
   }
   // A wrapper with nothing to run (`env`, `time`) is the command itself.
   if (i >= argv.length && lastWrapper >= 0) {

@@ -14,7 +14,7 @@ import { actorFromSessionToken, openSession } from "@/lib/auth/sessions";
 import { randomToken } from "@/lib/auth/tokens";
 import { settleCard } from "@/lib/cards";
 import { inviteThrottle } from "@/lib/http/throttle";
-import { notifyFixture, type NotifyFixture } from "@/lib/notify/test-support";
+import { notifyFixture, type NotifyFixture } from "@/test/support/notify";
 import * as acceptRoute from "@/app/api/auth/invite/route";
 import * as loginRoute from "@/app/api/auth/login/route";
 import * as meRoute from "@/app/api/v1/me/route";

@@ -1,17 +1,20 @@
 import { z } from "zod";
 import { redeemLoginLink } from "@/lib/auth/login-links";
 import { env } from "@/lib/config/env";
+import { clientKey } from "@/lib/http/client-key";
 import { isHttps, sessionCookie, sessionTokenFrom } from "@/lib/http/cookies";
-import { clientAddress, loginThrottle } from "@/lib/http/throttle";
-import { json, route, tooMany } from "@/lib/http/route";
+import { loginThrottle } from "@/lib/http/throttle";
+import { errorResponse, json, route } from "@/lib/http/route";
 
 const LoginInput = z.object({ token: z.string().min(10).max(200) });
 
-/** Exchanges a one-time login token for a session cookie. */
+/**
+ * Exchanges a one-time login token for a session cookie. The throttle counts failures only: a valid, unexpired,
+ * unused token always signs in, even while the client's key is locked out, so failed guesses (by anyone sharing
+ * that key) can never lock the owner out of a fresh link.
+ */
 export const POST = route({ access: "public", body: LoginInput }, async ({ req, db, body }) => {
-  const client = clientAddress(req.headers);
-  const wait = loginThrottle.check(client);
-  if (wait > 0) return tooMany(wait);
+  const client = clientKey(req.headers, env().COCKPIT_TRUST_PROXY);
   try {
     const session = await redeemLoginLink(db, {
       token: body.token,
@@ -25,7 +28,14 @@ export const POST = route({ access: "public", body: LoginInput }, async ({ req, 
       "set-cookie": sessionCookie(session.sessionToken, maxAge, isHttps(req.headers, req.url)),
     });
   } catch (error) {
+    const wait = loginThrottle.check(client);
     loginThrottle.fail(client);
+    if (wait > 0) {
+      const seconds = Math.ceil(wait / 1000);
+      const res = errorResponse(429, `too many attempts; try again in ${seconds} s`, undefined);
+      res.headers.set("retry-after", String(seconds));
+      return res;
+    }
     throw error;
   }
 });

@@ -8,6 +8,7 @@ import { workspaces } from "@/db/schema";
 import { createAgentToken } from "@/lib/auth/agent-tokens";
 import { LOCAL_CREDENTIAL_ENV } from "@/lib/auth/local-credential";
 import { hashToken } from "@/lib/auth/tokens";
+import { personHeaders } from "@/test/support/auth";
 import * as agentCards from "@/app/api/agent/v1/cards/route";
 import * as agentCard from "@/app/api/agent/v1/cards/[id]/route";
 import * as hook from "@/app/api/agent/v1/hooks/claude-code/route";
@@ -24,6 +25,7 @@ let opened: OpenedDb;
 let root: string;
 let token: string;
 let otherToken: string;
+let person: Record<string, string>;
 const originalHome = process.env.HOME;
 
 beforeAll(async () => {
@@ -53,6 +55,7 @@ beforeAll(async () => {
       input: { workspaceId: "w2" },
     })
   ).token;
+  person = await personHeaders(opened.db);
 });
 afterAll(async () => {
   process.env.HOME = originalHome;
@@ -70,9 +73,16 @@ function call(
     body,
     params = {},
     signal,
-  }: { bearer?: string; body?: unknown; params?: Record<string, string>; signal?: AbortSignal } = {},
+    asPerson,
+  }: {
+    bearer?: string;
+    body?: unknown;
+    params?: Record<string, string>;
+    signal?: AbortSignal;
+    asPerson?: boolean;
+  } = {},
 ) {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = asPerson ? { ...person } : {};
   if (bearer) headers.authorization = `Bearer ${bearer}`;
   if (body !== undefined) headers["content-type"] = "application/json";
   const req = new NextRequest(new URL(url, "http://localhost:3000"), {
@@ -130,10 +140,11 @@ describe("agent API and collaborator API", () => {
     expect(foreign.status).toBe(404);
     const coalesced = await call(agentCards.POST, "POST", "/api/agent/v1/cards", {
       bearer: token,
-      body: admitBody("git status"),
+      // Only rules and denying modes settle at once: a person was already asked (docs/security.md).
+      body: { ...admitBody("npm publish"), mode: "dontAsk" },
     });
     expect(coalesced.status).toBe(200);
-    expect(await coalesced.json()).toMatchObject({ status: "coalesced", decision: { decision: "allow" } });
+    expect(await coalesced.json()).toMatchObject({ status: "coalesced", decision: { decision: "deny" } });
     const bad = await call(agentCards.POST, "POST", "/api/agent/v1/cards", {
       bearer: token,
       body: { agent: "claude-code", tool: "Bash" },
@@ -170,7 +181,7 @@ describe("agent API and collaborator API", () => {
       params: { id: created.id },
     });
     const mismatch = await call(answerRoute.POST, "POST", `/api/v1/cards/${created.id}/answer`, {
-      bearer: LOCAL,
+      asPerson: true,
       params: { id: created.id },
       body: { outcome: "allow", remember: "once", hash: "f".repeat(64) },
     });
@@ -180,20 +191,20 @@ describe("agent API and collaborator API", () => {
       card: { id: created.id, status: "pending" },
     });
     const ok = await call(answerRoute.POST, "POST", `/api/v1/cards/${created.id}/answer`, {
-      bearer: LOCAL,
+      asPerson: true,
       params: { id: created.id },
       body: { outcome: "allow", remember: "once", hash: created.hash },
     });
     expect(ok.status).toBe(200);
-    expect(await ok.json()).toMatchObject({ card: { status: "allowed", settlement: { by: "local-cli", via: "web" } } });
+    expect(await ok.json()).toMatchObject({ card: { status: "allowed", settlement: { by: "owner", via: "web" } } });
     const late = await call(answerRoute.POST, "POST", `/api/v1/cards/${created.id}/answer`, {
-      bearer: LOCAL,
+      asPerson: true,
       params: { id: created.id },
       body: { outcome: "deny", remember: "once", hash: created.hash },
     });
     expect(late.status).toBe(409);
     expect(await late.json()).toMatchObject({
-      error: expect.stringMatching(/^already settled by local-cli at /),
+      error: expect.stringMatching(/^already settled by owner at /),
       card: { status: "allowed" },
     });
     expect(await (await poll).json()).toMatchObject({
@@ -203,8 +214,52 @@ describe("agent API and collaborator API", () => {
     });
   });
 
-  it("refuses an agent token on the collaborator API", async () => {
-    expect((await call(cardsList.GET, "GET", "/api/v1/cards", { bearer: token })).status).toBe(401);
+  it("refuses a known tool without its field and a tool name outside the grammar (400), on both agent routes", async () => {
+    const sneaky = await call(agentCards.POST, "POST", "/api/agent/v1/cards", {
+      bearer: token,
+      body: { agent: "claude-code", sessionId: "s-bad", tool: "Bash", input: { cmd: "rm -rf ~" } },
+    });
+    expect(sneaky.status).toBe(400);
+    expect((await sneaky.json()).error).toMatch(/input of Bash: command/);
+    const badName = await call(agentCards.POST, "POST", "/api/agent/v1/cards", {
+      bearer: token,
+      body: { agent: "claude-code", sessionId: "s-bad", tool: "Bash(*)", input: { command: "ls" } },
+    });
+    expect(badName.status).toBe(400);
+    const hooked = await call(hook.POST, "POST", "/api/agent/v1/hooks/claude-code?wait=1", {
+      bearer: token,
+      body: { ...permissionRequest("x"), tool_input: { cmd: "rm -rf ~" } },
+    });
+    expect(hooked.status).toBe(400);
+  });
+
+  it("refuses an agent token on the collaborator API with a reason", async () => {
+    const res = await call(cardsList.GET, "GET", "/api/v1/cards", { bearer: token });
+    expect(res.status).toBe(403);
+    expect((await res.json()).error).toMatch(/agent API/);
+  });
+
+  it("only a person's session answers: the CLI credential and agent tokens get 403; a client field sets no channel", async () => {
+    const created = (await (
+      await call(agentCards.POST, "POST", "/api/agent/v1/cards", { bearer: token, body: admitBody("npm run who") })
+    ).json()) as { id: string; hash: string };
+    const body = { outcome: "allow", remember: "once", hash: created.hash, client: "ntfy" };
+    for (const bearer of [LOCAL, token]) {
+      const res = await call(answerRoute.POST, "POST", `/api/v1/cards/${created.id}/answer`, {
+        bearer,
+        params: { id: created.id },
+        body,
+      });
+      expect(res.status).toBe(403);
+      expect((await res.json()).error).toMatch(/person/);
+    }
+    const ok = await call(answerRoute.POST, "POST", `/api/v1/cards/${created.id}/answer`, {
+      asPerson: true,
+      params: { id: created.id },
+      body,
+    });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ card: { status: "allowed", settlement: { by: "owner", via: "web" } } });
   });
 
   it("DELETE aborts a card", async () => {
@@ -244,7 +299,7 @@ describe("agent API and collaborator API", () => {
         const c = (await pendingIds()).find((x) => x.input.command === command);
         if (c)
           return call(answerRoute.POST, "POST", `/api/v1/cards/${c.id}/answer`, {
-            bearer: LOCAL,
+            asPerson: true,
             params: { id: c.id },
             body: { ...body, hash: c.hash },
           });

@@ -6,7 +6,8 @@ import { openDb, setServerDb, type OpenedDb } from "@/db/client";
 import { workspaces } from "@/db/schema";
 import { LOCAL_CREDENTIAL_ENV } from "@/lib/auth/local-credential";
 import { hashToken } from "@/lib/auth/tokens";
-import { FIXTURES, makeSandbox, type Sandbox } from "@/lib/stores/test-support";
+import { personHeaders } from "@/test/support/auth";
+import { FIXTURES, makeSandbox, type Sandbox } from "@/test/support/stores";
 import * as addRoute from "./add/route";
 import * as checkRoute from "./narrow/check/route";
 import * as narrowRoute from "./narrow/route";
@@ -18,6 +19,7 @@ import * as sessionRoute from "../session-entries/route";
 const LOCAL = "cpc_entries-api-credential";
 let opened: OpenedDb;
 let sb: Sandbox;
+let person: Record<string, string>;
 const saved = { home: process.env.HOME, managed: process.env.COCKPIT_MANAGED_SETTINGS };
 
 beforeAll(async () => {
@@ -28,6 +30,7 @@ beforeAll(async () => {
   opened = await openDb({ kind: "embedded" });
   setServerDb(opened);
   await opened.db.insert(workspaces).values({ id: "w", path: sb.workspace, name: "project" });
+  person = await personHeaders(opened.db);
   sb.write(".commandcode/settings.json", FIXTURES.commandcodeJsonc);
   sb.write(".claude/settings.json", '{ "permissions": { "allow": ["Bash(ls)",] } }');
   // A symlinked folder in the mevedel store path: listed, never written.
@@ -44,9 +47,11 @@ afterAll(async () => {
 });
 
 type Handler = (req: NextRequest, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+/** `PERSON` sends a signed-in session (cookie + Origin): allow rules are written only by a person. */
+const PERSON = "person";
 async function call(handler: Handler, method: string, url: string, body?: unknown, bearer: string | null = LOCAL) {
-  const headers: Record<string, string> = {};
-  if (bearer) headers.authorization = `Bearer ${bearer}`;
+  const headers: Record<string, string> = bearer === PERSON ? { ...person } : {};
+  if (bearer && bearer !== PERSON) headers.authorization = `Bearer ${bearer}`;
   if (body !== undefined) headers["content-type"] = "application/json";
   const res = await handler(
     new NextRequest(new URL(url, "http://localhost:3000"), {
@@ -105,21 +110,20 @@ describe("/api/v1/entries", () => {
       to: "Shell(npm:*)",
     });
     expect(check.body).toMatchObject({ proved: false, reason: expect.stringMatching(/^cannot prove narrower: /) });
-    const refused = await call(narrowRoute.POST, "POST", "/api/v1/entries/narrow", {
-      workspace: "w",
-      id: git.id,
-      version: git.store.version,
-      to: "Shell(npm:*)",
-    });
+    const refused = await call(
+      narrowRoute.POST,
+      "POST",
+      "/api/v1/entries/narrow",
+      { workspace: "w", id: git.id, version: git.store.version, to: "Shell(npm:*)" },
+      PERSON,
+    );
     expect(refused).toMatchObject({ status: 422, body: { error: expect.stringMatching(/^cannot prove narrower: /) } });
     const suggestions = await call(suggestionsRoute.GET, "GET", `/api/v1/entries/suggestions?workspace=w&id=${git.id}`);
     expect(suggestions.body.suggestions).toContain("Shell(git status:*)");
-    const narrowed = await call(narrowRoute.POST, "POST", "/api/v1/entries/narrow", {
-      workspace: "w",
-      id: git.id,
-      version: git.store.version,
-      to: "Shell(git status:*)",
-    });
+    const narrowBody = { workspace: "w", id: git.id, version: git.store.version, to: "Shell(git status:*)" };
+    const byCli = await call(narrowRoute.POST, "POST", "/api/v1/entries/narrow", narrowBody);
+    expect(byCli).toMatchObject({ status: 403, body: { error: expect.stringMatching(/needs a person/) } });
+    const narrowed = await call(narrowRoute.POST, "POST", "/api/v1/entries/narrow", narrowBody, PERSON);
     expect(narrowed.status).toBe(200);
     expect(sb.read(".commandcode/settings.json")).toContain('"Shell(git status:*)", // everything git');
   });
@@ -149,35 +153,50 @@ describe("/api/v1/entries", () => {
     ).toBe(200);
     expect(
       (
-        await call(addRoute.POST, "POST", "/api/v1/entries/add", {
-          workspace: "w",
-          agent: "commandcode",
-          scope: "workspace",
-          action: "allow",
-          rule: "Shell(",
-        })
+        await call(
+          addRoute.POST,
+          "POST",
+          "/api/v1/entries/add",
+          {
+            workspace: "w",
+            agent: "commandcode",
+            scope: "workspace",
+            action: "allow",
+            rule: "Shell(",
+          },
+          PERSON,
+        )
       ).status,
     ).toBe(422);
     expect(
       (
-        await call(addRoute.POST, "POST", "/api/v1/entries/add", {
-          workspace: "w",
-          agent: "claude-code",
-          scope: "workspace",
-          file: "settings.json",
-          action: "allow",
-          rule: "Read",
-        })
+        await call(
+          addRoute.POST,
+          "POST",
+          "/api/v1/entries/add",
+          {
+            workspace: "w",
+            agent: "claude-code",
+            scope: "workspace",
+            file: "settings.json",
+            action: "allow",
+            rule: "Read",
+          },
+          PERSON,
+        )
       ).body,
     ).toMatchObject({ details: { kind: "invalid-store" } });
 
-    const session = await call(sessionRoute.POST, "POST", "/api/v1/session-entries", {
+    const sessionBody = {
       workspace: "w",
       agentSessionId: "a1",
       agent: "claude-code",
       action: "allow",
       rule: "Bash(npm test)",
-    });
+    };
+    const sessionByCli = await call(sessionRoute.POST, "POST", "/api/v1/session-entries", sessionBody);
+    expect(sessionByCli.status).toBe(403);
+    const session = await call(sessionRoute.POST, "POST", "/api/v1/session-entries", sessionBody, PERSON);
     expect(session.status).toBe(201);
     const id = session.body.entry.entryId as string;
     expect((await list("&scope=session")).entries.map((e: { id: string }) => e.id)).toEqual([id]);

@@ -9,7 +9,7 @@ import { auditEvents, cards, notifyActionTokens, workspaces } from "@/db/schema"
 import { LOCAL_CREDENTIAL_ENV } from "@/lib/auth/local-credential";
 import { hashToken } from "@/lib/auth/tokens";
 import { getCard } from "@/lib/cards";
-import { ADMIN, notifyFixture, startReceiver, type NotifyFixture, type Receiver } from "@/lib/notify/test-support";
+import { ADMIN, notifyFixture, startReceiver, type NotifyFixture, type Receiver } from "@/test/support/notify";
 import { startNotifyWorker } from "@/lib/notify/worker";
 import * as webhooks from "@/app/api/v1/webhooks/route";
 import * as testRoute from "@/app/api/v1/webhooks/[id]/test/route";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { json, route } from "@/lib/http/route";
 import { abortCard, admitCard, userMessage, waitForSettlement } from "@/lib/cards";
 import { recordToolUse } from "@/lib/cards/record-tool-use";
-import { ClaudeHookPayload, denyOutput, hookOutputFor, allowOutput, originPathOf } from "@/lib/cards/claude-hook";
+import { ClaudeHookPayload, denyOutput, hookOutputFor, allowOutput, originPathOf } from "@/lib/agents/claude-code/hook";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { route } from "@/lib/http/route";
+import { PEOPLE_BODY_LIMIT, readBodyText } from "@/lib/http/body";
+import { bodyRefusal, route } from "@/lib/http/route";
 import { ActionClaim, useActionToken } from "@/lib/notify";
 
 const Params = z.object({ token: z.string().regex(/^cna_[A-Za-z0-9_-]{43}$/, "not an action token") });
@@ -11,7 +12,9 @@ const Params = z.object({ token: z.string().regex(/^cna_[A-Za-z0-9_-]{43}$/, "no
  */
 export const POST = route({ access: "public", params: Params }, async ({ req, db, params }) => {
   let raw: unknown = {};
-  const text = await req.text();
+  const body = await readBodyText(req, PEOPLE_BODY_LIMIT);
+  if (!body.ok) return bodyRefusal(body);
+  const text = body.text;
   if (text.trim()) {
     try {
       raw = JSON.parse(text);

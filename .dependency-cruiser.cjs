@@ -1,0 +1,52 @@
+/**
+ * Import rules checked by `npm test` (suite "imports", scripts/test-all.mjs):
+ * no circular imports anywhere, and lib/policy stays pure (no file system, process, network or database).
+ * Run by hand: npx depcruise lib app components db bin scripts instrumentation.ts
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      severity: "error",
+      comment: "A module must not import itself through a chain of imports.",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "policy-is-pure",
+      severity: "error",
+      comment: "lib/policy decides from data handed to it: no I/O, no database, no stores, no framework.",
+      from: {
+        path: "^lib/policy/",
+        pathNot: ["\\.test\\.ts$"],
+      },
+      to: {
+        path: [
+          "^(node:)?(fs|fs/promises|child_process|net|http|https|http2|dgram|dns|tls|os|worker_threads|cluster|module)$",
+          "^db/",
+          "^lib/(stores|entries|cards|notify|server|workspaces|auth|http|cli|session-entries|config)/",
+          "^node_modules/(next|pg|@electric-sql/pglite|drizzle-orm|web-push|server-only)/",
+        ],
+      },
+    },
+    {
+      name: "browser-client-imports-types-only",
+      severity: "error",
+      comment:
+        "The browser API client takes response types from lib with `import type`; values only from browser-safe modules.",
+      from: { path: "^lib/(client|cards-client)/", pathNot: "\\.test\\.ts$" },
+      to: {
+        path: "^(db|lib)/",
+        pathNot: "^lib/(client|cards-client|text)/|^lib/entries/filters\\.ts$|^lib/policy/tools\\.ts$",
+        dependencyTypesNot: ["type-only"],
+      },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    exclude: { path: "^(node_modules|\\.next)" },
+  },
+};

@@ -1,0 +1,250 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { openDb, type Db, type OpenedDb } from "@/db/client";
+import { auditCheckpoints, auditEvents } from "@/db/schema";
+import { SYSTEM_ACTOR } from "./actor";
+import { checkpointNow } from "./checkpoint";
+import { configureAudit } from "./config";
+import { KEY_FILE } from "./keys";
+import { recordAudit } from "./record";
+import { cutRetention } from "./retention";
+import { verifyAudit } from "./verify";
+
+let opened: OpenedDb;
+let keyDir: string;
+const db = () => opened.db;
+const actor = { type: "user" as const, label: "olga", id: "u1", role: "owner", session: "s1", channel: "web" };
+
+async function append(n: number, extra: Record<string, unknown> = {}) {
+  for (let i = 0; i < n; i++)
+    await db().transaction((tx) =>
+      recordAudit(tx, {
+        type: "agent.decision",
+        actor,
+        workspaceId: "w1",
+        outcome: i % 2 ? "allow" : "deny",
+        decisionSource: "config",
+        tool: "Bash",
+        input: { command: `echo ${i}` },
+        detail: { i, ...extra },
+      }),
+    );
+}
+
+/** Runs a tampering inside a transaction, verifies, and rolls the tampering back. */
+async function tampered(change: string) {
+  let report: Awaited<ReturnType<typeof verifyAudit>> | undefined;
+  await db()
+    .transaction(async (tx) => {
+      for (const statement of change.split(";")) await tx.execute(sql.raw(statement));
+      report = await verifyAudit(tx as unknown as Db, { keyDir });
+      throw new Error("rollback");
+    })
+    .catch((e: Error) => {
+      if (e.message !== "rollback") throw e;
+    });
+  return report!;
+}
+
+beforeAll(async () => {
+  opened = await openDb({ kind: "embedded" });
+  keyDir = fs.mkdtempSync(path.join(os.tmpdir(), "audit-key-"));
+  configureAudit({ keyDir, checkpointEvery: 1000 });
+});
+afterAll(async () => {
+  configureAudit({ keyDir: undefined, checkpointEvery: 1000 });
+  await opened.close();
+  fs.rmSync(keyDir, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  await db().delete(auditEvents);
+  await db().delete(auditCheckpoints);
+});
+
+describe("recordAudit", () => {
+  it("refuses to write outside a transaction", async () => {
+    await expect(recordAudit(db() as never, { type: "auth.logout", actor })).rejects.toThrow(/inside the transaction/);
+  });
+
+  it("rejects an unknown type and a bad decision source", async () => {
+    await expect(db().transaction((tx) => recordAudit(tx, { type: "nope" as never, actor }))).rejects.toThrow();
+    await expect(
+      db().transaction((tx) => recordAudit(tx, { type: "agent.decision", actor, decisionSource: "maybe" as never })),
+    ).rejects.toThrow();
+  });
+
+  it("fills the event fields, chains rows and masks secrets in the input", async () => {
+    await db().transaction((tx) =>
+      recordAudit(tx, {
+        type: "agent.pre_tool_use",
+        actor: { ...actor, address: "10.0.0.7" },
+        workspaceId: "w1",
+        agent: "claude-code",
+        agentSessionId: "sess-1",
+        toolUseId: "toolu_1",
+        cwd: "/p",
+        tool: "Write",
+        input: { file_path: "/p/.env", content: "API_KEY=abc123" },
+      }),
+    );
+    await db().transaction((tx) =>
+      recordAudit(tx, {
+        type: "agent.pre_tool_use",
+        actor,
+        tool: "Bash",
+        input: { command: 'curl -H "Authorization: Bearer sk-abcdefghijkl" https://x && export GITHUB_TOKEN=ghp_123' },
+      }),
+    );
+    const rows = await db().select().from(auditEvents).orderBy(auditEvents.seq);
+    expect(rows.map((r) => r.seq)).toEqual([1, 2]);
+    expect(rows[0]).toMatchObject({
+      actorType: "user",
+      actorId: "u1",
+      actorRole: "owner",
+      actorSession: "s1",
+      actorChannel: "web",
+      actorAddress: "10.0.0.7",
+      agentSessionId: "sess-1",
+      toolUseId: "toolu_1",
+      prevHash: "0".repeat(64),
+    });
+    expect(rows[1]!.prevHash).toBe(rows[0]!.hash);
+    const stored = JSON.stringify(rows.map((r) => r.input));
+    expect(stored).not.toContain("abc123");
+    expect(stored).not.toContain("sk-abcdefghijkl");
+    expect(stored).not.toContain("ghp_123");
+    expect(rows[0]!.input).toEqual({ file_path: "/p/.env", content: "[omitted: 14 characters]" });
+  });
+});
+
+describe("verifyAudit", () => {
+  beforeEach(async () => {
+    await append(6);
+    await checkpointNow(db());
+    await append(4);
+  });
+
+  it("reports an intact chain", async () => {
+    expect(await verifyAudit(db(), { keyDir })).toMatchObject({ intact: true, events: 10, checkpoints: 1 });
+    expect((fs.statSync(path.join(keyDir, KEY_FILE)).mode & 0o777).toString(8)).toBe("600");
+  });
+
+  const columns: Array<[string, string]> = [
+    ["at", "at = at + interval '1 millisecond'"],
+    ["workspace_id", "workspace_id = 'w2'"],
+    ["actor", "actor = 'olgA'"],
+    ["actor_type", "actor_type = 'agent'"],
+    ["actor_id", "actor_id = 'u2'"],
+    ["actor_role", "actor_role = 'admin'"],
+    ["actor_session", "actor_session = 's2'"],
+    ["actor_channel", "actor_channel = 'cli'"],
+    ["actor_address", "actor_address = '1.2.3.4'"],
+    ["action", "action = 'agent.decisioN'"],
+    ["target", "target = 'x'"],
+    ["outcome", "outcome = 'allow'"],
+    ["decision_source", "decision_source = 'hook'"],
+    ["rule", "rule = 'Bash(*)'"],
+    ["store", "store = 'x'"],
+    ["agent", "agent = 'mevedel'"],
+    ["agent_session_id", "agent_session_id = 'x'"],
+    ["tool_use_id", "tool_use_id = 'x'"],
+    ["cwd", "cwd = '/'"],
+    ["tool", "tool = 'Bas'"],
+    ["input", `input = '{"command":"echo 5!"}'`],
+    ["detail", `detail = '{"i":6}'`],
+    ["prev_hash", "prev_hash = overlay(prev_hash placing 'f' from 1 for 1)"],
+    ["hash", "hash = overlay(hash placing 'f' from 1 for 1)"],
+  ];
+  it.each(columns)("catches a change in %s", async (_col, set) => {
+    const report = await tampered(`update audit_events set ${set} where seq = 5`);
+    expect(report).toMatchObject({ intact: false, seq: expect.any(Number) });
+    expect((report as { seq: number }).seq).toBeLessThanOrEqual(6);
+  });
+
+  it("catches a deleted row", async () => {
+    expect(await tampered("delete from audit_events where seq = 3")).toMatchObject({ intact: false, seq: 3 });
+  });
+
+  it("catches two rows swapped", async () => {
+    const report = await tampered(
+      "update audit_events set seq = -3 where seq = 3; update audit_events set seq = 3 where seq = 4; update audit_events set seq = 4 where seq = -3",
+    );
+    expect(report).toMatchObject({ intact: false, seq: 3 });
+  });
+
+  it("catches a forged checkpoint", async () => {
+    const forged = await tampered(
+      "update audit_checkpoints set head_hash = (select hash from audit_events where seq = 8), seq = 8",
+    );
+    expect(forged).toMatchObject({ intact: false, seq: 8, reason: expect.stringMatching(/signature/) });
+  });
+
+  it("catches a truncated tail after a checkpoint", async () => {
+    expect(await tampered("delete from audit_events where seq >= 5")).toMatchObject({
+      intact: false,
+      seq: 5,
+      reason: expect.stringMatching(/truncated/),
+    });
+  });
+
+  it("catches a rewrite of the whole chain that keeps the signed checkpoint", async () => {
+    const report = await tampered("delete from audit_events where seq <= 2");
+    expect(report).toMatchObject({ intact: false, reason: expect.stringMatching(/no signed checkpoint/) });
+  });
+
+  it("says so when the signing key is gone", async () => {
+    const other = fs.mkdtempSync(path.join(os.tmpdir(), "audit-key-"));
+    expect(await verifyAudit(db(), { keyDir: other })).toMatchObject({ intact: false, reason: /key is missing/ });
+  });
+});
+
+describe("checkpoints and retention", () => {
+  it("signs a checkpoint every N events", async () => {
+    configureAudit({ checkpointEvery: 5 });
+    try {
+      await append(12);
+    } finally {
+      configureAudit({ checkpointEvery: 1000 });
+    }
+    const cps = await db().select().from(auditCheckpoints).orderBy(auditCheckpoints.seq);
+    expect(cps.map((c) => c.seq)).toEqual([5, 10]);
+    expect(await verifyAudit(db(), { keyDir })).toMatchObject({ intact: true, events: 12, checkpoints: 2 });
+  });
+
+  it("cuts old events only up to a signed checkpoint, records the cut and still verifies", async () => {
+    await append(5);
+    await checkpointNow(db());
+    await append(3);
+    await db().execute(sql`update audit_events set at = at - interval '100 days' where seq <= 7`);
+    // Moving times breaks their hashes; re-seal to simulate events that are really old.
+    await db().execute(sql`update audit_events set hash = null`);
+    await db().delete(auditCheckpoints);
+    await db().transaction((tx) => recordAudit(tx, { type: "auth.logout", actor })); // seals, seq 9
+    await checkpointNow(db()); // seq 9 — too young to cut at
+    expect(await cutRetention(db(), { cutoff: new Date(Date.now() - 50 * 86_400_000) })).toEqual({
+      deleted: 0,
+      upToSeq: null,
+    });
+
+    // A checkpoint at seq 5 (old) makes the cut possible.
+    const { writeCheckpoint } = await import("./checkpoint");
+    const { lockHead } = await import("./head");
+    await db().transaction(async (tx) => {
+      await lockHead(tx);
+      const [row] = await tx
+        .select()
+        .from(auditEvents)
+        .where(sql`seq = 5`);
+      await writeCheckpoint(tx, { seq: 5, hash: row!.hash! });
+    });
+    const result = await cutRetention(db(), { cutoff: new Date(Date.now() - 50 * 86_400_000), actor: SYSTEM_ACTOR });
+    expect(result).toEqual({ deleted: 5, upToSeq: 5 });
+    const rows = await db().select().from(auditEvents).orderBy(auditEvents.seq);
+    expect(rows[0]!.seq).toBe(6);
+    expect(rows.at(-1)).toMatchObject({ action: "audit.retention_cut", detail: { upToSeq: 5, deleted: 5 } });
+    expect(await verifyAudit(db(), { keyDir })).toMatchObject({ intact: true, events: 5, firstSeq: 6 });
+  });
+});

@@ -1,0 +1,30 @@
+const MINUTE = 60_000;
+
+// Every minute: sign a checkpoint when the head is 10 minutes past the last one; hourly: apply retention.
+export async function startAuditWork(): Promise<void> {
+  const { getOpenedDb } = await import("@/db/client");
+  const { env } = await import("@/lib/config/env");
+  const { checkpointIfDue } = await import("./checkpoint");
+  const { runRetention } = await import("./retention");
+  const opened = await getOpenedDb();
+  const days = env().COCKPIT_AUDIT_RETENTION_DAYS;
+  let lastRetention = 0;
+  let running = false;
+  const tick = async () => {
+    await checkpointIfDue(opened.db);
+    if (days && Date.now() - lastRetention >= 60 * MINUTE) {
+      lastRetention = Date.now();
+      await runRetention(opened.db, days);
+    }
+  };
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    tick()
+      .catch((error) => console.error("audit checkpoint/retention failed:", error))
+      .finally(() => {
+        running = false;
+      });
+  }, MINUTE);
+  timer.unref();
+}

@@ -1,0 +1,66 @@
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  sign,
+  verify,
+  type KeyObject,
+} from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+
+export const KEY_FILE = "audit-signing-key.pem";
+
+export interface SigningKey {
+  privateKey: KeyObject;
+  publicKey: KeyObject;
+  /** SHA-256 of the raw 32-byte public key, hex. */
+  keyId: string;
+}
+
+const cache = new Map<string, SigningKey>();
+
+function fromPrivate(privateKey: KeyObject): SigningKey {
+  const publicKey = createPublicKey(privateKey);
+  const raw = publicKey.export({ format: "der", type: "spki" }).subarray(-32);
+  return { privateKey, publicKey, keyId: createHash("sha256").update(raw).digest("hex") };
+}
+
+/** The Ed25519 checkpoint key in `dir`, created on first use (mode 0600); null when absent and `create` is false. */
+export function signingKey(dir: string, { create = true }: { create?: boolean } = {}): SigningKey | null {
+  const file = path.join(dir, KEY_FILE);
+  const cached = cache.get(file);
+  if (cached) return cached;
+  let pem: string;
+  try {
+    pem = fs.readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT" || !create) return null;
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const { privateKey } = generateKeyPairSync("ed25519");
+    const fresh = privateKey.export({ format: "pem", type: "pkcs8" }) as string;
+    try {
+      // "wx": two processes racing both read back the winner's key.
+      fs.writeFileSync(file, fresh, { mode: 0o600, flag: "wx" });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    }
+    pem = fs.readFileSync(file, "utf8");
+  }
+  const key = fromPrivate(createPrivateKey(pem));
+  cache.set(file, key);
+  return key;
+}
+
+export function signStatement(key: SigningKey, statement: Buffer): string {
+  return sign(null, statement, key.privateKey).toString("base64url");
+}
+
+export function verifyStatement(key: SigningKey, statement: Buffer, signature: string): boolean {
+  try {
+    return verify(null, statement, key.publicKey, Buffer.from(signature, "base64url"));
+  } catch {
+    return false;
+  }
+}

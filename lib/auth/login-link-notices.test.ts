@@ -1,0 +1,39 @@
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { openDb, type OpenedDb } from "@/db/client";
+import { auditEvents } from "@/db/schema";
+import { LoginLinkNotice } from "@/components/shell/login-link-notice";
+import { recentLoginLinkMints } from "./login-link-notices";
+import { createOwnerLoginLink, redeemLoginLink } from "./login-links";
+
+let opened: OpenedDb;
+beforeAll(async () => {
+  opened = await openDb({ kind: "embedded" });
+});
+afterAll(async () => opened.close());
+
+describe("CLI login-link notice", () => {
+  it("records each mint in the audit log and lists the other mints of the last day on the next page load", async () => {
+    const own = await createOwnerLoginLink(opened.db, { ttlSeconds: 60 });
+    const session = await redeemLoginLink(opened.db, { token: own.token, sessionTtlHours: 1 });
+    expect(await recentLoginLinkMints(opened.db, { sessionId: session.sessionId })).toEqual([]);
+
+    await createOwnerLoginLink(opened.db, { ttlSeconds: 60 });
+    const audit = await opened.db.select().from(auditEvents).where(eq(auditEvents.action, "auth.login_link_created"));
+    expect(audit).toHaveLength(2);
+    expect(audit[1]).toMatchObject({ actor: "local-cli" });
+
+    const mints = await recentLoginLinkMints(opened.db, { sessionId: session.sessionId });
+    expect(mints).toEqual([{ mintedAt: expect.any(Date), usedAt: null }]);
+    const later = new Date(Date.now() + 25 * 3600 * 1000);
+    expect(await recentLoginLinkMints(opened.db, { sessionId: session.sessionId, now: later })).toEqual([]);
+
+    const html = renderToStaticMarkup(createElement(LoginLinkNotice, { mints }));
+    expect(html).toContain("A login link was minted with the CLI");
+    expect(html).toContain(`${mints[0]!.mintedAt.toISOString().slice(0, 16).replace("T", " ")} UTC`);
+    expect(html).toContain("not used");
+    expect(renderToStaticMarkup(createElement(LoginLinkNotice, { mints: [] }))).toBe("");
+  });
+});

@@ -1,0 +1,53 @@
+/** Helpers shared by the store CLI verbs (decide, entries, revoke, narrow, add): the CLI edge. */
+import { storeEnv } from "@/lib/config/env";
+import { exitCodeOf } from "@/lib/errors";
+import { AGENTS, type StorePaths } from "@/lib/stores/discover";
+import { InvalidInputError } from "@/lib/stores/errors";
+import { storePaths } from "@/lib/stores/store-paths";
+import type { Agent, Scope } from "@/lib/stores/types";
+import type { WriteResult } from "@/lib/stores/write-common";
+
+/** Workspace from the flag (default: the current folder); home and managed file from `storePaths`. */
+export function storePathsFromFlags(workspace: string | undefined): StorePaths {
+  return storePaths(storeEnv(), workspace ?? process.cwd());
+}
+
+export function parseAgentFlag(value: string | undefined, required: boolean): Agent | undefined {
+  if (value === undefined) {
+    if (required) throw new InvalidInputError(`--agent is required (${AGENTS.join(", ")})`);
+    return undefined;
+  }
+  if (!(AGENTS as string[]).includes(value))
+    throw new InvalidInputError(`unknown agent "${value}" (use ${AGENTS.join(", ")})`);
+  return value as Agent;
+}
+
+const SCOPES: Scope[] = ["session", "workspace", "global", "managed"];
+export function parseScopeFlag(value: string | undefined): Scope | undefined {
+  if (value === undefined) return undefined;
+  if (!(SCOPES as string[]).includes(value))
+    throw new InvalidInputError(`unknown scope "${value}" (use ${SCOPES.join(", ")})`);
+  return value as Scope;
+}
+
+/**
+ * How a typed error reaches the terminal, by its exit code: 2 is a usage error (bad input), every
+ * refusal (conflict, invalid store, symlink, read-only, not found, not narrower) is one line, exit 1.
+ */
+export function cliFailure(error: unknown): { usage: boolean; message: string } | null {
+  const exitCode = exitCodeOf(error);
+  if (exitCode === null) return null;
+  return { usage: exitCode === 2, message: (error as Error).message };
+}
+
+/** What a write changed, for people: file, line before/after, and the global warning. */
+export function describeWrite(verb: string, result: WriteResult): string {
+  const lines = [
+    `${result.dryRun ? `would be ${verb} (dry run, nothing written)` : verb} in ${result.store} (${result.scope})`,
+  ];
+  if (result.before.text) lines.push(`  line ${result.before.line} before: ${result.before.text.trim()}`);
+  if (result.after.text !== undefined && verb !== "revoked")
+    lines.push(`  line ${result.after.line} after:  ${result.after.text.trim()}`);
+  if (result.scopeWarning) lines.push(`  note: ${result.scopeWarning}`);
+  return lines.join("\n") + "\n";
+}

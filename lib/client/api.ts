@@ -1,0 +1,319 @@
+/**
+ * The browser's one API client: a typed function per endpoint the pages call. Response types come from lib
+ * through `import type` only (erased at build time), so no server code reaches the browser bundle.
+ * Every request is same-origin; bodies are JSON with `content-type: application/json` (the route wrapper
+ * refuses other bodies, so a cross-site form cannot reach a handler). Failures come back as values with the
+ * server's `error` text; only the card queries throw (TanStack Query expects it).
+ */
+import type { addWorkspaceEntry } from "@/lib/entries";
+import type { EntryFilters } from "@/lib/entries/filters";
+import type { WorkspaceListing } from "@/lib/entries/list-workspace-entries";
+import type { narrowWorkspaceEntry } from "@/lib/entries";
+import type { previewNarrowing, suggestWorkspaceNarrowings } from "@/lib/entries";
+import type { revokeWorkspaceEntry } from "@/lib/entries";
+import type { listAgentTokens } from "@/lib/auth/agent-tokens";
+import type { CardView } from "@/lib/cards/view";
+import type { DeliveryLogEntry, EndpointView, UpdateEndpointInput } from "@/lib/notify/endpoints";
+import type { CreateEndpointInput } from "@/lib/notify/endpoints";
+import type { TestSendResult } from "@/lib/notify/send-test";
+import type { StorePresence } from "@/lib/workspaces/agent-stores";
+import type { Workspace } from "@/lib/workspaces/workspaces";
+import type { CollaboratorView, CreateInviteInput, Me } from "@/lib/auth/invites";
+import type { listPasskeys } from "@/lib/auth/passkeys";
+import type { SessionView } from "@/lib/auth/sessions";
+import type { Grant } from "@/lib/auth/actor";
+import { filtersToSearch } from "@/lib/entries/filters";
+import { startAuthentication, startRegistration } from "@simplewebauthn/browser";
+
+/** A value as it arrives over JSON: dates become ISO strings. */
+export type Json<T> = T extends Date
+  ? string
+  : T extends (infer U)[]
+    ? Json<U>[]
+    : T extends object
+      ? { [K in keyof T]: Json<T[K]> }
+      : T;
+type Returned<F extends (...args: never[]) => unknown> = Json<Awaited<ReturnType<F>>>;
+
+export type ApiResult<T> =
+  { ok: true; status: number; data: T } | { ok: false; status: number; error: string; kind?: string; body: ErrorBody };
+
+interface ErrorBody {
+  error?: string;
+  details?: { kind?: string; needsPasskey?: boolean };
+  card?: CardView;
+}
+
+export const NO_ANSWER = "the cockpit server did not answer — check it is running";
+
+/** One same-origin JSON request; failures carry the server's reason (status 0: the server did not answer). */
+export async function request<T>(
+  url: string,
+  init?: { method?: string; body?: unknown; signal?: AbortSignal },
+): Promise<ApiResult<T>> {
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: init?.method ?? (init?.body === undefined ? "GET" : "POST"),
+      headers: init?.body === undefined ? undefined : { "content-type": "application/json" },
+      body: init?.body === undefined ? undefined : JSON.stringify(init.body),
+      signal: init?.signal,
+      cache: "no-store",
+    });
+  } catch (error) {
+    if ((error as Error).name === "AbortError") throw error;
+    return { ok: false, status: 0, error: NO_ANSWER, body: {} };
+  }
+  const body = (await res.json().catch(() => ({}))) as ErrorBody;
+  if (res.ok) return { ok: true, status: res.status, data: body as T };
+  return {
+    ok: false,
+    status: res.status,
+    error: body.error ?? `request failed (${res.status})`,
+    kind: body.details?.kind,
+    body,
+  };
+}
+
+const id = (value: string) => encodeURIComponent(value);
+
+// ---- sign-in ----------------------------------------------------------------------------------
+
+export const login = (token: string) => request<{ ok: true }>("/api/auth/login", { body: { token } });
+export const logout = () => request<{ ok: true }>("/api/auth/logout", { method: "POST" });
+
+/** Accepts an invite on this device: the response sets the session cookie. */
+export const acceptInvite = (token: string, name: string) =>
+  request<{ ok: true }>("/api/auth/invite", { body: { token, name } });
+
+type AssertionOptions = Parameters<typeof startAuthentication>[0]["optionsJSON"];
+type RegistrationOptions = Parameters<typeof startRegistration>[0]["optionsJSON"];
+
+/** A failed step as a value; a cancelled or failed browser prompt becomes the same shape. */
+async function ceremony<T>(run: () => Promise<ApiResult<T>>): Promise<ApiResult<T>> {
+  try {
+    return await run();
+  } catch (error) {
+    return { ok: false, status: 0, error: (error as Error).message, body: {} };
+  }
+}
+
+/** Fetches assertion options from `url` and signs them with a passkey (the browser's WebAuthn prompt). */
+async function signWithPasskey(url: string, body: unknown = {}): Promise<ApiResult<unknown>> {
+  const options = await request<AssertionOptions>(url, { method: "POST", body });
+  if (!options.ok) return options;
+  return { ok: true, status: 200, data: await startAuthentication({ optionsJSON: options.data }) };
+}
+
+/** "Sign in with a passkey": options, the browser prompt, then the server sets the session cookie. */
+export const signInWithPasskey = () =>
+  ceremony(async () => {
+    const signed = await signWithPasskey("/api/auth/passkey/options");
+    if (!signed.ok) return signed;
+    return request<{ ok: true }>("/api/auth/passkey", { body: { response: signed.data } });
+  });
+
+// ---- people, sessions, passkeys ---------------------------------------------------------------
+
+export type PersonRow = Json<CollaboratorView>;
+export type DeviceRow = Json<SessionView>;
+export type PasskeyRow = Returned<typeof listPasskeys>[number];
+export type { Grant };
+
+export const fetchMe = () => request<Me>("/api/v1/me");
+export const createInvite = (input: CreateInviteInput) =>
+  request<{ id: string; url: string; expiresAt: string }>("/api/v1/invites", { body: input });
+export const fetchCollaborators = () => request<{ collaborators: PersonRow[] }>("/api/v1/collaborators");
+export const setCollaboratorRoles = (personId: string, roles: Grant[]) =>
+  request<unknown>(`/api/v1/collaborators/${id(personId)}`, { method: "PATCH", body: { roles } });
+export const removeCollaborator = (personId: string) =>
+  request<unknown>(`/api/v1/collaborators/${id(personId)}`, { method: "DELETE" });
+export const fetchDevices = () => request<{ sessions: DeviceRow[] }>("/api/v1/devices");
+export const endDevice = (sessionId: string) =>
+  request<unknown>(`/api/v1/devices/${id(sessionId)}`, { method: "DELETE" });
+/** "Pair my phone": a 10-minute single-use sign-in link for the owner's other device. */
+export const pairPhone = () => request<{ url: string; expiresAt: string }>("/api/v1/pair", { method: "POST" });
+export const setWorkspaceSettings = (workspaceId: string, settings: { requirePasskey: boolean }) =>
+  request<unknown>(`/api/v1/workspaces/${id(workspaceId)}/settings`, { method: "PUT", body: settings });
+
+export const fetchPasskeys = () => request<{ passkeys: PasskeyRow[] }>("/api/v1/passkeys");
+/** Registers a new passkey: options, the browser prompt, then the server stores the public key. */
+export const addPasskey = (name: string) =>
+  ceremony(async () => {
+    const options = await request<RegistrationOptions>("/api/v1/passkeys/options", { method: "POST" });
+    if (!options.ok) return options;
+    const response = await startRegistration({ optionsJSON: options.data });
+    return request<{ id: string; name: string }>("/api/v1/passkeys", { body: { name, response } });
+  });
+export const renamePasskey = (passkeyId: string, name: string) =>
+  request<unknown>(`/api/v1/passkeys/${id(passkeyId)}`, { method: "PATCH", body: { name } });
+export const removePasskey = (passkeyId: string) =>
+  request<unknown>(`/api/v1/passkeys/${id(passkeyId)}`, { method: "DELETE" });
+/** Step-up: a fresh passkey confirmation that sensitive changes need for the next 5 minutes. */
+export const confirmWithPasskey = () =>
+  ceremony(async () => {
+    const signed = await signWithPasskey("/api/v1/passkeys/step-up");
+    if (!signed.ok) return signed;
+    return request<unknown>("/api/v1/passkeys/step-up", { body: { response: signed.data } });
+  });
+
+// ---- audit ----------------------------------------------------------------------------------
+
+export const verifyAuditLog = () =>
+  request<{ intact: boolean; line: string }>("/api/v1/audit/verify", { method: "POST", body: {} });
+
+// ---- workspaces -------------------------------------------------------------------------------
+
+export type WorkspaceView = Json<Workspace> & { stores: StorePresence[] };
+export const addWorkspace = (path: string) =>
+  request<{ workspace: WorkspaceView }>("/api/v1/workspaces", { body: { path } });
+export const removeWorkspace = (workspaceId: string) =>
+  request<{ deleted: string }>(`/api/v1/workspaces/${id(workspaceId)}`, { method: "DELETE" });
+
+// ---- agent tokens and settings ----------------------------------------------------------------
+
+export type AgentTokenView = Returned<typeof listAgentTokens>[number];
+export const createAgentToken = (input: { workspace: string; name?: string }) =>
+  request<{ id: string; token: string; name: string; workspaceId: string }>("/api/v1/agent-tokens", { body: input });
+export const revokeAgentToken = (tokenId: string) =>
+  request<unknown>(`/api/v1/agent-tokens/${id(tokenId)}`, { method: "DELETE" });
+export const setAbsenceTimeout = (timeoutSeconds: number | null) =>
+  request<{ timeoutSeconds: number | null }>("/api/v1/settings/absence", { method: "PUT", body: { timeoutSeconds } });
+
+// ---- rules (entries) --------------------------------------------------------------------------
+
+export type { EntryView, WorkspaceListing } from "@/lib/entries/list-workspace-entries";
+import type { WorkspaceHygiene } from "@/lib/entries/hygiene-workspace";
+export const ENTRIES_PAGE_SIZE = 200;
+
+/** One page of the Rules listing; throws the server's reason (the query shows it). */
+export async function fetchEntriesPage(
+  workspace: string,
+  filters: EntryFilters,
+  offset: number,
+): Promise<WorkspaceListing> {
+  const url = `/api/v1/entries?${filtersToSearch(workspace, filters)}&offset=${offset}&limit=${ENTRIES_PAGE_SIZE}`;
+  const result = await request<WorkspaceListing>(url);
+  if (!result.ok) throw new Error(result.error);
+  return result.data;
+}
+export const addEntry = (input: {
+  workspace: string;
+  agent: string;
+  scope: "workspace" | "global";
+  action: "allow" | "ask" | "deny";
+  rule: string;
+  file?: string;
+}) => request<{ result: Returned<typeof addWorkspaceEntry> }>("/api/v1/entries/add", { body: input });
+export const revokeEntry = (input: { workspace: string; id: string; version: string }) =>
+  request<{ result: Returned<typeof revokeWorkspaceEntry> }>("/api/v1/entries/revoke", { body: input });
+export const narrowEntry = (input: { workspace: string; id: string; version: string; to: string }) =>
+  request<{ result: Returned<typeof narrowWorkspaceEntry> }>("/api/v1/entries/narrow", { body: input });
+export const checkNarrowing = (input: { workspace: string; id: string; to: string }, signal?: AbortSignal) =>
+  request<Returned<typeof previewNarrowing>>("/api/v1/entries/narrow/check", { body: input, signal });
+export const fetchHygiene = (workspace: string) =>
+  request<WorkspaceHygiene>(`/api/v1/entries/hygiene?workspace=${id(workspace)}`);
+/** Clean-up: without `confirm` the server only previews (diffs and proof); with the previewed versions it writes. */
+export const cleanUpPreview = <P>(workspace: string) => request<P>("/api/v1/entries/clean-up", { body: { workspace } });
+export const cleanUpConfirm = <P>(workspace: string, versions: Record<string, string>) =>
+  request<P>("/api/v1/entries/clean-up", { body: { workspace, confirm: versions } });
+export const narrowingSuggestions = (workspace: string, entryId: string) =>
+  request<Returned<typeof suggestWorkspaceNarrowings>>(
+    `/api/v1/entries/suggestions?workspace=${id(workspace)}&id=${id(entryId)}`,
+  );
+
+// ---- cards ------------------------------------------------------------------------------------
+
+export type Outcome = "allow" | "deny";
+export type Remember = "once" | "session" | "workspace";
+
+/** An answer the server refused; a 409 carries the card as it now is. */
+export class AnswerError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly card: CardView | null,
+  ) {
+    super(message);
+  }
+}
+
+async function orThrow<T>(pending: Promise<ApiResult<T>>): Promise<T> {
+  const result = await pending;
+  if (!result.ok) throw new AnswerError(result.error, result.status, result.body.card ?? null);
+  return result.data;
+}
+
+export const fetchCards = (status: "pending" | "settled" | "all", limit = 100) =>
+  orThrow(request<{ cards: CardView[] }>(`/api/v1/cards?status=${status}&limit=${limit}`));
+export const fetchPendingCount = () => orThrow(request<{ pending: number }>("/api/v1/cards/count"));
+export const fetchCard = (cardId: string) => orThrow(request<{ card: CardView }>(`/api/v1/cards/${id(cardId)}`));
+
+export interface AnswerInput {
+  outcome: Outcome;
+  remember: Remember;
+  message?: string;
+  hash: string;
+  confirmToolWide?: boolean;
+}
+export interface AnswerResult {
+  card: CardView;
+  ruleNotSaved?: string;
+}
+
+/**
+ * Every answer carries the card's hash: the server refuses it if the card changed since it was shown.
+ * In a workspace whose approvals need a passkey, the server says so (403 `needsPasskey`): the browser then
+ * signs a challenge derived from this card, outcome and scope with the person's passkey and retries.
+ */
+export async function answerCard(cardId: string, input: AnswerInput): Promise<AnswerResult> {
+  const url = `/api/v1/cards/${id(cardId)}/answer`;
+  const body = { ...input, message: input.message?.trim() || undefined };
+  const first = await request<AnswerResult>(url, { body });
+  const needsPasskey = !first.ok && first.status === 403 && first.body.details?.needsPasskey === true;
+  if (!needsPasskey) return orThrow(Promise.resolve(first));
+  const signed = await ceremony(() =>
+    signWithPasskey(`/api/v1/cards/${id(cardId)}/passkey-options`, {
+      outcome: input.outcome,
+      remember: input.remember,
+    }),
+  );
+  if (!signed.ok) throw new AnswerError(signed.error, signed.status, null);
+  return orThrow(request<AnswerResult>(url, { body: { ...body, passkey: signed.data } }));
+}
+
+const displayed = new Set<string>();
+
+/** Tells the server a person has seen the card (its "displayed" lifecycle event); once per card per page load. */
+export function markDisplayed(cardId: string): void {
+  if (displayed.has(cardId)) return;
+  displayed.add(cardId);
+  void request(`/api/v1/cards/${id(cardId)}/displayed`, { method: "POST" }).then((r) => {
+    if (!r.ok && r.status === 0) displayed.delete(cardId);
+  });
+}
+
+// ---- notifications ----------------------------------------------------------------------------
+
+export type { EndpointView, DeliveryLogEntry, TestSendResult };
+export const setAllowHosts = (hosts: string[]) =>
+  request<{ hosts: string[]; envHosts: string[] }>("/api/v1/notify/allow-hosts", { method: "PUT", body: { hosts } });
+export const createWebhook = (input: CreateEndpointInput) =>
+  request<{ id: string; secret: string; endpoint: EndpointView }>("/api/v1/webhooks", { body: input });
+export const updateWebhook = (endpointId: string, input: UpdateEndpointInput) =>
+  request<{ endpoint: EndpointView }>(`/api/v1/webhooks/${id(endpointId)}`, { method: "PATCH", body: input });
+export const deleteWebhook = (endpointId: string) =>
+  request<{ deleted: string }>(`/api/v1/webhooks/${id(endpointId)}`, { method: "DELETE" });
+export const testWebhook = (endpointId: string) =>
+  request<{ result: TestSendResult }>(`/api/v1/webhooks/${id(endpointId)}/test`, { method: "POST" });
+export const webhookDeliveries = (endpointId: string) =>
+  request<{ deliveries: DeliveryLogEntry[] }>(`/api/v1/webhooks/${id(endpointId)}/deliveries`);
+export const redeliver = (endpointId: string, deliveryId: string) =>
+  request<unknown>(`/api/v1/webhooks/${id(endpointId)}/deliveries/${id(deliveryId)}/redeliver`, { method: "POST" });
+export const pushKey = () => request<{ publicKey: string; devices: number }>("/api/v1/notify/push");
+export const subscribePush = (input: { endpoint?: string; keys?: unknown }) =>
+  request<unknown>("/api/v1/notify/push", { body: input });
+export const unsubscribePush = (endpoint: string) =>
+  request<unknown>("/api/v1/notify/push", { method: "DELETE", body: { endpoint } });
+
+export type WorkspaceOption = Pick<WorkspaceView, "id" | "name" | "path">;

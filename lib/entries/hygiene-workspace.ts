@@ -1,0 +1,122 @@
+import "server-only";
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import { actorLabel, type Actor } from "@/lib/auth/actor";
+import { ConflictError } from "@/lib/errors";
+import { lintWorkspace, removableIds, summarize, type Finding, type HygieneSummary } from "@/lib/hygiene";
+import { unifiedDiff } from "@/lib/hygiene/unified-diff";
+import { loadLintItems } from "@/lib/stores/load-lint-items";
+import { applyRemovals, planRemovals } from "@/lib/stores/remove-entries";
+import { recordEntryChange } from "./audit";
+import { withStoreErrors, workspaceStores } from "./context";
+import { requireCan } from "@/lib/auth/access";
+import { auditActor } from "@/lib/audit";
+
+export const WorkspaceHygieneInput = z.object({ workspace: z.string().min(1) });
+export type WorkspaceHygieneInput = z.infer<typeof WorkspaceHygieneInput>;
+
+export interface WorkspaceHygiene {
+  summary: HygieneSummary;
+  findings: Finding[];
+  notes: string[];
+}
+
+/** The lint over every store of the workspace (session rules included), read now. */
+export async function workspaceHygiene({
+  db,
+  actor,
+  input,
+}: {
+  db: Db;
+  actor: Actor;
+  input: WorkspaceHygieneInput;
+}): Promise<WorkspaceHygiene> {
+  const args = WorkspaceHygieneInput.parse(input);
+  requireCan(actor, "entry.view", args.workspace);
+  const { paths, sessionSource } = await workspaceStores(db, actorLabel(actor), args.workspace);
+  const { items } = await withStoreErrors(() => loadLintItems({ ...paths, sessionSource }));
+  const { findings, notes } = lintWorkspace({ workspace: paths.workspace, home: paths.home, items });
+  return { summary: summarize(items.length, findings), findings, notes };
+}
+
+export const CleanUpInput = z.object({
+  workspace: z.string().min(1),
+  /** Without it: the preview. With it: the store versions the preview showed; a file that moved on is refused. */
+  confirm: z.record(z.string(), z.string()).optional(),
+});
+export type CleanUpInput = z.infer<typeof CleanUpInput>;
+
+export interface CleanUpFile {
+  store: string;
+  scope: string;
+  version: string;
+  diff: string;
+  removed: { id: string; rule: string; line: number; kind: "duplicate" | "covered"; by?: string; proof: string }[];
+}
+
+/**
+ * "Clean up": remove every duplicate and covered file entry. The preview computes each file's new text
+ * through the store edit layer and returns unified diffs; the confirmation recomputes the same plan
+ * (the client never sends text) and writes each file atomically, if it still has the previewed version.
+ */
+export async function cleanUpWorkspace({
+  db,
+  actor,
+  input,
+}: {
+  db: Db;
+  actor: Actor;
+  input: CleanUpInput;
+}): Promise<{ files: CleanUpFile[]; written: boolean }> {
+  const args = CleanUpInput.parse(input);
+  const role = requireCan(actor, args.confirm ? "entry.revoke" : "entry.view", args.workspace);
+  const actorName = actorLabel(actor);
+  const { workspace, paths } = await workspaceStores(db, actorName, args.workspace);
+  const { items } = await withStoreErrors(() => loadLintItems(paths));
+  const { findings } = lintWorkspace({ workspace: paths.workspace, home: paths.home, items });
+  const writable = new Set(items.filter((i) => i.entry.writable && i.entry.scope !== "session").map((i) => i.entry.id));
+  const ids = removableIds(findings).filter((id) => writable.has(id));
+  const plans = await withStoreErrors(() => planRemovals(paths, ids));
+  const why = new Map(findings.filter((f) => f.kind === "duplicate" || f.kind === "covered").map((f) => [f.entry, f]));
+  const files: CleanUpFile[] = plans.map((p) => ({
+    store: p.store,
+    scope: p.scope,
+    version: p.version,
+    diff: unifiedDiff(p.before, p.after, p.store),
+    removed: p.removed.map((r) => {
+      const f = why.get(r.id)!;
+      return {
+        id: r.id,
+        rule: r.rule,
+        line: r.line,
+        kind: f.kind as "duplicate" | "covered",
+        ...(f.by ? { by: f.by } : {}),
+        proof: `0 decisions change: ${f.message}`,
+      };
+    }),
+  }));
+  if (!args.confirm) return { files, written: false };
+  for (const p of plans)
+    if (args.confirm[p.store] !== p.version) throw new ConflictError(`${p.store} changed since the preview — refresh`);
+  await withStoreErrors(() => applyRemovals(paths, plans));
+  for (const file of files)
+    for (const r of file.removed)
+      await recordEntryChange(db, {
+        auditActor: auditActor(actor, { workspaceId: workspace.id, role }),
+        actorName,
+        workspaceId: workspace.id,
+        action: "entry.revoked",
+        entryId: r.id,
+        agent: items.find((i) => i.entry.id === r.id)?.entry.agent ?? "unknown",
+        entryAction: items.find((i) => i.entry.id === r.id)?.entry.action ?? "unknown",
+        rule: r.rule,
+        result: {
+          store: file.store,
+          scope: file.scope as "workspace",
+          before: { version: file.version, line: r.line, text: r.rule },
+          after: { version: "", line: r.line, text: "" },
+        },
+        extra: { cleanUp: r.kind, by: r.by },
+      });
+  return { files, written: true };
+}

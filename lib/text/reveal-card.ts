@@ -1,0 +1,32 @@
+import type { CardView } from "@/lib/cards/view";
+import { hiddenTextWarning, revealHidden } from "./reveal";
+
+function revealDeep(value: unknown): unknown {
+  if (typeof value === "string") return revealHidden(value);
+  if (Array.isArray(value)) return value.map(revealDeep);
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [revealHidden(k), revealDeep(v)]));
+  return value;
+}
+
+/**
+ * The card as a person should see it: every agent-chosen text with hidden characters made visible, and the
+ * "hidden characters" warning present whenever there were any. Id and hash stay, so answers are unchanged.
+ */
+export function displayCard(card: CardView): CardView {
+  const texts = [card.tool, card.input, card.reason, card.sessionId, card.rootSessionId, card.originPath, card.cwd];
+  const hidden = hiddenTextWarning(texts);
+  if (!hidden) return card;
+  const opt = (v: string | null | undefined) => (typeof v === "string" ? revealHidden(v) : v);
+  return {
+    ...card,
+    tool: revealHidden(card.tool),
+    input: revealDeep(card.input) as CardView["input"],
+    reason: opt(card.reason) as CardView["reason"],
+    sessionId: revealHidden(card.sessionId),
+    rootSessionId: revealHidden(card.rootSessionId),
+    originPath: revealHidden(card.originPath),
+    cwd: opt(card.cwd) as CardView["cwd"],
+    warnings: card.warnings.includes(hidden) ? card.warnings : [...card.warnings, hidden],
+  };
+}
