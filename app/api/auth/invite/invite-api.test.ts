@@ -1,5 +1,6 @@
 /** Access cases: invites (expired, reused, guessed), session rotation and timeouts, removal and lowering mid-flight. */
 import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,6 +14,7 @@ import { createOwnerLoginLink } from "@/lib/auth/login-links";
 import { actorFromSessionToken, openSession } from "@/lib/auth/sessions";
 import { randomToken } from "@/lib/auth/tokens";
 import { settleCard } from "@/lib/cards";
+import { PEER_HEADER } from "@/lib/http/client-key";
 import { inviteThrottle } from "@/lib/http/throttle";
 import { notifyFixture, type NotifyFixture } from "@/test/support/notify";
 import * as acceptRoute from "@/app/api/auth/invite/route";
@@ -30,6 +32,8 @@ let root: string;
 const savedHome = process.env.HOME;
 
 beforeAll(async () => {
+  // As under `cockpit start`: the peer preload runs, so the peer header below stands for the socket address.
+  createRequire(import.meta.url)("../../../../lib/http/peer-preload.cjs");
   root = mkdtempSync(path.join(os.tmpdir(), "invite-api-"));
   opened = await openDb({ kind: "embedded" });
   setServerDb(opened);
@@ -57,7 +61,7 @@ function send(
 ) {
   const headers: Record<string, string> = {
     origin: "http://localhost:3000",
-    "x-forwarded-for": ip,
+    [PEER_HEADER]: ip,
     "user-agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Safari/604.1",
   };
   if (cookie) headers.cookie = `cockpit_session=${cookie}`;
@@ -130,7 +134,7 @@ describe("invites", () => {
   });
 
   it("10,000 random guesses: no hit, and 429 with Retry-After after the threshold", async () => {
-    inviteThrottle.reset("10.66.66.66");
+    inviteThrottle.reset("peer:10.66.66.66");
     const statuses = new Map<number, number>();
     const order: number[] = [];
     let retryAfter: string | null = null;
@@ -260,12 +264,17 @@ describe("removal and lowering take effect at once", () => {
     });
     expect(res.status).toBe(200);
     const rows = await opened.db.select().from(auditEvents).where(eq(auditEvents.target, cardId));
-    const settled = rows.find((r) => (r.detail as { by?: unknown }).by);
-    expect(settled?.detail).toMatchObject({
-      by: { userId: id, name: "approver-person", role: "approver" },
-      channel: "phone",
-      device: "Safari on iPhone",
+    // The typed audit actor: person, role then, session and server-derived channel in columns; device in detail.
+    const settled = rows.find((r) => r.action === "card.resolved");
+    expect(settled).toMatchObject({
+      actor: "approver-person",
+      actorType: "user",
+      actorId: id,
+      actorRole: "approver",
+      actorChannel: "phone",
+      actorSession: expect.any(String),
     });
+    expect(settled?.detail).toMatchObject({ device: "Safari on iPhone", signIn: "invite" });
   });
 });
 

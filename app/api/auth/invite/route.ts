@@ -5,12 +5,12 @@ import { json, route, tooMany } from "@/lib/http/route";
 
 /**
  * Accepts an invite: `{ token, name }` → 200 and a session cookie on this device. Unknown, used and
- * expired tokens → 410; guessing is throttled per client address (429 with Retry-After).
+ * expired tokens → 410; guessing is throttled per client key (lib/http/client-key.ts: the socket address,
+ * or the trusted proxy's entry), 429 with Retry-After. As for login links, only failures count: a valid
+ * invite always works, so guesses by someone sharing the key cannot lock an invited person out.
  */
 export const POST = route({ access: "public", body: AcceptInviteInput }, async ({ req, db, body }) => {
   const client = clientAddress(req.headers);
-  const wait = inviteThrottle.check(client);
-  if (wait > 0) return tooMany(wait);
   try {
     const session = await acceptInvite({
       db,
@@ -25,7 +25,9 @@ export const POST = route({ access: "public", body: AcceptInviteInput }, async (
       "referrer-policy": "no-referrer",
     });
   } catch (error) {
+    const wait = inviteThrottle.check(client);
     inviteThrottle.fail(client);
+    if (wait > 0) return tooMany(wait);
     throw error;
   }
 });

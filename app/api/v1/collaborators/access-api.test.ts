@@ -65,6 +65,9 @@ import * as devices from "@/app/api/v1/devices/route";
 import * as deviceOne from "@/app/api/v1/devices/[id]/route";
 import * as logout from "@/app/api/auth/logout/route";
 import * as loginLink from "@/app/api/local/login-link/route";
+import * as auditVerify from "@/app/api/v1/audit/verify/route";
+import * as entriesHygiene from "@/app/api/v1/entries/hygiene/route";
+import * as entriesCleanUp from "@/app/api/v1/entries/clean-up/route";
 
 type Handler = (req: NextRequest, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 type Who = "anon" | "nobody" | "viewer" | "approver" | "admin" | "adminW2" | "adminAll" | "owner";
@@ -691,6 +694,29 @@ const rows: Row[] = [
       await fakePasskey(userIds.viewer);
       return { url: "/x", body: {} };
     },
+  },
+  {
+    name: "POST /api/v1/audit/verify",
+    handler: auditVerify.POST,
+    method: "POST",
+    needs: "adminAll",
+    noOther: true,
+    call: () => ({ url: "/api/v1/audit/verify", body: {} }),
+  },
+  {
+    name: "GET /api/v1/entries/hygiene",
+    handler: entriesHygiene.GET,
+    method: "GET",
+    needs: "viewer",
+    call: () => ({ url: "/api/v1/entries/hygiene?workspace=w1" }),
+  },
+  {
+    name: "POST /api/v1/entries/clean-up",
+    handler: entriesCleanUp.POST,
+    method: "POST",
+    needs: "admin",
+    // With `confirm` it writes (admin there); the preview alone needs only a viewer (the hygiene row's role).
+    call: () => ({ url: "/api/v1/entries/clean-up", body: { workspace: "w1", confirm: {} } }),
   },
   {
     name: "PUT /api/v1/workspaces/:id/settings",
