@@ -248,3 +248,37 @@ describe("checkpoints and retention", () => {
     expect(await verifyAudit(db(), { keyDir })).toMatchObject({ intact: true, events: 5, firstSeq: 6 });
   });
 });
+
+describe("auditActor: attribution from the typed actor", () => {
+  it("records the person, their role in the workspace acted on, session, channel, device and passkey", async () => {
+    const { auditActor } = await import("./actor");
+    const { personActor } = await import("@/test/support/auth");
+    const person = personActor({
+      userId: "u-ann",
+      name: "Ann",
+      sessionId: "s-ann",
+      device: "Safari on iPhone",
+      channel: "phone",
+      grants: [
+        { workspace: "w1", role: "approver" },
+        { workspace: "w2", role: "admin" },
+      ],
+    });
+    const actor = auditActor(person, { workspaceId: "w1", passkey: { id: "k1", name: "Ann's phone" } });
+    expect(actor).toMatchObject({ type: "user", id: "u-ann", role: "approver", session: "s-ann", channel: "phone" });
+    expect(auditActor(person, { workspaceId: null }).role).toBeNull();
+    await db().transaction((tx) => recordAudit(tx, { type: "card.resolved", actor, target: "card-attr" }));
+    const [row] = await db()
+      .select()
+      .from(auditEvents)
+      .where(sql`${auditEvents.target} = 'card-attr'`);
+    expect(row).toMatchObject({ actor: "Ann", actorRole: "approver", actorSession: "s-ann", actorChannel: "phone" });
+    expect(row!.detail).toMatchObject({ device: "Safari on iPhone", passkey: { id: "k1", name: "Ann's phone" } });
+    const notification = auditActor(
+      { kind: "notification", name: "ntfy button", workspaceId: "w1", cardId: "c1" },
+      { workspaceId: "w1", channel: "ntfy" },
+    );
+    expect(notification).toMatchObject({ type: "notification", role: "approver", channel: "ntfy" });
+    expect(auditActor({ kind: "local", name: "local-cli" })).toMatchObject({ type: "local", channel: "cli" });
+  });
+});

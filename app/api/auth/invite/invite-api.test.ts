@@ -57,9 +57,18 @@ function send(
     params,
     ip = "10.0.0.1",
     signal,
-  }: { cookie?: string; body?: unknown; params?: Record<string, string>; ip?: string; signal?: AbortSignal } = {},
+    extra = {},
+  }: {
+    cookie?: string;
+    body?: unknown;
+    params?: Record<string, string>;
+    ip?: string;
+    signal?: AbortSignal;
+    extra?: Record<string, string>;
+  } = {},
 ) {
   const headers: Record<string, string> = {
+    ...extra,
     origin: "http://localhost:3000",
     [PEER_HEADER]: ip,
     "user-agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Safari/604.1",
@@ -156,6 +165,27 @@ describe("invites", () => {
     const hits = await opened.db.select().from(users).where(eq(users.name, "guess"));
     expect(hits).toHaveLength(0);
   }, 120_000);
+
+  it("a valid invite still works from a client key that guessing locked out; X-Forwarded-For picks no new key", async () => {
+    const ip = "10.77.77.77";
+    inviteThrottle.reset(`peer:${ip}`);
+    const guess = (extra: Record<string, string> = {}) =>
+      send(acceptRoute.POST, "POST", "/api/auth/invite", {
+        body: { token: randomToken("cpi_"), name: "g" },
+        ip,
+        extra,
+      });
+    for (let i = 0; i < 14; i++) await guess();
+    expect((await guess()).status).toBe(429);
+    // A forwarded-for header is ignored without COCKPIT_TRUST_PROXY: still locked out.
+    expect((await guess({ "x-forwarded-for": "203.0.113.5" })).status).toBe(429);
+    const inv = await invite("viewer");
+    const ok = await send(acceptRoute.POST, "POST", "/api/auth/invite", {
+      body: { token: inv.token, name: "Val" },
+      ip,
+    });
+    expect(ok.status).toBe(200);
+  });
 });
 
 describe("sessions", () => {
