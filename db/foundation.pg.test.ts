@@ -37,8 +37,12 @@ describe.runIf(pg)("database layer on PostgreSQL", () => {
     expect(won).toHaveLength(1);
     const session = (won[0] as PromiseFulfilledResult<{ sessionToken: string; sessionId: string }>).value;
     const actor = await actorFromSessionToken(pg!.db, session.sessionToken);
-    expect(actor).toMatchObject({ kind: "user", role: "owner" });
-    await endSession(pg!.db, session.sessionId, "owner");
+    expect(actor).toMatchObject({ kind: "user", owner: true });
+    await endSession({
+      db: pg!.db,
+      actor: { kind: "local", name: "local-cli" },
+      input: { sessionId: session.sessionId },
+    });
     expect(await actorFromSessionToken(pg!.db, session.sessionToken)).toBeNull();
   });
 
@@ -50,9 +54,17 @@ describe.runIf(pg)("database layer on PostgreSQL", () => {
   });
 
   it("adds, lists and removes workspaces", async () => {
-    const ws = await addWorkspace(pg!.db, { actorName: "t", input: { path: dir } });
+    const ws = await addWorkspace({
+      db: pg!.db,
+      actor: { kind: "local", name: "local-cli" } as const,
+      input: { path: dir },
+    });
     expect((await listWorkspaces(pg!.db)).map((w) => w.path)).toContain(fs.realpathSync(dir));
-    await removeWorkspace(pg!.db, { actorName: "t", idOrPath: ws.id });
+    await removeWorkspace({
+      db: pg!.db,
+      actor: { kind: "local", name: "local-cli" } as const,
+      input: { idOrPath: ws.id },
+    });
     expect(await listWorkspaces(pg!.db)).toHaveLength(0);
   });
 });

@@ -57,7 +57,9 @@ beforeAll(async () => {
   opened = await openDb({ kind: "embedded" });
   setServerDb(opened);
   await opened.db.insert(workspaces).values({ id: "w", path: path.join(root, "project"), name: "project" });
-  agentToken = (await createAgentToken(opened.db, { actorName: "t", workspaceId: "w" })).token;
+  agentToken = (
+    await createAgentToken({ db: opened.db, actor: { kind: "local", name: "local-cli" }, input: { workspaceId: "w" } })
+  ).token;
 });
 afterAll(async () => {
   await opened.close();

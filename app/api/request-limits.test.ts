@@ -34,7 +34,9 @@ beforeAll(async () => {
   opened = await openDb({ kind: "embedded" });
   setServerDb(opened);
   await opened.db.insert(workspaces).values([{ id: "w1", path: path.join(root, "project"), name: "project" }]);
-  token = (await createAgentToken(opened.db, { actorName: "t", workspaceId: "w1" })).token;
+  token = (
+    await createAgentToken({ db: opened.db, actor: { kind: "local", name: "local-cli" }, input: { workspaceId: "w1" } })
+  ).token;
 });
 afterAll(async () => {
   process.env.HOME = originalHome;
@@ -189,7 +191,11 @@ describe("per agent token limits", () => {
   });
 
   it("admissions beyond the token bucket get 429 with Retry-After", async () => {
-    const { token: limited } = await createAgentToken(opened.db, { actorName: "burst", workspaceId: "w1" });
+    const { token: limited } = await createAgentToken({
+      db: opened.db,
+      actor: { kind: "local", name: "local-cli" },
+      input: { workspaceId: "w1" },
+    });
     const limits = { maxPending: 1000, perMinute: 1, burst: 3 };
     const actor = (await actorFromAgentToken(opened.db, limited))!;
     for (let n = 0; n < 3; n++) await admitCard({ db: opened.db, actor, workspaceId: "w1", input: ask(n), limits });
@@ -200,7 +206,11 @@ describe("per agent token limits", () => {
     expect(error.retryAfterSeconds).toBeLessThanOrEqual(60);
 
     // Default limits through the HTTP route: a burst of 30 (plus what refills meanwhile), then 429.
-    const { token: flood } = await createAgentToken(opened.db, { actorName: "flood", workspaceId: "w1" });
+    const { token: flood } = await createAgentToken({
+      db: opened.db,
+      actor: { kind: "local", name: "local-cli" },
+      input: { workspaceId: "w1" },
+    });
     let last: Response | undefined;
     let admitted = 0;
     for (let n = 0; n < 200; n++) {
@@ -217,7 +227,11 @@ describe("per agent token limits", () => {
   }, 60_000);
 
   it("a token holding the maximum of pending cards gets 429 until one settles", async () => {
-    const { token: busy } = await createAgentToken(opened.db, { actorName: "busy", workspaceId: "w1" });
+    const { token: busy } = await createAgentToken({
+      db: opened.db,
+      actor: { kind: "local", name: "local-cli" },
+      input: { workspaceId: "w1" },
+    });
     const actor = (await actorFromAgentToken(opened.db, busy))!;
     const limits = { maxPending: 2, perMinute: 6000, burst: 100 };
     for (let n = 0; n < 2; n++) await admitCard({ db: opened.db, actor, workspaceId: "w1", input: ask(n), limits });
@@ -227,7 +241,13 @@ describe("per agent token limits", () => {
     // Another token of the same workspace is not affected.
     const other = (await actorFromAgentToken(
       opened.db,
-      (await createAgentToken(opened.db, { actorName: "calm", workspaceId: "w1" })).token,
+      (
+        await createAgentToken({
+          db: opened.db,
+          actor: { kind: "local", name: "local-cli" },
+          input: { workspaceId: "w1" },
+        })
+      ).token,
     ))!;
     expect((await admitCard({ db: opened.db, actor: other, workspaceId: "w1", input: ask(9), limits })).status).toBe(
       "pending",

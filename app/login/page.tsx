@@ -1,5 +1,6 @@
 import { Suspense } from "react";
 import { LoginForm } from "@/components/shell/login-form";
+import { PasskeySignIn } from "@/components/collaborators/passkey-sign-in";
 
 export const metadata = { title: "Sign in" };
 
@@ -10,6 +11,7 @@ export default function LoginPage() {
       <Suspense>
         <LoginForm />
       </Suspense>
+      <PasskeySignIn />
       <div className="card">
         <h2 style={{ marginTop: 0 }}>How to sign in</h2>
         <p>

@@ -14,7 +14,17 @@ import { settleCard } from "@/lib/cards/settle-card";
 
 const N = Number(process.env.BENCH_N ?? 300);
 const RULES = 1_000;
-const OWNER: Actor = { kind: "user", userId: "u1", name: "alice", role: "owner", sessionId: "s" };
+const OWNER: Actor = {
+  kind: "user",
+  userId: "u1",
+  name: "alice",
+  owner: true,
+  grants: [],
+  sessionId: "s",
+  signIn: "link",
+  device: null,
+  channel: "web",
+};
 const TEMPLATES: [string, "allow" | "ask" | "deny"][] = [
   ["Bash(npm run task{i}:*)", "allow"],
   ["Bash(tool{i} *)", "ask"],

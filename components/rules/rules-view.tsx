@@ -54,13 +54,15 @@ const timeOf = (iso: string) => `${iso.slice(11, 19)} UTC`;
 export function RulesView({
   workspaces,
   initialWorkspace,
-  canWrite,
+  writable,
 }: {
   workspaces: WorkspaceOption[];
   initialWorkspace: string;
-  canWrite: boolean;
+  /** Workspaces where this person may revoke and narrow (admin there). */
+  writable: string[];
 }) {
   const { workspace, filters, setFilters, clearFilters, setWorkspace } = useRulesUrl(initialWorkspace);
+  const canWrite = writable.includes(workspace);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [outcome, setOutcome] = useState<WriteOutcome | null>(null);
   const query = useInfiniteQuery({

@@ -21,6 +21,8 @@ export type CardSettlement = {
   /** Set when an "always allow" could not be written to the store file. */
   ruleNotSaved?: string;
   rule?: string | null;
+  /** The passkey that confirmed this answer (workspaces whose approvals need a passkey). */
+  passkey?: { id: string; name: string };
 };
 
 /** One permission prompt mirrored from an agent: the full request and its single settlement. */

@@ -1,5 +1,6 @@
 import type { DbOrTx } from "@/db/client";
-import { hasRole, type Actor } from "@/lib/auth/actor";
+import { can, visibleWorkspaces } from "@/lib/auth/access";
+import type { Actor } from "@/lib/auth/actor";
 import { ForbiddenError } from "@/lib/errors";
 
 /**
@@ -12,16 +13,17 @@ export interface AuditVisibility {
 }
 
 /**
- * The one place that decides audit read access. Today the cockpit has one owner and every
- * collaborator sees every workspace, so a viewer reads all workspace events; events without a
- * workspace are for admins and the owner. When per-workspace roles land, this becomes a `can()`
- * per workspace; callers only use the returned visibility.
+ * The one place that decides audit read access, from `can()`: a person reads the events of the
+ * workspaces they may see (viewer or more there); events that belong to no workspace (logins, settings,
+ * tokens, webhooks, collaborators) only with audit access on all workspaces (the owner, or a grant on all).
  */
 export async function auditVisibility(db: DbOrTx, actor: Actor): Promise<AuditVisibility> {
-  if (actor.kind === "agent") return { workspaceIds: [actor.workspaceId], global: false };
-  if (!hasRole(actor, "viewer")) return { workspaceIds: [], global: false };
-  void db; // per-workspace roles will read memberships here
-  return { workspaceIds: "all", global: hasRole(actor, "admin") };
+  void db; // memberships travel on the actor (re-read per request)
+  if (actor.kind === "agent" || actor.kind === "notification")
+    return { workspaceIds: [actor.workspaceId], global: false };
+  const workspaceIds = visibleWorkspaces(actor);
+  const global = can(actor, "audit.view", null).ok && can(actor, "settings.manage", null).ok;
+  return { workspaceIds, global };
 }
 
 /** Refuses a workspace filter the actor may not read (403 rather than an empty page that hides why). */

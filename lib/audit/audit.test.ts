@@ -155,8 +155,12 @@ describe("verifyAudit", () => {
     ["tool", "tool = 'Bas'"],
     ["input", `input = '{"command":"echo 5!"}'`],
     ["detail", `detail = '{"i":6}'`],
-    ["prev_hash", "prev_hash = overlay(prev_hash placing 'f' from 1 for 1)"],
-    ["hash", "hash = overlay(hash placing 'f' from 1 for 1)"],
+    // Flip the first hex digit (placing a fixed 'f' would change nothing when the hash already starts with one).
+    [
+      "prev_hash",
+      "prev_hash = overlay(prev_hash placing (case when left(prev_hash, 1) = 'f' then '0' else 'f' end) from 1 for 1)",
+    ],
+    ["hash", "hash = overlay(hash placing (case when left(hash, 1) = 'f' then '0' else 'f' end) from 1 for 1)"],
   ];
   it.each(columns)("catches a change in %s", async (_col, set) => {
     const report = await tampered(`update audit_events set ${set} where seq = 5`);
@@ -246,5 +250,39 @@ describe("checkpoints and retention", () => {
     expect(rows[0]!.seq).toBe(6);
     expect(rows.at(-1)).toMatchObject({ action: "audit.retention_cut", detail: { upToSeq: 5, deleted: 5 } });
     expect(await verifyAudit(db(), { keyDir })).toMatchObject({ intact: true, events: 5, firstSeq: 6 });
+  });
+});
+
+describe("auditActor: attribution from the typed actor", () => {
+  it("records the person, their role in the workspace acted on, session, channel, device and passkey", async () => {
+    const { auditActor } = await import("./actor");
+    const { personActor } = await import("@/test/support/auth");
+    const person = personActor({
+      userId: "u-ann",
+      name: "Ann",
+      sessionId: "s-ann",
+      device: "Safari on iPhone",
+      channel: "phone",
+      grants: [
+        { workspace: "w1", role: "approver" },
+        { workspace: "w2", role: "admin" },
+      ],
+    });
+    const actor = auditActor(person, { workspaceId: "w1", passkey: { id: "k1", name: "Ann's phone" } });
+    expect(actor).toMatchObject({ type: "user", id: "u-ann", role: "approver", session: "s-ann", channel: "phone" });
+    expect(auditActor(person, { workspaceId: null }).role).toBeNull();
+    await db().transaction((tx) => recordAudit(tx, { type: "card.resolved", actor, target: "card-attr" }));
+    const [row] = await db()
+      .select()
+      .from(auditEvents)
+      .where(sql`${auditEvents.target} = 'card-attr'`);
+    expect(row).toMatchObject({ actor: "Ann", actorRole: "approver", actorSession: "s-ann", actorChannel: "phone" });
+    expect(row!.detail).toMatchObject({ device: "Safari on iPhone", passkey: { id: "k1", name: "Ann's phone" } });
+    const notification = auditActor(
+      { kind: "notification", name: "ntfy button", workspaceId: "w1", cardId: "c1" },
+      { workspaceId: "w1", channel: "ntfy" },
+    );
+    expect(notification).toMatchObject({ type: "notification", role: "approver", channel: "ntfy" });
+    expect(auditActor({ kind: "local", name: "local-cli" })).toMatchObject({ type: "local", channel: "cli" });
   });
 });

@@ -11,7 +11,7 @@ export const DECISION_SOURCES = [
 ] as const;
 export type DecisionSource = (typeof DECISION_SOURCES)[number];
 
-export const ACTOR_TYPES = ["user", "local", "agent", "system", "anonymous"] as const;
+export const ACTOR_TYPES = ["user", "local", "agent", "notification", "system", "anonymous"] as const;
 
 /** Who did it: enough to answer "who, with which role, from where". */
 export const AuditActor = z.object({
@@ -24,6 +24,12 @@ export const AuditActor = z.object({
   /** web, cli, ntfy, push, agent, hook, api… */
   channel: z.string().max(50).nullish(),
   address: z.string().max(100).nullish(),
+  /** A person's device as their session named it ("Safari on iPhone"); kept in detail.device. */
+  device: z.string().max(300).nullish(),
+  /** How the person's session signed in (link, invite, pair, passkey); kept in detail.signIn. */
+  signIn: z.string().max(50).nullish(),
+  /** The passkey that confirmed this action, when one did; kept in detail.passkey. */
+  passkey: z.object({ id: z.string().max(1000), name: z.string().max(300) }).nullish(),
 });
 export type AuditActor = z.infer<typeof AuditActor>;
 
@@ -69,10 +75,16 @@ export const AUDIT_EVENT_DETAILS = {
   "workspace.removed": z.object({ path: z.string() }),
   "collaborator.added": Detail,
   "collaborator.changed": Detail,
+  "collaborator.roles_changed": z.object({ name: z.string(), before: z.unknown(), after: z.unknown() }),
   "collaborator.removed": Detail,
   "invite.created": Detail,
+  "invite.accepted": Detail,
   "invite.redeemed": Detail,
   "invite.revoked": Detail,
+  "passkey.registered": z.object({ name: z.string() }),
+  "passkey.renamed": z.object({ name: z.string(), before: z.string().optional() }),
+  "passkey.removed": z.object({ name: z.string() }),
+  "workspace.settings": z.object({ requirePasskey: z.boolean(), before: z.object({ requirePasskey: z.boolean() }) }),
   "agent_token.created": z.object({ name: z.string() }),
   "agent_token.revoked": Detail,
   "webhook.created": Detail,
@@ -82,6 +94,8 @@ export const AUDIT_EVENT_DETAILS = {
   "webhook.redelivered": z.object({ endpointId: z.string(), msgId: z.string() }),
   // Access: logins one row each; refusals summarised (count per window), never one row per request.
   "auth.login_link_created": z.object({ expiresAt: z.string() }),
+  "auth.pair_link_created": z.object({ expiresAt: z.string() }),
+  "auth.session_ended": z.object({ userId: z.string() }),
   "auth.login": Detail,
   "auth.logout": Detail,
   "auth.refused": z

@@ -5,7 +5,7 @@ import { auditEvents } from "@/db/schema";
 import { rowHash, type ChainedRow } from "./chain";
 import { latestCheckpoint, maybeCheckpoint, writeCheckpoint } from "./checkpoint";
 import { auditConfig } from "./config";
-import { parseAuditEvent, type AuditEvent } from "./events";
+import { parseAuditEvent, type AuditActor, type AuditEvent } from "./events";
 import { lockHead, type Tx } from "./head";
 import { sanitizeDetail, sanitizeInput } from "./sanitize";
 
@@ -139,8 +139,17 @@ function chainedRow(e: ReturnType<typeof parseAuditEvent>, seq: number, at: Date
     cwd: e.cwd ?? null,
     tool: e.tool ?? null,
     input: sanitizeInput(e.input),
-    detail: sanitizeDetail(e.detail),
+    detail: sanitizeDetail({ ...e.detail, ...attributionDetail(e.actor) }),
     prevHash,
+  };
+}
+
+/** The parts of a person's attribution that have no column of their own: device, sign-in and passkey. */
+function attributionDetail(actor: AuditActor): Record<string, unknown> {
+  return {
+    ...(actor.device ? { device: actor.device } : {}),
+    ...(actor.signIn ? { signIn: actor.signIn } : {}),
+    ...(actor.passkey ? { passkey: actor.passkey } : {}),
   };
 }
 

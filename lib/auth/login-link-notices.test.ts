@@ -36,4 +36,17 @@ describe("CLI login-link notice", () => {
     expect(html).toContain("not used");
     expect(renderToStaticMarkup(createElement(LoginLinkNotice, { mints: [] }))).toBe("");
   });
+
+  it("a phone-pairing link the owner made in the web app is not a CLI mint", async () => {
+    const own = await createOwnerLoginLink(opened.db, { ttlSeconds: 60 });
+    const session = await redeemLoginLink(opened.db, { token: own.token, sessionTtlHours: 1 });
+    const before = (await recentLoginLinkMints(opened.db, { sessionId: session.sessionId })).length;
+    await createOwnerLoginLink(opened.db, { ttlSeconds: 60, purpose: "pair" });
+    expect(await recentLoginLinkMints(opened.db, { sessionId: session.sessionId })).toHaveLength(before);
+    const pairAudit = await opened.db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.action, "auth.pair_link_created"));
+    expect(pairAudit).toHaveLength(1);
+  });
 });

@@ -28,7 +28,8 @@ export async function recentLoginLinkMints(
   const rows = await db
     .select({ id: loginTokens.id, mintedAt: loginTokens.createdAt, usedAt: loginTokens.usedAt })
     .from(loginTokens)
-    .where(gt(loginTokens.createdAt, since))
+    // Phone-pairing links are minted in the web app by the owner, not with the CLI credential.
+    .where(and(gt(loginTokens.createdAt, since), eq(loginTokens.purpose, "link")))
     .orderBy(desc(loginTokens.createdAt))
     .limit(20);
   return rows.filter((r) => r.id !== own).map(({ mintedAt, usedAt }) => ({ mintedAt, usedAt }));

@@ -19,7 +19,7 @@ describe("owner login links", () => {
     expect(dump).toContain(hashToken(link.token));
     const session = await redeemLoginLink(opened.db, { token: link.token, sessionTtlHours: 1 });
     await expect(redeemLoginLink(opened.db, { token: link.token, sessionTtlHours: 1 })).rejects.toThrow(/already used/);
-    expect(await actorFromSessionToken(opened.db, session.sessionToken)).toMatchObject({ kind: "user", role: "owner" });
+    expect(await actorFromSessionToken(opened.db, session.sessionToken)).toMatchObject({ kind: "user", owner: true });
   });
   it("refuses unknown and expired tokens and ends sessions server-side", async () => {
     await expect(redeemLoginLink(opened.db, { token: "cpl_doesnotexist", sessionTtlHours: 1 })).rejects.toThrow(
@@ -29,7 +29,11 @@ describe("owner login links", () => {
     await expect(redeemLoginLink(opened.db, { token: expired.token, sessionTtlHours: 1 })).rejects.toThrow(/expired/);
     const link = await createOwnerLoginLink(opened.db, { ttlSeconds: 60 });
     const session = await redeemLoginLink(opened.db, { token: link.token, sessionTtlHours: 1 });
-    await endSession(opened.db, session.sessionId, "owner");
+    await endSession({
+      db: opened.db,
+      actor: { kind: "local", name: "local-cli" },
+      input: { sessionId: session.sessionId },
+    });
     expect(await actorFromSessionToken(opened.db, session.sessionToken)).toBeNull();
   });
 });

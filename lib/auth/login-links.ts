@@ -1,28 +1,39 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { loginTokens, sessions } from "@/db/schema";
-import { namedActor, recordAudit } from "@/lib/audit";
+import { loginTokens } from "@/db/schema";
+import { auditActor, namedActor, recordAudit } from "@/lib/audit";
 import { GoneError } from "@/lib/errors";
+import { requireCan } from "./access";
+import type { Actor } from "./actor";
 import { ensureOwner } from "./owner";
+import { openSession, type NewSession } from "./sessions";
 import { digestsEqual, hashToken, randomToken } from "./tokens";
+
+export type { NewSession } from "./sessions";
 
 export interface LoginLink {
   token: string;
   expiresAt: Date;
 }
 
+/** Phone pairing links live ten minutes (ASVS 6.5.5). */
+export const PAIR_TTL_SECONDS = 600;
+
 /** Mints a single-use owner login token; only its hash is stored. */
-export async function createOwnerLoginLink(db: Db, { ttlSeconds }: { ttlSeconds: number }): Promise<LoginLink> {
+export async function createOwnerLoginLink(
+  db: Db,
+  { ttlSeconds, purpose = "link", actor }: { ttlSeconds: number; purpose?: "link" | "pair"; actor?: Actor },
+): Promise<LoginLink> {
   const owner = await ensureOwner(db);
   const token = randomToken("cpl_");
   const expiresAt = new Date(Date.now() + ttlSeconds * 1000);
   await db.transaction(async (tx) => {
     await tx
       .insert(loginTokens)
-      .values({ id: crypto.randomUUID(), tokenHash: hashToken(token), userId: owner.id, expiresAt });
+      .values({ id: crypto.randomUUID(), tokenHash: hashToken(token), userId: owner.id, expiresAt, purpose });
     await recordAudit(tx, {
-      type: "auth.login_link_created",
-      actor: namedActor("local-cli"),
+      type: purpose === "pair" ? "auth.pair_link_created" : "auth.login_link_created",
+      actor: actor ? auditActor(actor, { workspaceId: null }) : namedActor("local-cli"),
       target: owner.id,
       detail: { expiresAt: expiresAt.toISOString() },
     });
@@ -30,11 +41,10 @@ export async function createOwnerLoginLink(db: Db, { ttlSeconds }: { ttlSeconds:
   return { token, expiresAt };
 }
 
-export interface NewSession {
-  sessionToken: string;
-  sessionId: string;
-  userId: string;
-  expiresAt: Date;
+/** "Pair my phone": the owner (only) mints a 10-minute single-use link that signs the owner in on another device. */
+export async function createPairingLink({ db, actor }: { db: Db; actor: Actor }): Promise<LoginLink> {
+  requireCan(actor, "owner.pair", null);
+  return createOwnerLoginLink(db, { ttlSeconds: PAIR_TTL_SECONDS, purpose: "pair", actor });
 }
 
 /**
@@ -43,7 +53,12 @@ export interface NewSession {
  */
 export async function redeemLoginLink(
   db: Db,
-  { token, sessionTtlHours, userAgent }: { token: string; sessionTtlHours: number; userAgent?: string | null },
+  {
+    token,
+    sessionTtlHours,
+    userAgent,
+    previousToken,
+  }: { token: string; sessionTtlHours?: number; userAgent?: string | null; previousToken?: string | null },
 ): Promise<NewSession> {
   const digest = hashToken(token);
   return db.transaction(async (tx) => {
@@ -57,23 +72,13 @@ export async function redeemLoginLink(
         "This login link is invalid, expired or already used. Run `npx cockpit login-link` for a new one.",
       );
     }
-    const sessionToken = randomToken("cps_");
-    const sessionId = crypto.randomUUID();
-    const expiresAt = new Date(Date.now() + sessionTtlHours * 3600 * 1000);
-    await tx.insert(sessions).values({
-      id: sessionId,
-      tokenHash: hashToken(sessionToken),
+    return openSession(tx, {
       userId: claimed.userId,
-      expiresAt,
-      userAgent: userAgent?.slice(0, 300) ?? null,
+      signIn: claimed.purpose === "pair" ? "pair" : "link",
+      userAgent,
+      previousToken,
+      ttlHours: sessionTtlHours,
+      loginTokenId: claimed.id,
     });
-    await recordAudit(tx, {
-      type: "auth.login",
-      actor: { type: "user", label: claimed.userId, id: claimed.userId, session: sessionId, channel: "web" },
-      target: sessionId,
-      outcome: "allow",
-      detail: { userAgent: userAgent?.slice(0, 300) ?? null, loginTokenId: claimed.id },
-    });
-    return { sessionToken, sessionId, userId: claimed.userId, expiresAt };
   });
 }

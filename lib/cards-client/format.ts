@@ -44,7 +44,8 @@ export function describeSettlement(card: Settled, { me, now }: { me?: string; no
   const human = s.source === "user" || s.source === "recheck";
   const who = human ? ` by ${me && s.by === me ? "you" : s.by}` : "";
   const via = human && VIA[s.via] ? ` via ${VIA[s.via]}` : "";
-  return `${title} ·${who} at ${formatTime(s.at, now)}${via}`;
+  const passkey = s.passkey ? ` · confirmed with passkey ${s.passkey.name}` : "";
+  return `${title} ·${who} at ${formatTime(s.at, now)}${via}${passkey}`;
 }
 
 export function statusTone(status: CardView["status"]): "ok" | "bad" | "muted" {

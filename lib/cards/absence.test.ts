@@ -34,7 +34,7 @@ describe("absence timeout", () => {
   });
 
   it("expires a root session's whole queue together, holds the session, and refuses late answers", async () => {
-    await setAbsenceTimeout(f.opened.db, { actorName: "alice", timeoutSeconds: 60 });
+    await setAbsenceTimeout({ db: f.opened.db, actor: OWNER, input: { timeoutSeconds: 60 } });
     const a = await card(bash("npm run deploy", "away"));
     advance(30);
     const b = await card({ ...bash("npm run migrate", "away-child"), rootSessionId: "away" });
@@ -110,7 +110,7 @@ describe("absence timeout", () => {
 
   it("turning the timeout off clears deadlines and holds", async () => {
     const c = await card(bash("npm run c", "offagain"));
-    await setAbsenceTimeout(f.opened.db, { actorName: "alice", timeoutSeconds: null });
+    await setAbsenceTimeout({ db: f.opened.db, actor: OWNER, input: { timeoutSeconds: null } });
     advance(1000);
     await sweep();
     expect((await getCard(f.opened.db, { cardId: c.id })).status).toBe("pending");

@@ -2,7 +2,9 @@ import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "@/db/client";
 import { appSettings, cards, sessionHolds } from "@/db/schema";
-import { namedActor, recordAudit } from "@/lib/audit";
+import { auditActor, recordAudit } from "@/lib/audit";
+import { requireCan } from "@/lib/auth/access";
+import type { Actor } from "@/lib/auth/actor";
 
 export const ABSENCE_SETTING = "absence_timeout_seconds";
 export const ABSENCE_REASON =
@@ -26,10 +28,17 @@ export async function absenceTimeout(db: DbOrTx): Promise<number | null> {
 }
 
 /** Turning the timeout off cancels every deadline and clears every hold; a new duration applies from the next admission or answer. */
-export async function setAbsenceTimeout(
-  db: Db,
-  { actorName, timeoutSeconds }: { actorName: string; timeoutSeconds: number | null },
-): Promise<AbsenceSetting> {
+export async function setAbsenceTimeout({
+  db,
+  actor,
+  input,
+}: {
+  db: Db;
+  actor: Actor;
+  input: AbsenceSetting;
+}): Promise<AbsenceSetting> {
+  const role = requireCan(actor, "settings.manage", null);
+  const { timeoutSeconds } = AbsenceSetting.parse(input);
   await db.transaction(async (tx) => {
     if (timeoutSeconds === null) {
       // Off is the absence of the setting (the value column cannot hold SQL NULL).
@@ -41,7 +50,11 @@ export async function setAbsenceTimeout(
         .values({ key: ABSENCE_SETTING, value: timeoutSeconds })
         .onConflictDoUpdate({ target: appSettings.key, set: { value: timeoutSeconds, updatedAt: new Date() } });
     }
-    await recordAudit(tx, { type: "settings.absence", actor: namedActor(actorName), detail: { timeoutSeconds } });
+    await recordAudit(tx, {
+      type: "settings.absence",
+      actor: auditActor(actor, { workspaceId: null, role }),
+      detail: { timeoutSeconds },
+    });
   });
   return { timeoutSeconds };
 }

@@ -26,7 +26,7 @@ describe("admission", () => {
     expect(allowed).toMatchObject({ status: "coalesced", decision: { decision: "allow", rule: "Bash(npm test)" } });
     const denied = await admit(bash("curl https://example.com"));
     expect(denied).toMatchObject({ status: "coalesced", decision: { decision: "deny", rule: "Bash(curl:*)" } });
-    expect(await listCards(f.opened.db, { status: "all", limit: 100 })).toHaveLength(0);
+    expect(await listCards({ db: f.opened.db, actor: OWNER, input: { status: "all", limit: 100 } })).toHaveLength(0);
     expect(await f.opened.db.select().from(cardEvents)).toHaveLength(0);
     const audit = await f.opened.db.select().from(auditEvents).where(eq(auditEvents.action, "card.coalesced"));
     expect(audit).toHaveLength(2);
@@ -94,7 +94,7 @@ describe("admission", () => {
 
     const events = await f.opened.db.select().from(cardEvents).where(eq(cardEvents.cardId, rm.id));
     expect(events.map((e) => e.type)).toEqual(["enqueued"]);
-    const pending = await listCards(f.opened.db, { status: "pending", limit: 100 });
+    const pending = await listCards({ db: f.opened.db, actor: OWNER, input: { status: "pending", limit: 100 } });
     expect(pending.map((c) => c.id)).toEqual([long.id, rm.id, compound.id, mcp.id, env.id]);
   });
 

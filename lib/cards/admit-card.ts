@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { cards, workspaces } from "@/db/schema";
 import { auditActor, recordAudit } from "@/lib/audit";
+import { requireCan } from "@/lib/auth/access";
 import { actorLabel, type Actor } from "@/lib/auth/actor";
 import { ForbiddenError, NotFoundError } from "@/lib/errors";
 import { admissionLimitsFromEnv, assertPendingRoom, takeAdmission, type AdmissionLimits } from "./admission-limits";
@@ -58,10 +59,7 @@ export async function admitCard({
   /** Per agent token; default from the environment (COCKPIT_MAX_PENDING_PER_TOKEN, COCKPIT_ADMISSIONS_*). */
   limits?: AdmissionLimits;
 }): Promise<AdmitResult> {
-  if (actor.kind === "agent" && actor.workspaceId !== workspaceId)
-    throw new ForbiddenError("this agent token belongs to another workspace");
-  if (actor.kind !== "agent" && actor.role !== "owner" && actor.role !== "admin")
-    throw new ForbiddenError("only agents admit cards");
+  requireCan(actor, "card.admit", workspaceId);
   const tokenLimits = actor.kind === "agent" ? (limits ?? admissionLimitsFromEnv()) : null;
   // Before any store read: a flooding token must not make the server evaluate policy for it.
   if (actor.kind === "agent" && tokenLimits) takeAdmission(actor.tokenId, tokenLimits);

@@ -12,7 +12,7 @@ afterAll(async () => f.cleanup());
 
 describe("countPendingCards", () => {
   it("counts only cards waiting for a person, per workspace or in all", async () => {
-    expect(await countPendingCards(f.opened.db)).toBe(0);
+    expect(await countPendingCards({ db: f.opened.db, actor: OWNER })).toBe(0);
     const admit = (command: string) =>
       admitCard({
         db: f.opened.db,
@@ -23,9 +23,9 @@ describe("countPendingCards", () => {
       });
     const a = await admit("make one");
     await admit("make two");
-    expect(await countPendingCards(f.opened.db)).toBe(2);
-    expect(await countPendingCards(f.opened.db, { workspaceId: f.workspaceId })).toBe(2);
-    expect(await countPendingCards(f.opened.db, { workspaceId: "another" })).toBe(0);
+    expect(await countPendingCards({ db: f.opened.db, actor: OWNER })).toBe(2);
+    expect(await countPendingCards({ db: f.opened.db, actor: OWNER, input: { workspaceId: f.workspaceId } })).toBe(2);
+    expect(await countPendingCards({ db: f.opened.db, actor: OWNER, input: { workspaceId: "another" } })).toBe(0);
     if (a.status !== "pending") throw new Error("expected a card");
     await settleCard({
       db: f.opened.db,
@@ -35,6 +35,6 @@ describe("countPendingCards", () => {
       client: "web",
       env: f.env,
     });
-    expect(await countPendingCards(f.opened.db)).toBe(1);
+    expect(await countPendingCards({ db: f.opened.db, actor: OWNER })).toBe(1);
   });
 });

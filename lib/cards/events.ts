@@ -1,6 +1,6 @@
 import type { DbOrTx } from "@/db/client";
 import { cardEvents, type CardEventType } from "@/db/schema";
-import { inTransaction, namedActor, recordAudit, type DecisionSource } from "@/lib/audit";
+import { inTransaction, namedActor, recordAudit, type AuditActor, type DecisionSource } from "@/lib/audit";
 
 /** How a settlement maps onto Claude Code's `tool_decision` sources. */
 /** A card settlement's (or lifecycle detail's) source in Claude Code's `tool_decision` vocabulary. */
@@ -26,6 +26,8 @@ export async function recordCardEvent(
     actor: string;
     client?: string | null;
     detail?: Record<string, unknown>;
+    /** Who did it, fully attributed (person, role then, session, channel, passkey); default: from `actor`'s name. */
+    auditActor?: AuditActor;
   },
 ): Promise<void> {
   const detail = event.detail ?? {};
@@ -40,7 +42,7 @@ export async function recordCardEvent(
   await inTransaction(tx, (t) =>
     recordAudit(t, {
       type: `card.${event.type}`,
-      actor: namedActor(event.actor, { channel: event.client ?? null }),
+      actor: event.auditActor ?? namedActor(event.actor, { channel: event.client ?? null }),
       target: event.cardId,
       workspaceId: event.workspaceId,
       outcome: str(detail.outcome),

@@ -1,15 +1,18 @@
 import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { cards, sessionHolds, workspaces } from "@/db/schema";
+import { seesWorkspace } from "@/lib/auth/access";
 import type { Actor } from "@/lib/auth/actor";
 import { NotFoundError } from "@/lib/errors";
 import { toCardView, type CardView } from "./view";
 
-/** The raw row; an agent only sees its own workspace's cards (others look absent). */
+/**
+ * The raw row. With an actor, only a card in a workspace the actor may see is found: an agent sees its
+ * own workspace, a person their workspaces; others look absent (404), so nobody answers a card they cannot see.
+ */
 export async function getCardRow(db: DbOrTx, { actor, cardId }: { actor?: Actor; cardId: string }) {
   const [row] = await db.select().from(cards).where(eq(cards.id, cardId));
-  if (!row || (actor?.kind === "agent" && actor.workspaceId !== row.workspaceId))
-    throw new NotFoundError(`no card ${cardId}`);
+  if (!row || (actor && !seesWorkspace(actor, row.workspaceId))) throw new NotFoundError(`no card ${cardId}`);
   return row;
 }
 

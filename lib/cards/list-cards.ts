@@ -1,7 +1,9 @@
-import { and, asc, desc, eq, ne } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, ne } from "drizzle-orm";
 import { z } from "zod";
 import type { DbOrTx } from "@/db/client";
 import { cards, sessionHolds, workspaces } from "@/db/schema";
+import { visibleWorkspaces } from "@/lib/auth/access";
+import type { Actor } from "@/lib/auth/actor";
 import { toCardView, withFoldedInput, type CardView } from "./view";
 
 export const ListCardsInput = z.object({
@@ -11,15 +13,27 @@ export const ListCardsInput = z.object({
 });
 export type ListCardsInput = z.infer<typeof ListCardsInput>;
 
-/** Pending cards oldest first (queue order); settled and all newest first. Inputs are folded previews. */
-export async function listCards(db: DbOrTx, input: ListCardsInput): Promise<CardView[]> {
+/** Pending cards oldest first (queue order); settled and all newest first; only the actor's workspaces. Inputs are folded previews. */
+export async function listCards({
+  db,
+  actor,
+  input,
+}: {
+  db: DbOrTx;
+  actor: Actor;
+  input: z.input<typeof ListCardsInput>;
+}): Promise<CardView[]> {
+  const args = ListCardsInput.parse(input);
+  const visible = visibleWorkspaces(actor);
+  if (visible !== "all" && visible.length === 0) return [];
   const filters = [
-    input.status === "pending"
+    visible === "all" ? undefined : inArray(cards.workspaceId, visible),
+    args.status === "pending"
       ? eq(cards.status, "pending")
-      : input.status === "settled"
+      : args.status === "settled"
         ? ne(cards.status, "pending")
         : undefined,
-    input.workspace ? eq(cards.workspaceId, input.workspace) : undefined,
+    args.workspace ? eq(cards.workspaceId, args.workspace) : undefined,
   ];
   const rows = await db
     .select({
@@ -34,7 +48,7 @@ export async function listCards(db: DbOrTx, input: ListCardsInput): Promise<Card
       and(eq(sessionHolds.workspaceId, cards.workspaceId), eq(sessionHolds.rootSessionId, cards.rootSessionId)),
     )
     .where(and(...filters))
-    .orderBy(input.status === "pending" ? asc(cards.createdAt) : desc(cards.createdAt), asc(cards.id))
-    .limit(input.limit);
+    .orderBy(args.status === "pending" ? asc(cards.createdAt) : desc(cards.createdAt), asc(cards.id))
+    .limit(args.limit);
   return rows.map((r) => withFoldedInput(toCardView(r.card, r.workspace, r.hold)));
 }

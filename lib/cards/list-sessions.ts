@@ -1,6 +1,8 @@
 import { eq, isNotNull, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { cards, sessionHolds, workspaces } from "@/db/schema";
+import { seesWorkspace } from "@/lib/auth/access";
+import type { Actor } from "@/lib/auth/actor";
 
 export interface RootSessionView {
   workspace: { id: string; name: string };
@@ -10,8 +12,8 @@ export interface RootSessionView {
   heldSince: string | null;
 }
 
-/** Root sessions with something to show: pending cards, a running absence deadline or a hold. */
-export async function listRootSessions(db: DbOrTx): Promise<RootSessionView[]> {
+/** Root sessions with something to show (pending cards, a running absence deadline or a hold), in the actor's workspaces. */
+export async function listRootSessions({ db, actor }: { db: DbOrTx; actor: Actor }): Promise<RootSessionView[]> {
   const pending = await db
     .select({ workspaceId: cards.workspaceId, rootSessionId: cards.rootSessionId, n: sql<number>`count(*)::int` })
     .from(cards)
@@ -47,5 +49,7 @@ export async function listRootSessions(db: DbOrTx): Promise<RootSessionView[]> {
     row.heldSince = h.heldAt?.toISOString() ?? null;
     out.set(k, row);
   }
-  return [...out.values()].sort((a, b) => b.pending - a.pending || a.rootSessionId.localeCompare(b.rootSessionId));
+  return [...out.values()]
+    .filter((r) => seesWorkspace(actor, r.workspace.id))
+    .sort((a, b) => b.pending - a.pending || a.rootSessionId.localeCompare(b.rootSessionId));
 }

@@ -52,7 +52,7 @@ describe("remember.coveredBy on a card", () => {
       { rule: "Bash(make:*)", store: "~/.claude/settings.json", scope: "global" },
       null,
     ]);
-    const [listed] = await listCards(f.opened.db, { status: "pending", limit: 10 });
+    const [listed] = await listCards({ db: f.opened.db, actor: OWNER, input: { status: "pending", limit: 10 } });
     expect(listed!.remember.coveredBy).toEqual(view.remember.coveredBy);
     // The hash was taken with what the card shows: answering with it works, and only the new rule is written.
     await always(c.id, view.hash);

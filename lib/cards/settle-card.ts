@@ -3,8 +3,11 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { cards, workspaces, type CardSettlement } from "@/db/schema";
 import { auditActor, recordAudit } from "@/lib/audit";
-import { actorLabel, hasRole, isPerson, PERSON_ONLY, type Actor } from "@/lib/auth/actor";
+import { requireCan } from "@/lib/auth/access";
+import { actorLabel, answersAsPerson, PERSON_ONLY, type Actor } from "@/lib/auth/actor";
+import { recheckAnswerRight } from "@/lib/auth/recheck";
 import { ConflictError, ForbiddenError, UnprocessableError } from "@/lib/errors";
+import { PasskeyAssertion, verifyApprovalAssertion } from "@/lib/auth/passkeys";
 import { addSessionEntry } from "@/lib/session-entries/session-entries";
 import { addEntry } from "@/lib/stores/add-entry";
 import { publishCardChange } from "./bus";
@@ -22,6 +25,8 @@ export const SettleCardInput = z.object({
   remember: z.enum(["once", "session", "workspace"]).default("once"),
   message: z.string().trim().max(5000).optional(),
   hash: z.string().regex(/^[0-9a-f]{64}$/, "the card's hash, as the card view shows it"),
+  /** A WebAuthn assertion over approvalChallenge(hash, outcome, remember); required where approvals need a passkey. */
+  passkey: PasskeyAssertion.optional(),
   /** The person saw the warning that an Always-allow rule allows every use of the tool, and chose it. */
   confirmToolWide: z.boolean().optional(),
 });
@@ -55,9 +60,11 @@ export async function settleCard({
   client: (typeof ANSWER_CLIENTS)[number];
   env?: CardEnv;
 }): Promise<SettleCardResult> {
-  if (!isPerson(actor)) throw new ForbiddenError(`answering a card ${PERSON_ONLY}`);
-  if (!hasRole(actor, "approver")) throw new ForbiddenError("answering cards needs the approver role");
-  const card = await getCardRow(db, { cardId });
+  // Only a person (or a notification's single-use action) answers: never the CLI credential or an agent token.
+  if (!answersAsPerson(actor)) throw new ForbiddenError(`answering a card ${PERSON_ONLY}`);
+  // A card outside the actor's workspaces is absent (404); one they see but may not answer is 403.
+  const card = await getCardRow(db, { actor, cardId });
+  const role = requireCan(actor, "card.answer", card.workspaceId);
   if (card.status !== "pending") throw await conflictFor(db, card);
   if (input.hash !== card.hash)
     throw new ConflictError("the card changed; reload", { card: await getCard(db, { cardId }) });
@@ -85,11 +92,33 @@ export async function settleCard({
   }
   const [workspace] = await db.select().from(workspaces).where(eq(workspaces.id, card.workspaceId));
   const who = actorLabel(actor);
+  // "Approvals need a passkey": only a person's passkey over exactly this card, outcome and scope answers;
+  // verified before anything settles. Not a cookie alone, not the CLI, not an agent or notification token.
+  let confirmedWith: { id: string; name: string } | undefined;
+  if (workspace?.requirePasskey) {
+    if (actor.kind !== "user")
+      throw new ForbiddenError("this workspace's approvals need a passkey: answer from the cockpit in a browser", {
+        needsPasskey: true,
+      });
+    if (!input.passkey)
+      throw new ForbiddenError("this workspace's approvals need a passkey: confirm the answer with your passkey", {
+        needsPasskey: true,
+      });
+    const verified = await verifyApprovalAssertion(db, {
+      actor,
+      cardHash: card.hash,
+      outcome: input.outcome,
+      remember: input.remember,
+      assertion: input.passkey,
+    });
+    confirmedWith = { id: verified.credentialId, name: verified.name };
+  }
   let settlement: CardSettlement = {
     outcome: input.outcome,
     remember: input.remember,
     message: input.message || null,
     source: "user",
+    ...(confirmedWith ? { passkey: confirmedWith } : {}),
   };
   if (input.outcome === "allow") {
     const { decision } = await evaluateCall(
@@ -107,6 +136,7 @@ export async function settleCard({
     );
     if (decision.decision === "deny")
       settlement = {
+        ...(confirmedWith ? { passkey: confirmedWith } : {}),
         outcome: "deny",
         remember: "once",
         message: decision.reason,
@@ -117,6 +147,9 @@ export async function settleCard({
   const now = env.now?.() ?? new Date();
   const key = { workspaceId: card.workspaceId, rootSessionId: card.rootSessionId };
   const won = await db.transaction(async (tx) => {
+    // Rights are re-read inside the settling transaction: a collaborator removed or lowered since the
+    // request began is refused here, and nothing is settled.
+    await recheckAnswerRight(tx, actor, card.workspaceId);
     const row = await settleOnce(tx, {
       card,
       status: settlement.outcome === "allow" ? "allowed" : "denied",
@@ -126,6 +159,12 @@ export async function settleCard({
       event: "resolved",
       now,
       human: true,
+      auditActor: auditActor(actor, {
+        workspaceId: card.workspaceId,
+        role,
+        passkey: confirmedWith,
+        ...(actor.kind === "notification" ? { channel: client } : {}),
+      }),
     });
     if (!row) return null;
     if (settlement.outcome === "allow" && settlement.remember === "session") {
@@ -168,7 +207,7 @@ export async function settleCard({
           .set({ settlement: { ...settlement, remember: "once", ruleNotSaved } })
           .where(eq(cards.id, cardId));
         await recordAudit(tx, {
-          actor: auditActor(actor, { channel: client }),
+          actor: auditActor(actor, { workspaceId: card.workspaceId, role }),
           type: "card.rule_not_saved",
           target: cardId,
           workspaceId: card.workspaceId,

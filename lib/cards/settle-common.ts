@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { cards, type CardSettlement, type CardStatus } from "@/db/schema";
+import type { AuditActor } from "@/lib/audit";
 import { ConflictError } from "@/lib/errors";
 import { afterSettlement } from "./absence";
 import { recordCardEvent } from "./events";
@@ -35,6 +36,8 @@ export async function settleOnce(
     event: "resolved" | "coalesced" | "expired" | "aborted" | "swept";
     now: Date;
     human: boolean;
+    /** Who answered, for the audit row: person, role at that moment, session/device, channel, passkey. */
+    auditActor?: AuditActor;
   },
 ): Promise<CardRow | null> {
   const [row] = await tx
@@ -55,6 +58,7 @@ export async function settleOnce(
     type: args.event,
     actor: args.by,
     client: args.via,
+    auditActor: args.auditActor,
     detail: {
       outcome: args.settlement.outcome,
       remember: args.settlement.remember,

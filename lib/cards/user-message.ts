@@ -2,8 +2,8 @@ import { and, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { sessionHolds } from "@/db/schema";
 import { auditActor, recordAudit } from "@/lib/audit";
+import { requireCan } from "@/lib/auth/access";
 import type { Actor } from "@/lib/auth/actor";
-import { ForbiddenError } from "@/lib/errors";
 
 /** The user wrote to the agent again (Claude Code `UserPromptSubmit`): the absence hold of that root session ends. */
 export async function userMessage({
@@ -19,8 +19,7 @@ export async function userMessage({
   rootSessionId: string;
   now?: Date;
 }): Promise<{ holdEnded: boolean }> {
-  if (actor.kind === "agent" && actor.workspaceId !== workspaceId)
-    throw new ForbiddenError("this agent token belongs to another workspace");
+  requireCan(actor, actor.kind === "agent" ? "session.user_message" : "session.release", workspaceId);
   return db.transaction(async (tx) => {
     const rows = await tx
       .update(sessionHolds)
@@ -36,7 +35,7 @@ export async function userMessage({
     if (rows.length)
       await recordAudit(tx, {
         type: "session.hold_ended",
-        actor: auditActor(actor),
+        actor: auditActor(actor, { workspaceId }),
         target: rootSessionId,
         agentSessionId: rootSessionId,
         workspaceId,

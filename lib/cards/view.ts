@@ -45,6 +45,8 @@ export const CardView = z.object({
       at: z.string(),
       source: z.string(),
       ruleNotSaved: z.string().optional(),
+      /** "confirmed with passkey ⟨name⟩" */
+      passkey: z.object({ id: z.string(), name: z.string() }).optional(),
     })
     .nullable(),
 });
@@ -96,6 +98,7 @@ export function toCardView(card: CardRow, workspace: WorkspaceRow, hold: HoldRow
             at: card.settledAt.toISOString(),
             source: s.source,
             ...(s.ruleNotSaved ? { ruleNotSaved: s.ruleNotSaved } : {}),
+            ...(s.passkey ? { passkey: s.passkey } : {}),
           }
         : null,
   };

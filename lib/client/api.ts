@@ -18,7 +18,12 @@ import type { CreateEndpointInput } from "@/lib/notify/endpoints";
 import type { TestSendResult } from "@/lib/notify/send-test";
 import type { StorePresence } from "@/lib/workspaces/agent-stores";
 import type { Workspace } from "@/lib/workspaces/workspaces";
+import type { CollaboratorView, CreateInviteInput, Me } from "@/lib/auth/invites";
+import type { listPasskeys } from "@/lib/auth/passkeys";
+import type { SessionView } from "@/lib/auth/sessions";
+import type { Grant } from "@/lib/auth/actor";
 import { filtersToSearch } from "@/lib/entries/filters";
+import { startAuthentication, startRegistration } from "@simplewebauthn/browser";
 
 /** A value as it arrives over JSON: dates become ISO strings. */
 export type Json<T> = T extends Date
@@ -35,7 +40,7 @@ export type ApiResult<T> =
 
 interface ErrorBody {
   error?: string;
-  details?: { kind?: string };
+  details?: { kind?: string; needsPasskey?: boolean };
   card?: CardView;
 }
 
@@ -76,6 +81,81 @@ const id = (value: string) => encodeURIComponent(value);
 
 export const login = (token: string) => request<{ ok: true }>("/api/auth/login", { body: { token } });
 export const logout = () => request<{ ok: true }>("/api/auth/logout", { method: "POST" });
+
+/** Accepts an invite on this device: the response sets the session cookie. */
+export const acceptInvite = (token: string, name: string) =>
+  request<{ ok: true }>("/api/auth/invite", { body: { token, name } });
+
+type AssertionOptions = Parameters<typeof startAuthentication>[0]["optionsJSON"];
+type RegistrationOptions = Parameters<typeof startRegistration>[0]["optionsJSON"];
+
+/** A failed step as a value; a cancelled or failed browser prompt becomes the same shape. */
+async function ceremony<T>(run: () => Promise<ApiResult<T>>): Promise<ApiResult<T>> {
+  try {
+    return await run();
+  } catch (error) {
+    return { ok: false, status: 0, error: (error as Error).message, body: {} };
+  }
+}
+
+/** Fetches assertion options from `url` and signs them with a passkey (the browser's WebAuthn prompt). */
+async function signWithPasskey(url: string, body: unknown = {}): Promise<ApiResult<unknown>> {
+  const options = await request<AssertionOptions>(url, { method: "POST", body });
+  if (!options.ok) return options;
+  return { ok: true, status: 200, data: await startAuthentication({ optionsJSON: options.data }) };
+}
+
+/** "Sign in with a passkey": options, the browser prompt, then the server sets the session cookie. */
+export const signInWithPasskey = () =>
+  ceremony(async () => {
+    const signed = await signWithPasskey("/api/auth/passkey/options");
+    if (!signed.ok) return signed;
+    return request<{ ok: true }>("/api/auth/passkey", { body: { response: signed.data } });
+  });
+
+// ---- people, sessions, passkeys ---------------------------------------------------------------
+
+export type PersonRow = Json<CollaboratorView>;
+export type DeviceRow = Json<SessionView>;
+export type PasskeyRow = Returned<typeof listPasskeys>[number];
+export type { Grant };
+
+export const fetchMe = () => request<Me>("/api/v1/me");
+export const createInvite = (input: CreateInviteInput) =>
+  request<{ id: string; url: string; expiresAt: string }>("/api/v1/invites", { body: input });
+export const fetchCollaborators = () => request<{ collaborators: PersonRow[] }>("/api/v1/collaborators");
+export const setCollaboratorRoles = (personId: string, roles: Grant[]) =>
+  request<unknown>(`/api/v1/collaborators/${id(personId)}`, { method: "PATCH", body: { roles } });
+export const removeCollaborator = (personId: string) =>
+  request<unknown>(`/api/v1/collaborators/${id(personId)}`, { method: "DELETE" });
+export const fetchDevices = () => request<{ sessions: DeviceRow[] }>("/api/v1/devices");
+export const endDevice = (sessionId: string) =>
+  request<unknown>(`/api/v1/devices/${id(sessionId)}`, { method: "DELETE" });
+/** "Pair my phone": a 10-minute single-use sign-in link for the owner's other device. */
+export const pairPhone = () => request<{ url: string; expiresAt: string }>("/api/v1/pair", { method: "POST" });
+export const setWorkspaceSettings = (workspaceId: string, settings: { requirePasskey: boolean }) =>
+  request<unknown>(`/api/v1/workspaces/${id(workspaceId)}/settings`, { method: "PUT", body: settings });
+
+export const fetchPasskeys = () => request<{ passkeys: PasskeyRow[] }>("/api/v1/passkeys");
+/** Registers a new passkey: options, the browser prompt, then the server stores the public key. */
+export const addPasskey = (name: string) =>
+  ceremony(async () => {
+    const options = await request<RegistrationOptions>("/api/v1/passkeys/options", { method: "POST" });
+    if (!options.ok) return options;
+    const response = await startRegistration({ optionsJSON: options.data });
+    return request<{ id: string; name: string }>("/api/v1/passkeys", { body: { name, response } });
+  });
+export const renamePasskey = (passkeyId: string, name: string) =>
+  request<unknown>(`/api/v1/passkeys/${id(passkeyId)}`, { method: "PATCH", body: { name } });
+export const removePasskey = (passkeyId: string) =>
+  request<unknown>(`/api/v1/passkeys/${id(passkeyId)}`, { method: "DELETE" });
+/** Step-up: a fresh passkey confirmation that sensitive changes need for the next 5 minutes. */
+export const confirmWithPasskey = () =>
+  ceremony(async () => {
+    const signed = await signWithPasskey("/api/v1/passkeys/step-up");
+    if (!signed.ok) return signed;
+    return request<unknown>("/api/v1/passkeys/step-up", { body: { response: signed.data } });
+  });
 
 // ---- audit ----------------------------------------------------------------------------------
 
@@ -191,13 +271,26 @@ export interface AnswerResult {
   ruleNotSaved?: string;
 }
 
-/** Every answer carries the card's hash: the server refuses it if the card changed since it was shown. */
-export const answerCard = (cardId: string, input: AnswerInput) =>
-  orThrow(
-    request<AnswerResult>(`/api/v1/cards/${id(cardId)}/answer`, {
-      body: { ...input, message: input.message?.trim() || undefined },
+/**
+ * Every answer carries the card's hash: the server refuses it if the card changed since it was shown.
+ * In a workspace whose approvals need a passkey, the server says so (403 `needsPasskey`): the browser then
+ * signs a challenge derived from this card, outcome and scope with the person's passkey and retries.
+ */
+export async function answerCard(cardId: string, input: AnswerInput): Promise<AnswerResult> {
+  const url = `/api/v1/cards/${id(cardId)}/answer`;
+  const body = { ...input, message: input.message?.trim() || undefined };
+  const first = await request<AnswerResult>(url, { body });
+  const needsPasskey = !first.ok && first.status === 403 && first.body.details?.needsPasskey === true;
+  if (!needsPasskey) return orThrow(Promise.resolve(first));
+  const signed = await ceremony(() =>
+    signWithPasskey(`/api/v1/cards/${id(cardId)}/passkey-options`, {
+      outcome: input.outcome,
+      remember: input.remember,
     }),
   );
+  if (!signed.ok) throw new AnswerError(signed.error, signed.status, null);
+  return orThrow(request<AnswerResult>(url, { body: { ...body, passkey: signed.data } }));
+}
 
 const displayed = new Set<string>();
 

@@ -59,6 +59,13 @@ export const CockpitEnv = StoreEnv.extend({
     .min(1)
     .max(24 * 90)
     .default(24 * 14),
+  /** A session unused this long ends (idle timeout). */
+  COCKPIT_SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(60 * 24 * 90)
+    .default(60 * 24 * 7),
   /** Where `cockpit start` binds; loopback unless a person opts in (see README "Approve from your phone"). */
   COCKPIT_HOST: z
     .string()

@@ -7,7 +7,10 @@ import { addSessionEntry } from "@/lib/session-entries/session-entries";
 import type { SessionEntryRow } from "@/lib/stores";
 import { addEntry, type AddResult } from "@/lib/stores";
 import { recordEntryChange } from "./audit";
-import { requirePerson, requireRole, withStoreErrors, workspaceStores } from "./context";
+import { requirePerson, withStoreErrors, workspaceStores } from "./context";
+import { requireCan } from "@/lib/auth/access";
+import { isToolWide, requireFreshPasskey } from "@/lib/auth/passkeys";
+import { auditActor } from "@/lib/audit";
 import { ACTIONS, AGENTS } from "./filters";
 
 const JSON_FILES = ["settings.json", "settings.local.json"] as const;
@@ -32,9 +35,10 @@ export async function addWorkspaceEntry({
   actor: Actor;
   input: AddWorkspaceEntryInput;
 }): Promise<AddResult> {
-  requireRole(actor, "admin");
   const args = AddWorkspaceEntryInput.parse(input);
+  const role = requireCan(actor, "entry.add", args.workspace);
   if (args.action === "allow") requirePerson(actor, "adding an allow rule");
+  if (args.action === "allow" && isToolWide(args.rule)) await requireFreshPasskey(db, actor, "a tool-wide allow rule");
   if (args.file && args.agent === "mevedel")
     throw new ValidationError("mevedel has one store per scope: leave the file out");
   if (args.file === "settings.local.json" && args.scope === "global")
@@ -46,6 +50,7 @@ export async function addWorkspaceEntry({
   );
   if (!result.unchanged) {
     await recordEntryChange(db, {
+      auditActor: auditActor(actor, { workspaceId: workspace.id, role }),
       actorName,
       workspaceId: workspace.id,
       action: "entry.added",
@@ -78,8 +83,8 @@ export async function addWorkspaceSessionEntry({
   actor: Actor;
   input: AddWorkspaceSessionEntryInput;
 }): Promise<SessionEntryRow & { entryId: string }> {
-  requireRole(actor, "admin");
   const args = AddWorkspaceSessionEntryInput.parse(input);
+  const role = requireCan(actor, "entry.add", args.workspace);
   if (args.action === "allow") requirePerson(actor, "adding an allow rule");
   const { workspace } = await workspaceStores(db, actorLabel(actor), args.workspace);
   const row = await addSessionEntry(db, {

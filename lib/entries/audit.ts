@@ -1,6 +1,6 @@
 import "server-only";
 import type { DbOrTx } from "@/db/client";
-import { inTransaction, namedActor, recordAudit } from "@/lib/audit";
+import { inTransaction, namedActor, recordAudit, type AuditActor } from "@/lib/audit";
 import type { WriteResult } from "@/lib/stores";
 
 export type EntryAuditAction = "entry.revoked" | "entry.narrowed" | "entry.added";
@@ -21,13 +21,15 @@ export async function recordEntryChange(
     rule: string;
     result: WriteResult;
     extra?: Record<string, unknown>;
+    /** Who acted, fully attributed (person, role there, session/device, channel); default from actorName. */
+    auditActor?: AuditActor;
   },
 ): Promise<void> {
   const { result } = args;
   await inTransaction(db, (tx) =>
     recordAudit(tx, {
       type: args.action,
-      actor: namedActor(args.actorName),
+      actor: args.auditActor ?? namedActor(args.actorName),
       target: args.entryId,
       workspaceId: args.workspaceId,
       rule: args.rule,

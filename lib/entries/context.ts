@@ -1,16 +1,12 @@
 import "server-only";
 import type { Db } from "@/db/client";
-import { hasRole, isPerson, PERSON_ONLY, type Actor, type Role } from "@/lib/auth/actor";
+import { isPerson, PERSON_ONLY, type Actor } from "@/lib/auth/actor";
 import { ForbiddenError } from "@/lib/errors";
 import { sessionEntrySource } from "@/lib/session-entries/session-entries";
 import { storeEnv } from "@/lib/config/env";
 import * as stores from "@/lib/stores";
 import { storePaths } from "@/lib/stores/store-paths";
 import { getWorkspace, type Workspace } from "@/lib/workspaces/workspaces";
-
-export function requireRole(actor: Actor, role: Role): void {
-  if (!hasRole(actor, role)) throw new ForbiddenError(`this needs the ${role} role`);
-}
 
 /** Writing an allow rule (or rewriting an entry) is a person's act, like answering a card. */
 export function requirePerson(actor: Actor, doing: string): void {

@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { openDb, type OpenedDb } from "@/db/client";
 import { auditEvents, workspaces } from "@/db/schema";
 import type { Actor } from "@/lib/auth/actor";
+import { ownerActor, roleEverywhere } from "@/test/support/auth";
 import { FIXTURES, makeSandbox, type Sandbox } from "@/test/support/stores";
 import {
   addWorkspaceEntry,
@@ -15,8 +16,8 @@ import {
   suggestWorkspaceNarrowings,
 } from "./index";
 
-const owner: Actor = { kind: "user", userId: "u1", name: "olga", role: "owner", sessionId: "s" };
-const viewer: Actor = { kind: "user", userId: "u2", name: "vic", role: "viewer", sessionId: "s2" };
+const owner: Actor = ownerActor({ userId: "u1", name: "olga", sessionId: "s" });
+const viewer: Actor = roleEverywhere("viewer", { userId: "u2", name: "vic", sessionId: "s2" });
 
 let opened: OpenedDb;
 let sb: Sandbox;

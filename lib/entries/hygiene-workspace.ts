@@ -8,7 +8,9 @@ import { unifiedDiff } from "@/lib/hygiene/unified-diff";
 import { loadLintItems } from "@/lib/stores/load-lint-items";
 import { applyRemovals, planRemovals } from "@/lib/stores/remove-entries";
 import { recordEntryChange } from "./audit";
-import { requireRole, withStoreErrors, workspaceStores } from "./context";
+import { withStoreErrors, workspaceStores } from "./context";
+import { requireCan } from "@/lib/auth/access";
+import { auditActor } from "@/lib/audit";
 
 export const WorkspaceHygieneInput = z.object({ workspace: z.string().min(1) });
 export type WorkspaceHygieneInput = z.infer<typeof WorkspaceHygieneInput>;
@@ -29,8 +31,8 @@ export async function workspaceHygiene({
   actor: Actor;
   input: WorkspaceHygieneInput;
 }): Promise<WorkspaceHygiene> {
-  requireRole(actor, "viewer");
   const args = WorkspaceHygieneInput.parse(input);
+  requireCan(actor, "entry.view", args.workspace);
   const { paths, sessionSource } = await workspaceStores(db, actorLabel(actor), args.workspace);
   const { items } = await withStoreErrors(() => loadLintItems({ ...paths, sessionSource }));
   const { findings, notes } = lintWorkspace({ workspace: paths.workspace, home: paths.home, items });
@@ -66,8 +68,8 @@ export async function cleanUpWorkspace({
   actor: Actor;
   input: CleanUpInput;
 }): Promise<{ files: CleanUpFile[]; written: boolean }> {
-  requireRole(actor, input.confirm ? "admin" : "viewer");
   const args = CleanUpInput.parse(input);
+  const role = requireCan(actor, args.confirm ? "entry.revoke" : "entry.view", args.workspace);
   const actorName = actorLabel(actor);
   const { workspace, paths } = await workspaceStores(db, actorName, args.workspace);
   const { items } = await withStoreErrors(() => loadLintItems(paths));
@@ -100,6 +102,7 @@ export async function cleanUpWorkspace({
   for (const file of files)
     for (const r of file.removed)
       await recordEntryChange(db, {
+        auditActor: auditActor(actor, { workspaceId: workspace.id, role }),
         actorName,
         workspaceId: workspace.id,
         action: "entry.revoked",

@@ -12,7 +12,8 @@ import { decideWith, loadPolicy, type PolicySnapshot } from "@/lib/policy-runtim
 import { listEntries, type Entry } from "@/lib/stores";
 import type { PolicyInputs } from "@/lib/stores/load-policy-inputs";
 import { narrowedRule } from "@/lib/stores/narrow-entry";
-import { requireRole, withStoreErrors, workspaceStores } from "./context";
+import { requireCan } from "@/lib/auth/access";
+import { withStoreErrors, workspaceStores } from "./context";
 
 export const EntryImpactInput = z.object({
   workspace: z.string().min(1),
@@ -61,8 +62,8 @@ export async function entryImpact({
   truncated: boolean;
   changed: { event: ReturnType<typeof apiEvent>; before: Verdict; after: Verdict }[];
 }> {
-  requireRole(actor, "viewer");
   const args = EntryImpactInput.parse(input);
+  requireCan(actor, "entry.view", args.workspace);
   const { workspace, paths, sessionSource } = await workspaceStores(db, actorLabel(actor), args.workspace);
   const sessionRows = await sessionSource.list();
   const listing = await withStoreErrors(() => listEntries({ ...paths, sessionRows }));

@@ -4,7 +4,8 @@ import type { Db } from "@/db/client";
 import { actorLabel, type Actor } from "@/lib/auth/actor";
 import { listEntries, readStoreBytes, type Entry, type StoreInfo } from "@/lib/stores";
 import { ruleUsage } from "./impact";
-import { requireRole, withStoreErrors, workspaceStores } from "./context";
+import { withStoreErrors, workspaceStores } from "./context";
+import { requireCan } from "@/lib/auth/access";
 import { EntryFilters, matchesFilters, SCOPES, toolOf } from "./filters";
 
 export const ListWorkspaceEntriesInput = EntryFilters.extend({
@@ -51,8 +52,8 @@ export async function listWorkspaceEntries({
   actor: Actor;
   input: ListWorkspaceEntriesInput;
 }): Promise<WorkspaceListing> {
-  requireRole(actor, "viewer");
   const args = ListWorkspaceEntriesInput.parse(input);
+  requireCan(actor, "entry.view", args.workspace);
   const { workspace, paths, sessionSource } = await workspaceStores(db, actorLabel(actor), args.workspace);
   const sessionRows = await sessionSource.list();
   const listing = await withStoreErrors(() => listEntries({ ...paths, sessionRows }));

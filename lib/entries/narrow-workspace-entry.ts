@@ -12,7 +12,9 @@ import {
   type NarrowResult,
 } from "@/lib/stores";
 import { recordEntryChange } from "./audit";
-import { requirePerson, requireRole, withStoreErrors, workspaceStores } from "./context";
+import { requirePerson, withStoreErrors, workspaceStores } from "./context";
+import { requireCan } from "@/lib/auth/access";
+import { auditActor } from "@/lib/audit";
 
 export const NarrowWorkspaceEntryInput = z.object({
   workspace: z.string().min(1),
@@ -38,9 +40,9 @@ export async function narrowWorkspaceEntry({
   actor: Actor;
   input: NarrowWorkspaceEntryInput;
 }): Promise<NarrowResult> {
-  requireRole(actor, "admin");
   requirePerson(actor, "rewriting an entry");
   const args = NarrowWorkspaceEntryInput.parse(input);
+  const role = requireCan(actor, "entry.narrow", args.workspace);
   const actorName = actorLabel(actor);
   const { workspace, paths } = await workspaceStores(db, actorName, args.workspace);
   const entry = (await withStoreErrors(() => listEntries(paths))).entries.find((e) => e.id === args.id);
@@ -48,6 +50,7 @@ export async function narrowWorkspaceEntry({
     narrowEntry({ ...paths, id: args.id, to: args.to, expectedVersion: args.version }),
   );
   await recordEntryChange(db, {
+    auditActor: auditActor(actor, { workspaceId: workspace.id, role }),
     actorName,
     workspaceId: workspace.id,
     action: "entry.narrowed",
@@ -71,8 +74,8 @@ export async function previewNarrowing({
   actor: Actor;
   input: PreviewNarrowingInput;
 }): Promise<{ proved: boolean; reason: string; to?: string }> {
-  requireRole(actor, "viewer");
   const args = PreviewNarrowingInput.parse(input);
+  requireCan(actor, "entry.view", args.workspace);
   if (args.id.startsWith("session:")) return { proved: false, reason: "session entries can be revoked, not narrowed" };
   const { paths } = await workspaceStores(db, actorLabel(actor), args.workspace);
   const preview = await previewStoreNarrowing({ ...paths, id: args.id, to: args.to });
@@ -97,8 +100,8 @@ export async function suggestWorkspaceNarrowings({
   actor: Actor;
   input: SuggestNarrowingsInput;
 }): Promise<{ suggestions: string[] }> {
-  requireRole(actor, "viewer");
   const args = SuggestNarrowingsInput.parse(input);
+  requireCan(actor, "entry.view", args.workspace);
   if (args.id.startsWith("session:")) return { suggestions: [] };
   const { paths } = await workspaceStores(db, actorLabel(actor), args.workspace);
   const entry = (await withStoreErrors(() => listEntries(paths))).entries.find((e) => e.id === args.id);

@@ -4,7 +4,9 @@ import type { Db } from "@/db/client";
 import { actorLabel, type Actor } from "@/lib/auth/actor";
 import { revokeEntryDetailed, type WriteResult } from "@/lib/stores";
 import { recordEntryChange } from "./audit";
-import { requireRole, withStoreErrors, workspaceStores } from "./context";
+import { withStoreErrors, workspaceStores } from "./context";
+import { requireCan } from "@/lib/auth/access";
+import { auditActor } from "@/lib/audit";
 
 export const RevokeWorkspaceEntryInput = z.object({
   workspace: z.string().min(1),
@@ -24,8 +26,8 @@ export async function revokeWorkspaceEntry({
   actor: Actor;
   input: RevokeWorkspaceEntryInput;
 }): Promise<WriteResult> {
-  requireRole(actor, "admin");
   const args = RevokeWorkspaceEntryInput.parse(input);
+  const role = requireCan(actor, "entry.revoke", args.workspace);
   const actorName = actorLabel(actor);
   const { workspace, paths, sessionSource } = await workspaceStores(db, actorName, args.workspace);
   const isSession = args.id.startsWith("session:");
@@ -41,6 +43,7 @@ export async function revokeWorkspaceEntry({
   // Session rows are deleted together with their own audit row (lib/session-entries).
   if (!isSession) {
     await recordEntryChange(db, {
+      auditActor: auditActor(actor, { workspaceId: workspace.id, role }),
       actorName,
       workspaceId: workspace.id,
       action: "entry.revoked",

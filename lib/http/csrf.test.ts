@@ -32,4 +32,12 @@ describe("csrfRefusal", () => {
     });
     expect(csrfRefusal("POST", headers, url)).toBeNull();
   });
+  it("accepts the COCKPIT_PUBLIC_URL origin (a proxy that rewrites Host) and nothing else", () => {
+    const headers = h({ origin: "https://cockpit.example" });
+    expect(csrfRefusal("POST", headers, url)).toContain("Origin");
+    expect(csrfRefusal("POST", headers, url, "https://cockpit.example")).toBeNull();
+    expect(csrfRefusal("POST", h({ origin: "https://evil.example" }), url, "https://cockpit.example")).toContain(
+      "Origin",
+    );
+  });
 });

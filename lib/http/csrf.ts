@@ -17,13 +17,18 @@ function expectedOrigin(headers: Headers, fallbackUrl: string): string {
  * Origin second; a request carrying neither is refused (a browser always sends one of them).
  * Returns the refusal reason, or null when the request is same-origin.
  */
-export function csrfRefusal(method: string, headers: Headers, url: string): string | null {
+export function csrfRefusal(
+  method: string,
+  headers: Headers,
+  url: string,
+  publicOrigin: string | null = null,
+): string | null {
   if (!isUnsafeMethod(method)) return null;
   const site = headers.get("sec-fetch-site");
   if (site && site !== "same-origin" && site !== "none") return `cross-site request refused (Sec-Fetch-Site: ${site})`;
   const origin = headers.get("origin");
   if (origin) {
-    if (origin !== expectedOrigin(headers, url))
+    if (origin !== expectedOrigin(headers, url) && origin !== publicOrigin)
       return `cross-site request refused (Origin ${origin} is not this cockpit)`;
     return null;
   }

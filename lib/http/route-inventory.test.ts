@@ -3,7 +3,14 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 const APP = path.resolve(__dirname, "../../app");
-const PUBLIC_ROUTES = ["api/auth/login/route.ts", "api/health/route.ts", "api/v1/notify/actions/[token]/route.ts"];
+const PUBLIC_ROUTES = [
+  "api/auth/invite/route.ts",
+  "api/auth/passkey/options/route.ts",
+  "api/auth/passkey/route.ts",
+  "api/auth/login/route.ts",
+  "api/health/route.ts",
+  "api/v1/notify/actions/[token]/route.ts",
+];
 
 function routeFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -31,7 +38,7 @@ describe("route inventory", () => {
     expect(wrapped).toEqual(exported);
   });
 
-  it("only login, health and the ntfy action callback are public", () => {
+  it("only login, invite acceptance, health and the ntfy action callback are public", () => {
     const open = files
       .filter((f) => /access: "public"/.test(fs.readFileSync(f, "utf8")))
       .map((f) => path.relative(APP, f))
@@ -45,5 +52,26 @@ describe("route inventory", () => {
       if (/export const GET = route\(\s*\{\s*access: "public"/.test(text))
         expect(path.relative(APP, file)).toBe("api/health/route.ts");
     }
+  });
+
+  it("every person route is in the route × role table of access-api.test.ts (or the stream/logout/device cases there)", () => {
+    const table = fs.readFileSync(path.resolve(APP, "api/v1/collaborators/access-api.test.ts"), "utf8");
+    const covered = new Set(
+      [...table.matchAll(/name: "(GET|POST|PUT|PATCH|DELETE) (\/api\/[^"]+)"/g)].map((m) => `${m[1]} ${m[2]}`),
+    );
+    for (const extra of ["GET /api/v1/events", "POST /api/auth/logout", "DELETE /api/v1/devices/:id"])
+      covered.add(extra);
+    const missing: string[] = [];
+    for (const file of files) {
+      const text = fs.readFileSync(file, "utf8");
+      const rel = "/" + path.relative(APP, path.dirname(file)).replace(/\[(\w+)\]/g, ":$1");
+      for (const m of text.matchAll(
+        /^export const (GET|POST|PUT|PATCH|DELETE) = route\(\s*\{\s*access: "(viewer|approver|admin|owner)"/gm,
+      )) {
+        const key = `${m[1]} ${rel.replace(/:(\w+)/g, (_all, name: string) => (name === "id" ? ":id" : `:${name === "rootSessionId" ? "root" : name}`))}`;
+        if (!covered.has(key)) missing.push(key);
+      }
+    }
+    expect(missing).toEqual([]);
   });
 });

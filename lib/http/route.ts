@@ -2,29 +2,39 @@ import "server-only";
 import { NextResponse, type NextRequest } from "next/server";
 import { z, ZodError, type ZodType } from "zod";
 import { getDb, type Db } from "@/db/client";
-import { hasRole, type Actor, type Role } from "@/lib/auth/actor";
+import { hasRole, type AgentActor, type HumanActor, type Role } from "@/lib/auth/actor";
 import { actorFromAgentToken } from "@/lib/auth/agent-tokens";
 import { isLocalCredential } from "@/lib/auth/local-credential";
 import { actorFromSessionToken } from "@/lib/auth/sessions";
 import { AppError, statusOf, TooManyRequestsError } from "@/lib/errors";
 import { AGENT_BODY_LIMIT, PEOPLE_BODY_LIMIT, readJsonBody } from "./body";
 import { sessionTokenFrom } from "./cookies";
+import { env } from "@/lib/config/env";
 import { csrfRefusal, isUnsafeMethod } from "./csrf";
+
+/** The origin of COCKPIT_PUBLIC_URL, when set: the Origin check accepts it (a proxy may rewrite Host). */
+function configuredOrigin(): string | null {
+  const url = env().COCKPIT_PUBLIC_URL;
+  return url ? new URL(url).origin : null;
+}
 
 /** Who may call a route: nobody signed in, an agent token, or a person/CLI with at least this role. */
 export type Access = "public" | "agent" | Role;
 
-export interface RouteArgs<Q, B, P> {
+/** The actor a handler gets: none on public routes, the agent on agent routes, a person or the local CLI otherwise. */
+export type ActorFor<A extends Access> = A extends "public" ? null : A extends "agent" ? AgentActor : HumanActor;
+
+export interface RouteArgs<Q, B, P, A extends Access = Access> {
   req: NextRequest;
   db: Db;
-  actor: Actor;
+  actor: ActorFor<A>;
   query: Q;
   body: B;
   params: P;
 }
 
-interface RouteOptions<Q, B, P> {
-  access: Access;
+interface RouteOptions<Q, B, P, A extends Access> {
+  access: A;
   query?: ZodType<Q>;
   body?: ZodType<B>;
   params?: ZodType<P>;
@@ -34,14 +44,18 @@ interface RouteOptions<Q, B, P> {
 
 type Ctx = { params: Promise<Record<string, string | string[]>> };
 
-const PUBLIC_ACTOR: Actor = { kind: "local", role: "owner", name: "local-cli" };
-
 export function json(data: unknown, status = 200, headers?: HeadersInit): NextResponse {
   return NextResponse.json(data, { status, headers: { "cache-control": "no-store", ...headers } });
 }
 
 export function errorResponse(status: number, error: string, extra?: Record<string, unknown>): NextResponse {
   return json({ error, ...extra }, status);
+}
+
+/** 429 with Retry-After (whole seconds). */
+export function tooMany(waitMs: number): NextResponse {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return json({ error: `too many attempts; try again in ${seconds} s` }, 429, { "retry-after": String(seconds) });
 }
 
 /** 413/400 for a body; a 413 closes the connection so the rest of a huge upload is not drained. */
@@ -56,51 +70,49 @@ function bearer(req: NextRequest): string | null {
 }
 
 /** Finds the caller. Bearer credentials are not ambient, so only cookie callers get the CSRF check. */
-async function authenticate(
-  req: NextRequest,
-  db: Db,
-  access: Access,
-): Promise<{ actor: Actor | null; viaCookie: boolean }> {
+async function authenticate(req: NextRequest, db: Db, access: Access): Promise<AgentActor | HumanActor | null> {
   const token = bearer(req);
   if (token) {
-    if (access === "agent") return { actor: await actorFromAgentToken(db, token), viaCookie: false };
-    if (isLocalCredential(token))
-      return { actor: { kind: "local", role: "owner", name: "local-cli" }, viaCookie: false };
+    if (access === "agent") return actorFromAgentToken(db, token);
+    if (isLocalCredential(token)) return { kind: "local", name: "local-cli" };
     // A valid agent token is recognised so it gets a 403 with a reason, not a bare 401.
-    if (token.startsWith("cpa_")) return { actor: await actorFromAgentToken(db, token), viaCookie: false };
-    return { actor: null, viaCookie: false };
+    if (token.startsWith("cpa_")) return actorFromAgentToken(db, token);
+    return null;
   }
-  if (access === "agent") return { actor: null, viaCookie: false };
-  const actor = await actorFromSessionToken(db, sessionTokenFrom(req.headers.get("cookie")));
-  return { actor, viaCookie: true };
+  if (access === "agent") return null;
+  return actorFromSessionToken(db, sessionTokenFrom(req.headers.get("cookie")), {
+    userAgent: req.headers.get("user-agent"),
+  });
 }
 
 /**
  * The one wrapper every route handler goes through: authentication, role, CSRF, zod parsing of
  * params/query/body, and mapping of typed errors to status codes. A handler cannot skip a check.
  */
-export function route<Q = undefined, B = undefined, P = undefined>(
-  options: RouteOptions<Q, B, P>,
-  handler: (args: RouteArgs<Q, B, P>) => Promise<Response | unknown>,
+export function route<A extends Access, Q = undefined, B = undefined, P = undefined>(
+  options: RouteOptions<Q, B, P, A>,
+  handler: (args: RouteArgs<Q, B, P, A>) => Promise<Response | unknown>,
 ) {
   return async (req: NextRequest, ctx: Ctx): Promise<Response> => {
     try {
       if (isUnsafeMethod(req.method) && options.access !== "agent" && !bearer(req)) {
-        const refusal = csrfRefusal(req.method, req.headers, req.url);
+        const refusal = csrfRefusal(req.method, req.headers, req.url, configuredOrigin());
         if (refusal) return errorResponse(403, refusal);
       }
       const db = await getDb();
-      let actor = PUBLIC_ACTOR;
+      let actor: AgentActor | HumanActor | null = null;
       if (options.access !== "public") {
-        const found = await authenticate(req, db, options.access);
-        if (!found.actor)
+        actor = await authenticate(req, db, options.access);
+        if (!actor)
           return errorResponse(401, options.access === "agent" ? "missing or invalid agent token" : "sign in required");
-        if (options.access !== "agent" && !hasRole(found.actor, options.access)) {
-          if (found.actor.kind === "agent")
-            return errorResponse(403, "agent tokens reach only the agent API (/api/agent/v1); this needs a person");
-          return errorResponse(403, `this needs the ${options.access} role`);
+        if (options.access !== "agent" && actor.kind === "agent")
+          return errorResponse(403, "agent tokens reach only the agent API (/api/agent/v1); this needs a person", {
+            needed: options.access,
+          });
+        if (options.access !== "agent" && !hasRole(actor, options.access as Role)) {
+          const needed = options.access === "owner" ? "the owner" : `the ${options.access} role`;
+          return errorResponse(403, `this needs ${needed}`, { needed: options.access });
         }
-        actor = found.actor;
       }
       const rawParams = ctx?.params ? await ctx.params : {};
       const params = options.params ? options.params.parse(rawParams) : (undefined as P);
@@ -117,7 +129,7 @@ export function route<Q = undefined, B = undefined, P = undefined>(
         if (!raw.ok) return bodyRefusal(raw);
         body = options.body.parse(raw.value);
       }
-      const result = await handler({ req, db, actor, query, body, params });
+      const result = await handler({ req, db, actor: actor as ActorFor<A>, query, body, params });
       return result instanceof Response ? result : json(result ?? { ok: true });
     } catch (error) {
       if (error instanceof ZodError) {

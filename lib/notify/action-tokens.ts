@@ -3,7 +3,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "@/db/client";
 import { appSettings, notifyActionTokens } from "@/db/schema";
-import { auditActor, recordAudit } from "@/lib/audit";
+import { recordAudit } from "@/lib/audit";
 import type { Actor } from "@/lib/auth/actor";
 import { getCard, getCardRow, settleCard, type SettleCardResult } from "@/lib/cards";
 import { ConflictError, ForbiddenError, GoneError, NotFoundError } from "@/lib/errors";
@@ -34,12 +34,14 @@ async function actionKey(db: DbOrTx): Promise<Buffer> {
  */
 export async function mintActionTokens(
   db: DbOrTx,
-  { cardId, endpointId, env = {} }: { cardId: string; endpointId: string; env?: NotifyEnv },
+  { cardId, endpointId, env = {} }: { cardId: string; endpointId: string | null; env?: NotifyEnv },
 ) {
   const key = await actionKey(db);
   const expiresAt = new Date(nowOf(env).getTime() + (env.actionTokenTtlMs ?? ACTION_TOKEN_TTL_MS));
   const make = async (outcome: "allow" | "deny") => {
-    const mac = createHmac("sha256", key).update(`cockpit-action\0${cardId}\0${endpointId}\0${outcome}`).digest();
+    const mac = createHmac("sha256", key)
+      .update(`cockpit-action\0${cardId}\0${endpointId ?? ""}\0${outcome}`)
+      .digest();
     const token = `cna_${mac.toString("base64url")}`;
     // The first attempt sets the lifetime; retries neither extend it nor revive a used token.
     await db
@@ -57,14 +59,7 @@ export const ActionClaim = z
   .default({});
 export type ActionClaim = z.infer<typeof ActionClaim>;
 
-/** Acts for the person who pressed the button; the settlement records the client as "ntfy". */
-const NTFY_ACTOR: Actor = {
-  kind: "user",
-  userId: "ntfy",
-  name: "ntfy button",
-  role: "approver",
-  sessionId: "ntfy-action",
-};
+const NTFY_NAME = "ntfy button";
 
 /**
  * Uses a token: 404 unknown; 403 when the body names another card or outcome; 409 after the card is
@@ -91,7 +86,7 @@ export async function useActionToken({
     await db.transaction((tx) =>
       recordAudit(tx, {
         type: "notify.action_refused",
-        actor: auditActor(NTFY_ACTOR, { channel: "ntfy" }),
+        actor: { type: "notification", label: NTFY_NAME, id: row.cardId, channel: "ntfy" },
         target: row.cardId,
         outcome: "refused",
         detail: { reason, tokenHash: row.tokenHash.slice(0, 12) },
@@ -119,9 +114,11 @@ export async function useActionToken({
     .where(and(eq(notifyActionTokens.tokenHash, row.tokenHash), isNull(notifyActionTokens.usedAt)))
     .returning();
   if (claimed.length === 0) throw await refuse(new ConflictError("this action token was already used"), "reused");
+  // The token is the capability: it answers this one card, in its workspace, with its one outcome.
+  const actor: Actor = { kind: "notification", name: NTFY_NAME, workspaceId: card.workspaceId, cardId: card.id };
   return settleCard({
     db,
-    actor: NTFY_ACTOR,
+    actor,
     cardId: row.cardId,
     input: { outcome: row.outcome, remember: "once", hash: card.hash },
     client: "ntfy",

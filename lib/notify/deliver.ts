@@ -1,6 +1,13 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { auditCheckpoints, notifyAttempts, notifyDeliveries, pushSubscriptions, webhookEndpoints } from "@/db/schema";
+import {
+  auditCheckpoints,
+  notifyAttempts,
+  notifyDeliveries,
+  pushSubscriptions,
+  webhookEndpoints,
+  workspaces,
+} from "@/db/schema";
 import { checkpointMessage } from "@/lib/audit/checkpoint";
 import { getCard, type CardView } from "@/lib/cards";
 import { mintActionTokens } from "./action-tokens";
@@ -170,8 +177,13 @@ async function attempt(db: Db, delivery: Delivery, env: NotifyEnv): Promise<void
     return skip(db, delivery, `answered within the ${endpoint.delaySeconds} s delay`, env);
   }
   const pending = delivery.eventType === "card.admitted" && card.status === "pending";
+  // In a workspace whose approvals need a passkey, the notification only opens the card (no answer buttons).
+  const [ws] = await db
+    .select({ requirePasskey: workspaces.requirePasskey })
+    .from(workspaces)
+    .where(eq(workspaces.id, card.workspace.id));
   const actions =
-    endpoint.format === "ntfy" && pending
+    endpoint.format === "ntfy" && pending && !ws?.requirePasskey
       ? await mintActionTokens(db, { cardId: card.id, endpointId: endpoint.id, env })
       : undefined;
   const body = renderBody(

@@ -3,8 +3,10 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { notifyAttempts, notifyDeliveries, webhookEndpoints, workspaces } from "@/db/schema";
 import { auditActor, recordAudit } from "@/lib/audit";
-import { actorLabel, hasRole, type Actor } from "@/lib/auth/actor";
-import { ForbiddenError, NotFoundError, ValidationError } from "@/lib/errors";
+import { can, requireCan } from "@/lib/auth/access";
+import { requireFreshPasskey } from "@/lib/auth/passkeys";
+import { actorLabel, type Actor } from "@/lib/auth/actor";
+import { NotFoundError, ValidationError } from "@/lib/errors";
 import { findWorkspace } from "@/lib/workspaces/workspaces";
 import type { NotifyEnv } from "./notify-env";
 import { targetPolicy } from "./settings";
@@ -55,8 +57,17 @@ export type EndpointView = Omit<EndpointRow, "secret" | "ntfyToken" | "createdAt
   updatedAt: string;
 };
 
-function assertAdmin(actor: Actor) {
-  if (!hasRole(actor, "admin")) throw new ForbiddenError("managing webhooks needs the admin role");
+/** Managing an endpoint needs admin in its workspace; an endpoint for every workspace (null) needs admin on all. */
+function assertAdmin(actor: Actor, workspaceId: string | null) {
+  return requireCan(actor, "webhook.manage", workspaceId);
+}
+
+/** The endpoint, for an admin of its workspace; others get 404 (its existence is not revealed). */
+export async function requireEndpoint(db: Db, actor: Actor, id: string): Promise<EndpointRow> {
+  const row = await getEndpointRow(db, id);
+  if (can(actor, "webhook.manage", row.workspaceId).ok) return row;
+  if (row.workspaceId === null || can(actor, "workspace.view", row.workspaceId).ok) assertAdmin(actor, row.workspaceId);
+  throw new NotFoundError(`no webhook endpoint ${id}`);
 }
 
 /** For ntfy, `https://ntfy.sh/topic` is split into the server root and the topic (JSON publishing posts to the root). */
@@ -96,8 +107,9 @@ export async function createEndpoint({
   input: CreateEndpointInput;
   env?: NotifyEnv;
 }): Promise<{ endpoint: EndpointView; secret: string }> {
-  assertAdmin(actor);
   const data = CreateEndpointInput.parse(input);
+  assertAdmin(actor, await workspaceIdOf(db, data.workspace));
+  await requireFreshPasskey(db, actor, "adding a webhook");
   let url = parseTargetUrl(data.url).toString();
   let ntfyTopic: string | null = null;
   if (data.format === "ntfy") ({ url, topic: ntfyTopic } = normaliseNtfy(data.url, data.ntfyTopic));
@@ -122,7 +134,7 @@ export async function createEndpoint({
       createdBy: who,
     });
     await recordAudit(tx, {
-      actor: auditActor(actor),
+      actor: auditActor(actor, { workspaceId }),
       type: "webhook.created",
       target: id,
       workspaceId,
@@ -155,13 +167,16 @@ export async function getEndpoint(db: Db, id: string): Promise<EndpointView> {
   return toView(row, ws?.name ?? null);
 }
 
-export async function listEndpoints(db: Db): Promise<EndpointView[]> {
+/** Endpoints the caller administers (every endpoint without an actor: server-side use only). */
+export async function listEndpoints(db: Db, actor?: Actor): Promise<EndpointView[]> {
   const rows = await db
     .select({ e: webhookEndpoints, name: workspaces.name })
     .from(webhookEndpoints)
     .leftJoin(workspaces, eq(workspaces.id, webhookEndpoints.workspaceId))
     .orderBy(webhookEndpoints.createdAt);
-  return rows.map((r) => toView(r.e, r.name ?? null));
+  return rows
+    .filter((r) => !actor || can(actor, "webhook.manage", r.e.workspaceId).ok)
+    .map((r) => toView(r.e, r.name ?? null));
 }
 
 export async function updateEndpoint({
@@ -177,9 +192,9 @@ export async function updateEndpoint({
   input: UpdateEndpointInput;
   env?: NotifyEnv;
 }): Promise<EndpointView> {
-  assertAdmin(actor);
   const data = UpdateEndpointInput.parse(input);
-  const current = await getEndpointRow(db, id);
+  const current = await requireEndpoint(db, actor, id);
+  assertAdmin(actor, current.workspaceId);
   const format = data.format ?? current.format;
   const patch: Partial<EndpointRow> = { updatedAt: new Date() };
   if (data.url !== undefined || data.format !== undefined || data.ntfyTopic !== undefined) {
@@ -197,7 +212,10 @@ export async function updateEndpoint({
   if (data.delaySeconds !== undefined) patch.delaySeconds = data.delaySeconds;
   if (data.ntfyPriority !== undefined) patch.ntfyPriority = data.ntfyPriority;
   if (data.ntfyToken !== undefined) patch.ntfyToken = data.ntfyToken;
-  if (data.workspace !== undefined) patch.workspaceId = await workspaceIdOf(db, data.workspace);
+  if (data.workspace !== undefined) {
+    patch.workspaceId = await workspaceIdOf(db, data.workspace);
+    assertAdmin(actor, patch.workspaceId);
+  }
   if (data.enabled !== undefined) {
     patch.enabled = data.enabled;
     if (data.enabled) patch.disabledReason = null;
@@ -205,7 +223,7 @@ export async function updateEndpoint({
   await db.transaction(async (tx) => {
     await tx.update(webhookEndpoints).set(patch).where(eq(webhookEndpoints.id, id));
     await recordAudit(tx, {
-      actor: auditActor(actor),
+      actor: auditActor(actor, { workspaceId: current.workspaceId }),
       type: "webhook.updated",
       target: id,
       workspaceId: current.workspaceId,
@@ -216,12 +234,12 @@ export async function updateEndpoint({
 }
 
 export async function deleteEndpoint({ db, actor, id }: { db: Db; actor: Actor; id: string }): Promise<void> {
-  assertAdmin(actor);
-  const current = await getEndpointRow(db, id);
+  const current = await requireEndpoint(db, actor, id);
+  assertAdmin(actor, current.workspaceId);
   await db.transaction(async (tx) => {
     await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id));
     await recordAudit(tx, {
-      actor: auditActor(actor),
+      actor: auditActor(actor, { workspaceId: current.workspaceId }),
       type: "webhook.deleted",
       target: id,
       workspaceId: current.workspaceId,
@@ -303,7 +321,8 @@ export async function redeliver({
   deliveryId: string;
   now?: Date;
 }): Promise<void> {
-  assertAdmin(actor);
+  const endpoint = await requireEndpoint(db, actor, endpointId);
+  assertAdmin(actor, endpoint.workspaceId);
   const [row] = await db
     .select()
     .from(notifyDeliveries)
@@ -318,9 +337,10 @@ export async function redeliver({
       .set({ status: "pending", nextAttemptAt: now, leaseUntil: null, completedAt: null })
       .where(eq(notifyDeliveries.id, deliveryId));
     await recordAudit(tx, {
-      actor: auditActor(actor),
+      actor: auditActor(actor, { workspaceId: endpoint.workspaceId }),
       type: "webhook.redelivered",
       target: deliveryId,
+      workspaceId: endpoint.workspaceId,
       detail: { endpointId, msgId: row.msgId },
     });
   });

@@ -5,7 +5,9 @@ import {
   cardEvents,
   notifyDeliveries,
   notifyOutboxMarks,
+  memberships,
   pushSubscriptions,
+  users,
   webhookEndpoints,
   type CardEventType,
   type NotifyEventType,
@@ -65,7 +67,21 @@ export async function fanOut(db: Db, env: NotifyEnv = {}, batch = 200): Promise<
         created += rows.length;
       }
       if (type === "card.admitted") {
-        for (const sub of await tx.select({ id: pushSubscriptions.id }).from(pushSubscriptions)) {
+        // Push goes only to people who may see the card's workspace (the owner, or a grant there or on all).
+        const subs = await tx
+          .select({ id: pushSubscriptions.id })
+          .from(pushSubscriptions)
+          .innerJoin(users, eq(users.id, pushSubscriptions.userId))
+          .where(
+            and(
+              isNull(users.removedAt),
+              or(
+                eq(users.isOwner, true),
+                sql`exists (select 1 from ${memberships} where ${memberships.userId} = ${users.id} and (${memberships.workspaceId} is null or ${memberships.workspaceId} = ${e.workspaceId}))`,
+              ),
+            ),
+          );
+        for (const sub of subs) {
           const rows = await tx
             .insert(notifyDeliveries)
             .values({

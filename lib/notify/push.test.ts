@@ -1,8 +1,9 @@
 import { createECDH, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { appSettings, notifyDeliveries, pushSubscriptions, users } from "@/db/schema";
+import { appSettings, memberships, notifyDeliveries, pushSubscriptions, users } from "@/db/schema";
 import type { Actor } from "@/lib/auth/actor";
+import { roleEverywhere } from "@/test/support/auth";
 import { subscribePush, vapidKeys } from "./push";
 import { notifyFixture, startReceiver, type NotifyFixture, type Receiver } from "@/test/support/notify";
 import { startNotifyWorker } from "./worker";
@@ -10,7 +11,7 @@ import { startNotifyWorker } from "./worker";
 let f: NotifyFixture;
 let pushService: Receiver;
 let answer = 201;
-const person: Actor = { kind: "user", userId: "u-phone", name: "pat", role: "approver", sessionId: "s" };
+const person: Actor = roleEverywhere("approver", { userId: "u-phone", name: "pat", sessionId: "s" });
 const browserKeys = () => {
   const ecdh = createECDH("prime256v1");
   ecdh.generateKeys();
@@ -21,6 +22,10 @@ beforeAll(async () => {
   f = await notifyFixture();
   pushService = await startReceiver(() => ({ status: answer }));
   await f.opened.db.insert(users).values({ id: "u-phone", name: "pat" });
+  // Push reaches only people who may see the card's workspace: pat approves everywhere.
+  await f.opened.db
+    .insert(memberships)
+    .values({ id: "m-phone", userId: "u-phone", workspaceId: null, role: "approver" });
 });
 afterAll(async () => {
   await pushService.close();

@@ -1,11 +1,10 @@
 import type { Db } from "@/db/client";
 import { notifyAttempts, notifyDeliveries } from "@/db/schema";
 import { auditActor, recordAudit } from "@/lib/audit";
-import { hasRole, type Actor } from "@/lib/auth/actor";
+import type { Actor } from "@/lib/auth/actor";
 import type { CardView } from "@/lib/cards/view";
-import { ForbiddenError } from "@/lib/errors";
 import { sendToEndpoint } from "./deliver";
-import { getEndpointRow } from "./endpoints";
+import { requireEndpoint } from "./endpoints";
 import { renderBody } from "./formats";
 import { nowOf, publicUrlOf, type NotifyEnv } from "./notify-env";
 import { newMessageId } from "./signing";
@@ -64,8 +63,7 @@ export async function sendTest({
   endpointId: string;
   env?: NotifyEnv;
 }): Promise<TestSendResult> {
-  if (!hasRole(actor, "admin")) throw new ForbiddenError("sending a test needs the admin role");
-  const endpoint = await getEndpointRow(db, endpointId);
+  const endpoint = await requireEndpoint(db, actor, endpointId);
   const now = nowOf(env);
   const msgId = newMessageId();
   const card = sampleCard(now);
@@ -99,9 +97,10 @@ export async function sendTest({
       responseBody: outcome.responseBody,
     });
     await recordAudit(tx, {
-      actor: auditActor(actor),
+      actor: auditActor(actor, { workspaceId: endpoint.workspaceId }),
       type: "webhook.tested",
       target: endpointId,
+      workspaceId: endpoint.workspaceId,
       detail: { statusCode: outcome.statusCode, ok },
     });
   });

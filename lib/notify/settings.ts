@@ -3,8 +3,8 @@ import { z } from "zod";
 import type { DbOrTx } from "@/db/client";
 import { appSettings } from "@/db/schema";
 import { auditActor, inTransaction, recordAudit } from "@/lib/audit";
-import { hasRole, type Actor } from "@/lib/auth/actor";
-import { ForbiddenError } from "@/lib/errors";
+import { requireCan } from "@/lib/auth/access";
+import type { Actor } from "@/lib/auth/actor";
 import { envAllowHostsOf, type NotifyEnv } from "./notify-env";
 import { hostKey, type TargetPolicy } from "./ssrf";
 
@@ -43,14 +43,18 @@ export async function setAllowHosts({
   actor: Actor;
   input: AllowHostsInput;
 }): Promise<string[]> {
-  if (!hasRole(actor, "admin")) throw new ForbiddenError("allowing private hosts needs the admin role");
+  requireCan(actor, "settings.manage", null);
   const hosts = [...new Set(input.hosts.map(hostKey))];
   await inTransaction(db, async (tx) => {
     await tx
       .insert(appSettings)
       .values({ key: ALLOW_HOSTS_KEY, value: hosts })
       .onConflictDoUpdate({ target: appSettings.key, set: { value: hosts, updatedAt: new Date() } });
-    await recordAudit(tx, { type: "notify.allow_hosts", actor: auditActor(actor), detail: { hosts } });
+    await recordAudit(tx, {
+      type: "notify.allow_hosts",
+      actor: auditActor(actor, { workspaceId: null }),
+      detail: { hosts },
+    });
   });
   return hosts;
 }

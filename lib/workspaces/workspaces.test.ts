@@ -12,6 +12,7 @@ import { env } from "@/lib/config/env";
 import { LOCAL_CREDENTIAL_ENV } from "@/lib/auth/local-credential";
 import { hashToken } from "@/lib/auth/tokens";
 
+const LOCAL_ACTOR = { kind: "local", name: "local-cli" } as const;
 let opened: OpenedDb;
 let dir: string;
 beforeAll(async () => {
@@ -25,22 +26,36 @@ afterAll(async () => {
 
 describe("workspaces", () => {
   it("adds, lists and removes a folder, and refuses duplicates", async () => {
-    const ws = await addWorkspace(opened.db, { actorName: "t", input: { path: dir } });
+    const ws = await addWorkspace({
+      db: opened.db,
+      actor: { kind: "local", name: "local-cli" } as const,
+      input: { path: dir },
+    });
     expect(ws.path).toBe(fs.realpathSync(dir));
-    await expect(addWorkspace(opened.db, { actorName: "t", input: { path: dir } })).rejects.toThrow(
-      /already registered/,
-    );
+    await expect(
+      addWorkspace({ db: opened.db, actor: { kind: "local", name: "local-cli" } as const, input: { path: dir } }),
+    ).rejects.toThrow(/already registered/);
     expect((await listWorkspaces(opened.db)).map((w) => w.id)).toEqual([ws.id]);
-    await removeWorkspace(opened.db, { actorName: "t", idOrPath: dir });
+    await removeWorkspace({
+      db: opened.db,
+      actor: { kind: "local", name: "local-cli" } as const,
+      input: { idOrPath: dir },
+    });
     expect(await listWorkspaces(opened.db)).toEqual([]);
   });
   it("rejects a missing path and a file", async () => {
-    await expect(addWorkspace(opened.db, { actorName: "t", input: { path: path.join(dir, "nope") } })).rejects.toThrow(
-      /does not exist/,
-    );
+    await expect(
+      addWorkspace({
+        db: opened.db,
+        actor: { kind: "local", name: "local-cli" } as const,
+        input: { path: path.join(dir, "nope") },
+      }),
+    ).rejects.toThrow(/does not exist/);
     const file = path.join(dir, "f.txt");
     fs.writeFileSync(file, "x");
-    await expect(addWorkspace(opened.db, { actorName: "t", input: { path: file } })).rejects.toThrow(/is not a folder/);
+    await expect(
+      addWorkspace({ db: opened.db, actor: { kind: "local", name: "local-cli" } as const, input: { path: file } }),
+    ).rejects.toThrow(/is not a folder/);
   });
   it("detects agent stores", () => {
     fs.mkdirSync(path.join(dir, ".claude"), { recursive: true });
@@ -57,7 +72,7 @@ describe("workspaces", () => {
     fs.mkdirSync(path.join(data, "sub"), { recursive: true });
     fs.mkdirSync(path.join(home, "project"), { recursive: true });
     const guard = { home, dataDir: data };
-    const add = (p: string) => addWorkspace(opened.db, { actorName: "t", input: { path: p }, guard });
+    const add = (p: string) => addWorkspace({ db: opened.db, actor: LOCAL_ACTOR, input: { path: p }, guard });
     await expect(add("/")).rejects.toThrow(/filesystem root/);
     await expect(add(home)).rejects.toThrow(/home folder/);
     await expect(add(home + "/")).rejects.toThrow(/home folder/);
@@ -69,7 +84,7 @@ describe("workspaces", () => {
     await expect(add(path.join(dir, "alias"))).rejects.toThrow(/contains the cockpit's data folder/);
     const ok = await add(path.join(home, "project"));
     expect(ok.path).toBe(fs.realpathSync(path.join(home, "project")));
-    await removeWorkspace(opened.db, { actorName: "t", idOrPath: ok.id });
+    await removeWorkspace({ db: opened.db, actor: LOCAL_ACTOR, input: { idOrPath: ok.id } });
   });
 
   it("POST /api/v1/workspaces (what `cockpit workspace add` calls) answers 400 with the reason", async () => {

@@ -1,12 +1,14 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { workspaces } from "@/db/schema";
+import { auditActor, recordAudit } from "@/lib/audit";
+import { requireCan, visibleWorkspaces } from "@/lib/auth/access";
+import type { Actor } from "@/lib/auth/actor";
 import { env } from "@/lib/config/env";
-import { namedActor, recordAudit } from "@/lib/audit";
 import { ConflictError, NotFoundError, ValidationError } from "@/lib/errors";
 
 export const AddWorkspaceInput = z.object({
@@ -69,11 +71,20 @@ export function assertNotProtected(folder: string, guard: ProtectedFolders): voi
 
 const defaultGuard = (): ProtectedFolders => ({ home: os.homedir(), dataDir: env().dataDir });
 
-/** Registers a project folder; registering the same folder twice is a conflict. */
-export async function addWorkspace(
-  db: Db,
-  { actorName, input, guard }: { actorName: string; input: AddWorkspaceInput; guard?: ProtectedFolders },
-): Promise<Workspace> {
+/** Registers a project folder (a server-wide change: the owner or an admin of all workspaces); twice is a conflict. */
+export async function addWorkspace({
+  db,
+  actor,
+  input,
+  guard,
+}: {
+  db: Db;
+  actor: Actor;
+  input: z.input<typeof AddWorkspaceInput>;
+  guard?: ProtectedFolders;
+}): Promise<Workspace> {
+  const role = requireCan(actor, "workspace.manage", null);
+  input = AddWorkspaceInput.parse(input);
   const folder = resolveWorkspaceFolder(input.path);
   assertNotProtected(folder, guard ?? defaultGuard());
   const name = input.name ?? (path.basename(folder) || folder);
@@ -82,7 +93,7 @@ export async function addWorkspace(
     if (existing) throw new ConflictError(`${folder} is already registered`);
     const [row] = await tx.insert(workspaces).values({ id: crypto.randomUUID(), path: folder, name }).returning();
     await recordAudit(tx, {
-      actor: namedActor(actorName),
+      actor: auditActor(actor, { workspaceId: null, role }),
       type: "workspace.added",
       target: row!.id,
       workspaceId: row!.id,
@@ -92,14 +103,34 @@ export async function addWorkspace(
   });
 }
 
+/** Every registered workspace, for server-side work (background sweeps); people get `listVisibleWorkspaces`. */
 export async function listWorkspaces(db: Db): Promise<Workspace[]> {
   return db.select().from(workspaces).orderBy(asc(workspaces.name), asc(workspaces.path));
+}
+
+/** The workspaces this person may see (all for the owner and "all" grants). */
+export async function listVisibleWorkspaces({ db, actor }: { db: Db; actor: Actor }): Promise<Workspace[]> {
+  const visible = visibleWorkspaces(actor);
+  if (visible !== "all" && visible.length === 0) return [];
+  return db
+    .select()
+    .from(workspaces)
+    .where(visible === "all" ? undefined : and(inArray(workspaces.id, visible)))
+    .orderBy(asc(workspaces.name), asc(workspaces.path));
 }
 
 export async function getWorkspace(db: Db, id: string): Promise<Workspace> {
   const [row] = await db.select().from(workspaces).where(eq(workspaces.id, id));
   if (!row) throw new NotFoundError(`no workspace with id ${id}`);
   return row;
+}
+
+/** One workspace for a person who may see it; others get 404, so ids of unseen workspaces reveal nothing. */
+export async function viewWorkspace({ db, actor, input }: { db: Db; actor: Actor; input: { id: string } }) {
+  const workspace = await getWorkspace(db, input.id);
+  const visible = visibleWorkspaces(actor);
+  if (visible !== "all" && !visible.includes(workspace.id)) throw new NotFoundError(`no workspace with id ${input.id}`);
+  return workspace;
 }
 
 /** Finds a workspace by id or by folder (as given on the command line). */
@@ -117,15 +148,25 @@ export async function findWorkspace(db: Db, idOrPath: string): Promise<Workspace
   return byPath;
 }
 
-export async function removeWorkspace(
-  db: Db,
-  { actorName, idOrPath }: { actorName: string; idOrPath: string },
-): Promise<Workspace> {
+export const RemoveWorkspaceInput = z.object({ idOrPath: z.string().min(1).max(4096) });
+
+/** Unregisters a workspace (server-wide: the owner or an admin of all workspaces). */
+export async function removeWorkspace({
+  db,
+  actor,
+  input,
+}: {
+  db: Db;
+  actor: Actor;
+  input: z.input<typeof RemoveWorkspaceInput>;
+}): Promise<Workspace> {
+  const role = requireCan(actor, "workspace.manage", null);
+  const { idOrPath } = RemoveWorkspaceInput.parse(input);
   const found = await findWorkspace(db, idOrPath);
   await db.transaction(async (tx) => {
     await recordAudit(tx, {
       type: "workspace.removed",
-      actor: namedActor(actorName),
+      actor: auditActor(actor, { workspaceId: null, role }),
       target: found.id,
       workspaceId: found.id,
       detail: { path: found.path },
@@ -133,4 +174,36 @@ export async function removeWorkspace(
     await tx.delete(workspaces).where(eq(workspaces.id, found.id));
   });
   return found;
+}
+
+export const WorkspaceSettingsInput = z.object({ requirePasskey: z.boolean() });
+
+/** Per-workspace settings (admin of the workspace): "approvals need a passkey". */
+export async function setWorkspaceSettings({
+  db,
+  actor,
+  input,
+}: {
+  db: Db;
+  actor: Actor;
+  input: { id: string } & z.input<typeof WorkspaceSettingsInput>;
+}): Promise<Workspace> {
+  const workspace = await viewWorkspace({ db, actor, input: { id: input.id } });
+  const role = requireCan(actor, "workspace.settings", workspace.id);
+  const { requirePasskey } = WorkspaceSettingsInput.parse(input);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(workspaces)
+      .set({ requirePasskey })
+      .where(eq(workspaces.id, workspace.id))
+      .returning();
+    await recordAudit(tx, {
+      actor: auditActor(actor, { workspaceId: workspace.id, role }),
+      type: "workspace.settings",
+      target: workspace.id,
+      workspaceId: workspace.id,
+      detail: { requirePasskey, before: { requirePasskey: workspace.requirePasskey } },
+    });
+    return row!;
+  });
 }

@@ -1,10 +1,34 @@
-/** Test fixture: a signed-in owner session, as the browser would send it (cookie + same-origin Origin). */
+/** Test fixtures: signed-in sessions as the browser sends them, and actors (the owner, collaborators with grants). */
 import type { Db } from "@/db/client";
 import { PLAIN_COOKIE } from "@/lib/http/cookies";
+import type { Grant, PersonActor } from "@/lib/auth/actor";
 import { createOwnerLoginLink, redeemLoginLink } from "@/lib/auth/login-links";
 
+/** A signed-in owner session (cookie + same-origin Origin). */
 export async function personHeaders(db: Db, origin = "http://localhost:3000"): Promise<Record<string, string>> {
   const link = await createOwnerLoginLink(db, { ttlSeconds: 60 });
   const session = await redeemLoginLink(db, { token: link.token, sessionTtlHours: 1 });
   return { cookie: `${PLAIN_COOKIE}=${session.sessionToken}`, origin };
 }
+
+export function personActor(overrides: Partial<PersonActor> & { grants?: Grant[] } = {}): PersonActor {
+  return {
+    kind: "user",
+    userId: "u-test",
+    name: "tess",
+    owner: false,
+    grants: [],
+    sessionId: "s-test",
+    signIn: "link",
+    device: null,
+    channel: "web",
+    ...overrides,
+  };
+}
+
+export const ownerActor = (overrides: Partial<PersonActor> = {}): PersonActor =>
+  personActor({ userId: "u-owner", name: "owner", owner: true, ...overrides });
+
+/** A collaborator holding `role` on every workspace. */
+export const roleEverywhere = (role: Grant["role"], overrides: Partial<PersonActor> = {}): PersonActor =>
+  personActor({ grants: [{ workspace: "all", role }], ...overrides });

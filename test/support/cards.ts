@@ -5,10 +5,11 @@ import path from "node:path";
 import { openDb, type OpenedDb } from "@/db/client";
 import { workspaces } from "@/db/schema";
 import type { Actor } from "@/lib/auth/actor";
+import { ownerActor, roleEverywhere } from "@/test/support/auth";
 import type { CardEnv } from "@/lib/cards/policy";
 
-export const OWNER: Actor = { kind: "user", userId: "u1", name: "alice", role: "owner", sessionId: "s" };
-export const VIEWER: Actor = { kind: "user", userId: "u2", name: "vic", role: "viewer", sessionId: "s2" };
+export const OWNER: Actor = ownerActor({ userId: "u1", name: "alice", sessionId: "s" });
+export const VIEWER: Actor = roleEverywhere("viewer", { userId: "u2", name: "vic", sessionId: "s2" });
 
 export interface CardFixture {
   opened: OpenedDb;

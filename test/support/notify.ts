@@ -7,12 +7,13 @@ import type { AddressInfo } from "node:net";
 import { openDb, type OpenedDb } from "@/db/client";
 import { workspaces } from "@/db/schema";
 import type { Actor } from "@/lib/auth/actor";
+import { ownerActor, roleEverywhere } from "@/test/support/auth";
 import { admitCard } from "@/lib/cards";
 import type { NotifyEnv } from "@/lib/notify/notify-env";
 import { setAllowHosts } from "@/lib/notify/settings";
 
-export const ADMIN: Actor = { kind: "user", userId: "u-admin", name: "alice", role: "owner", sessionId: "s1" };
-export const VIEWER: Actor = { kind: "user", userId: "u-viewer", name: "vic", role: "viewer", sessionId: "s2" };
+export const ADMIN: Actor = ownerActor({ userId: "u-admin", name: "alice", sessionId: "s1" });
+export const VIEWER: Actor = roleEverywhere("viewer", { userId: "u-viewer", name: "vic", sessionId: "s2" });
 
 export interface Received {
   method: string;

@@ -14,8 +14,8 @@ export default async function CardsPage() {
   const actor = await requirePageActor();
   const db = await getDb();
   const [pending, settled] = await Promise.all([
-    listCards(db, { status: "pending", limit: 500 }),
-    listCards(db, { status: "settled", limit: SETTLED_LIMIT }),
+    listCards({ db, actor, input: { status: "pending", limit: 500 } }),
+    listCards({ db, actor, input: { status: "settled", limit: SETTLED_LIMIT } }),
   ]);
   const client = new QueryClient();
   client.setQueryData(pendingCardsQuery().queryKey, { cards: pending });

@@ -5,11 +5,11 @@ import { getDb } from "@/db/client";
 import { PAGE_SIZE, entriesKey } from "@/components/rules/query";
 import { RulesProvider } from "@/components/rules/rules-provider";
 import { RulesView } from "@/components/rules/rules-view";
-import { hasRole } from "@/lib/auth/actor";
+import { can } from "@/lib/auth/access";
 import { requirePageActor } from "@/lib/auth/page";
 import { listWorkspaceEntries } from "@/lib/entries";
 import { EntryFilters, filtersToSearch } from "@/lib/entries/filters";
-import { listWorkspaces } from "@/lib/workspaces/workspaces";
+import { listVisibleWorkspaces } from "@/lib/workspaces/workspaces";
 
 export const metadata = { title: "Rules" };
 export const dynamic = "force-dynamic";
@@ -21,7 +21,11 @@ export default async function RulesPage({ searchParams }: { searchParams: Search
   const actor = await requirePageActor();
   const db = await getDb();
   const params = await searchParams;
-  const workspaces = (await listWorkspaces(db)).map((w) => ({ id: w.id, name: w.name, path: w.path }));
+  const workspaces = (await listVisibleWorkspaces({ db, actor })).map((w) => ({
+    id: w.id,
+    name: w.name,
+    path: w.path,
+  }));
   if (workspaces.length === 0) {
     return (
       <>
@@ -60,7 +64,11 @@ export default async function RulesPage({ searchParams }: { searchParams: Search
         narrowing edits that file in place.
       </p>
       <RulesProvider state={dehydrate(client)}>
-        <RulesView workspaces={workspaces} initialWorkspace={workspace} canWrite={hasRole(actor, "admin")} />
+        <RulesView
+          workspaces={workspaces}
+          initialWorkspace={workspace}
+          writable={workspaces.filter((w) => can(actor, "entry.revoke", w.id).ok).map((w) => w.id)}
+        />
       </RulesProvider>
     </>
   );

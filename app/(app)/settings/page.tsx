@@ -7,7 +7,15 @@ import { SignOutButton } from "@/components/shell/sign-out-button";
 import { listAgentTokens } from "@/lib/auth/agent-tokens";
 import { requirePageActor } from "@/lib/auth/page";
 import { absenceTimeout } from "@/lib/cards/absence";
-import { listWorkspaces } from "@/lib/workspaces/workspaces";
+import { listVisibleWorkspaces } from "@/lib/workspaces/workspaces";
+import { hasRole, topRole } from "@/lib/auth/actor";
+import { can } from "@/lib/auth/access";
+import { listCollaborators } from "@/lib/auth/invites";
+import { listSessions } from "@/lib/auth/sessions";
+import { PeopleSettings } from "@/components/collaborators/people-settings";
+import { PasskeysSettings } from "@/components/collaborators/passkeys-settings";
+import { PasskeyWorkspaces } from "@/components/collaborators/passkey-workspaces";
+import { listPasskeys } from "@/lib/auth/passkeys";
 
 export const metadata = { title: "Settings" };
 export const dynamic = "force-dynamic";
@@ -15,15 +23,32 @@ export const dynamic = "force-dynamic";
 export default async function SettingsPage() {
   const actor = await requirePageActor();
   const db = await getDb();
-  const [workspaces, tokens, timeout] = await Promise.all([
-    listWorkspaces(db),
-    listAgentTokens(db),
+  const [workspaces, tokens, timeout, people, devices] = await Promise.all([
+    listVisibleWorkspaces({ db, actor }),
+    listAgentTokens({ db, actor }),
     absenceTimeout(db),
+    hasRole(actor, "admin") ? listCollaborators({ db, actor }) : Promise.resolve([]),
+    listSessions({ db, actor, input: {} }),
   ]);
+  const keys = await listPasskeys({ db, actor });
+  const administered = workspaces.filter((w) => can(actor, "collaborator.manage", w.id).ok);
   const toIso = (d: Date | null) => d?.toISOString() ?? null;
   return (
     <>
       <h1>Settings</h1>
+      <PeopleSettings
+        workspaces={administered.map((w) => ({ id: w.id, name: w.name }))}
+        owner={actor.owner}
+        canManage={administered.length > 0}
+        initialPeople={people}
+        initialDevices={devices}
+      />
+      <PasskeysSettings initial={keys} />
+      <PasskeyWorkspaces
+        initial={workspaces
+          .filter((w) => can(actor, "workspace.settings", w.id).ok)
+          .map((w) => ({ id: w.id, name: w.name, requirePasskey: w.requirePasskey }))}
+      />
       <section className="card" aria-labelledby="tokens-heading">
         <h2 id="tokens-heading" style={{ marginTop: 0 }}>
           Agent tokens
@@ -61,7 +86,7 @@ export default async function SettingsPage() {
           Notification settings →
         </Link>
       </section>
-      {actor.role === "owner" && (
+      {can(actor, "audit.verify", null).ok && (
         <section className="card" aria-labelledby="audit-heading">
           <h2 id="audit-heading" style={{ marginTop: 0 }}>
             Audit log
@@ -74,7 +99,7 @@ export default async function SettingsPage() {
           Account
         </h2>
         <p className="muted" style={{ marginTop: 0 }}>
-          Signed in as <strong>{actor.name}</strong> ({actor.role}).
+          Signed in as <strong>{actor.name}</strong> ({actor.owner ? "owner" : (topRole(actor) ?? "no role yet")}).
         </p>
         <SignOutButton />
       </section>

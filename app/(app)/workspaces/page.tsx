@@ -1,18 +1,21 @@
 import { getDb } from "@/db/client";
 import { WorkspacesManager } from "@/components/workspaces/workspaces-manager";
 import { detectAgentStores } from "@/lib/workspaces/agent-stores";
-import { listWorkspaces } from "@/lib/workspaces/workspaces";
+import { listVisibleWorkspaces } from "@/lib/workspaces/workspaces";
+import { requirePageActor } from "@/lib/auth/page";
 
 export const metadata = { title: "Workspaces" };
 export const dynamic = "force-dynamic";
 
 export default async function WorkspacesPage() {
-  const rows = await listWorkspaces(await getDb());
+  const actor = await requirePageActor();
+  const rows = await listVisibleWorkspaces({ db: await getDb(), actor });
   const initial = rows.map((w) => ({
     id: w.id,
     name: w.name,
     path: w.path,
     createdAt: w.createdAt.toISOString(),
+    requirePasskey: w.requirePasskey,
     stores: detectAgentStores(w.path),
   }));
   return (

@@ -14,7 +14,7 @@ export const dynamic = "force-dynamic";
 export default async function CardPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const actor = await requirePageActor();
-  const card = await getCard(await getDb(), { cardId: id }).catch((error: unknown) => {
+  const card = await getCard(await getDb(), { actor, cardId: id }).catch((error: unknown) => {
     if (error instanceof NotFoundError) notFound();
     throw error;
   });

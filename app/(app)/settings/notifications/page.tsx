@@ -8,7 +8,8 @@ import { requirePageActor } from "@/lib/auth/page";
 import { env } from "@/lib/config/env";
 import { dbAllowHosts, listEndpoints } from "@/lib/notify";
 import { parseAllowHosts } from "@/lib/notify/ssrf";
-import { listWorkspaces } from "@/lib/workspaces/workspaces";
+import { listVisibleWorkspaces } from "@/lib/workspaces/workspaces";
+import { can } from "@/lib/auth/access";
 
 export const metadata = { title: "Notifications" };
 export const dynamic = "force-dynamic";
@@ -18,7 +19,11 @@ export default async function NotificationsPage() {
   const admin = hasRole(actor, "admin");
   const db = await getDb();
   const [endpoints, workspaces, hosts] = admin
-    ? await Promise.all([listEndpoints(db), listWorkspaces(db), dbAllowHosts(db)])
+    ? await Promise.all([
+        listEndpoints(db, actor),
+        listVisibleWorkspaces({ db, actor }).then((all) => all.filter((w) => can(actor, "webhook.manage", w.id).ok)),
+        dbAllowHosts(db),
+      ])
     : [[], [], []];
   return (
     <>

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { redeemLoginLink } from "@/lib/auth/login-links";
 import { env } from "@/lib/config/env";
 import { clientKey } from "@/lib/http/client-key";
-import { isHttps, sessionCookie } from "@/lib/http/cookies";
+import { isHttps, sessionCookie, sessionTokenFrom } from "@/lib/http/cookies";
 import { loginThrottle } from "@/lib/http/throttle";
 import { errorResponse, json, route } from "@/lib/http/route";
 
@@ -20,6 +20,7 @@ export const POST = route({ access: "public", body: LoginInput }, async ({ req, 
       token: body.token,
       sessionTtlHours: env().COCKPIT_SESSION_TTL_HOURS,
       userAgent: req.headers.get("user-agent"),
+      previousToken: sessionTokenFrom(req.headers.get("cookie")),
     });
     loginThrottle.reset(client);
     const maxAge = Math.floor((session.expiresAt.getTime() - Date.now()) / 1000);

@@ -10,6 +10,7 @@ import { csvField, listAuditEvents, AuditPageQuery } from "@/lib/audit/query";
 import { LOCAL_CREDENTIAL_ENV } from "@/lib/auth/local-credential";
 import { hashToken } from "@/lib/auth/tokens";
 import type { Actor } from "@/lib/auth/actor";
+import { personActor, roleEverywhere } from "@/test/support/auth";
 import * as exportRoute from "./export/route";
 import * as histogramRoute from "./histogram/route";
 import * as listRoute from "./route";
@@ -103,10 +104,15 @@ describe("GET /api/v1/audit", () => {
   });
 
   it("shows a viewer only workspace events; workspace-less events are for admins and the owner", async () => {
-    const viewer: Actor = { kind: "user", userId: "u", name: "vic", role: "viewer", sessionId: "s" };
-    const admin: Actor = { ...viewer, role: "admin" };
+    const viewer: Actor = roleEverywhere("viewer");
+    const admin: Actor = roleEverywhere("admin");
     const q = AuditPageQuery.parse({ limit: "200" });
     expect((await listAuditEvents(opened.db, viewer, q)).events.some((e) => e.workspace === null)).toBe(false);
+    // Per-workspace roles: a viewer of w1 alone reads w1's events and nothing else.
+    const w1Viewer: Actor = personActor({ grants: [{ workspace: "w1", role: "viewer" }] });
+    const seen = (await listAuditEvents(opened.db, w1Viewer, q)).events;
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((e) => e.workspace === "w1")).toBe(true);
     expect((await listAuditEvents(opened.db, admin, q)).events.some((e) => e.type === "auth.login")).toBe(true);
     const agent: Actor = { kind: "agent", tokenId: "t", workspaceId: "w1", name: "ci" };
     expect((await listAuditEvents(opened.db, agent, q)).events.every((e) => e.workspace === "w1")).toBe(true);

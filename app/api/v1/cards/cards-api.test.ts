@@ -41,8 +41,20 @@ beforeAll(async () => {
     { id: "w1", path: path.join(root, "project"), name: "project" },
     { id: "w2", path: path.join(root, "other"), name: "other" },
   ]);
-  token = (await createAgentToken(opened.db, { actorName: "t", workspaceId: "w1" })).token;
-  otherToken = (await createAgentToken(opened.db, { actorName: "t", workspaceId: "w2" })).token;
+  token = (
+    await createAgentToken({
+      db: opened.db,
+      actor: { kind: "local", name: "local-cli" } as const,
+      input: { workspaceId: "w1" },
+    })
+  ).token;
+  otherToken = (
+    await createAgentToken({
+      db: opened.db,
+      actor: { kind: "local", name: "local-cli" } as const,
+      input: { workspaceId: "w2" },
+    })
+  ).token;
   person = await personHeaders(opened.db);
 });
 afterAll(async () => {

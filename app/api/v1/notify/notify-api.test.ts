@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { NextRequest } from "next/server";
 import { openDb, setServerDb, type OpenedDb } from "@/db/client";
-import { auditEvents, cards, notifyActionTokens } from "@/db/schema";
+import { auditEvents, cards, notifyActionTokens, workspaces } from "@/db/schema";
 import { LOCAL_CREDENTIAL_ENV } from "@/lib/auth/local-credential";
 import { hashToken } from "@/lib/auth/tokens";
 import { getCard } from "@/lib/cards";
@@ -257,5 +257,21 @@ describe("ntfy Approve / Deny buttons", () => {
     expect((await press(a.sent.actions[1])).status).toBe(200);
     const [row] = await opened.db.select().from(cards).where(eq(cards.id, a.id));
     expect(row).toMatchObject({ status: "denied", settledVia: "ntfy" });
+  });
+
+  it("in a workspace whose approvals need a passkey, the message only opens the card (no Approve/Deny)", async () => {
+    await opened.db.update(workspaces).set({ requirePasskey: true }).where(eq(workspaces.id, f.workspaceId));
+    try {
+      const { id, sent } = await deliverCard("rm -rf build-passkey");
+      expect(sent.click).toBe(`https://cockpit.example/cards/${id}`);
+      const labels = ((sent.actions ?? []) as { label: string }[]).map((a) => a.label);
+      expect(labels).not.toContain("Approve");
+      expect(labels).not.toContain("Deny");
+      expect(await opened.db.select().from(notifyActionTokens).where(eq(notifyActionTokens.cardId, id))).toHaveLength(
+        0,
+      );
+    } finally {
+      await opened.db.update(workspaces).set({ requirePasskey: false }).where(eq(workspaces.id, f.workspaceId));
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { addWorkspaceSessionEntry, AddWorkspaceSessionEntryInput } from "@/lib/entries";
+import { requireCan } from "@/lib/auth/access";
 import { json, route } from "@/lib/http/route";
 import { listSessionEntries } from "@/lib/session-entries/session-entries";
 import { findWorkspace } from "@/lib/workspaces/workspaces";
@@ -10,8 +11,9 @@ const ListQuery = z.object({
 });
 
 /** Session entries of a workspace (by id or folder), optionally of one agent session; `cockpit decide --session` reads these. */
-export const GET = route({ access: "viewer", query: ListQuery }, async ({ db, query }) => {
+export const GET = route({ access: "viewer", query: ListQuery }, async ({ db, actor, query }) => {
   const workspace = await findWorkspace(db, query.workspace);
+  requireCan(actor, "entry.view", workspace.id);
   return {
     workspace: { id: workspace.id, path: workspace.path },
     entries: await listSessionEntries(db, { workspaceId: workspace.id, agentSessionId: query.agentSessionId }),

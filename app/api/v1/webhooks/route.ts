@@ -2,7 +2,7 @@ import { json, route } from "@/lib/http/route";
 import { createEndpoint, CreateEndpointInput, listEndpoints } from "@/lib/notify";
 
 /** Webhook endpoints (admin). The secret is returned once, at creation. */
-export const GET = route({ access: "admin" }, async ({ db }) => ({ endpoints: await listEndpoints(db) }));
+export const GET = route({ access: "admin" }, async ({ db, actor }) => ({ endpoints: await listEndpoints(db, actor) }));
 
 export const POST = route({ access: "admin", body: CreateEndpointInput }, async ({ db, actor, body }) => {
   const { endpoint, secret } = await createEndpoint({ db, actor, input: body });

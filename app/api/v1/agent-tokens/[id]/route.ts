@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { actorLabel } from "@/lib/auth/actor";
 import { revokeAgentToken } from "@/lib/auth/agent-tokens";
 import { route } from "@/lib/http/route";
 
@@ -8,7 +7,7 @@ export const dynamic = "force-dynamic";
 export const DELETE = route(
   { access: "admin", params: z.object({ id: z.string().min(1).max(100) }) },
   async ({ db, actor, params }) => {
-    await revokeAgentToken(db, { actorName: actorLabel(actor), id: params.id });
+    await revokeAgentToken({ db, actor, input: { id: params.id } });
     return { id: params.id, revoked: true };
   },
 );

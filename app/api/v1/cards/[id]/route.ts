@@ -4,6 +4,6 @@ import { getCard } from "@/lib/cards";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route({ access: "viewer", params: z.object({ id: z.uuid() }) }, async ({ db, params }) => ({
-  card: await getCard(db, { cardId: params.id }),
+export const GET = route({ access: "viewer", params: z.object({ id: z.uuid() }) }, async ({ db, actor, params }) => ({
+  card: await getCard(db, { actor, cardId: params.id }),
 }));

@@ -7,7 +7,7 @@ export const dynamic = "force-dynamic";
 /** `{ pending }`: the number of cards waiting for a person, for badges that need no card bodies. */
 export const GET = route(
   { access: "viewer", query: z.object({ workspace: z.string().min(1).max(200).optional() }) },
-  async ({ db, query }) => ({
-    pending: await countPendingCards(db, { workspaceId: query.workspace }),
+  async ({ db, actor, query }) => ({
+    pending: await countPendingCards({ db, actor, input: { workspaceId: query.workspace } }),
   }),
 );

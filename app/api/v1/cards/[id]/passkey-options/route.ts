@@ -1,0 +1,29 @@
+import { z } from "zod";
+import { requireCan } from "@/lib/auth/access";
+import { approvalAssertionOptions } from "@/lib/auth/passkeys";
+import { getCardRow } from "@/lib/cards";
+import { route, tooMany } from "@/lib/http/route";
+import { clientAddress, passkeyLimit } from "@/lib/http/throttle";
+
+/**
+ * Assertion options for answering this card with a passkey: the challenge is derived from the card's
+ * hash, the outcome and the remember scope, so the signature covers exactly that answer.
+ */
+export const POST = route(
+  {
+    access: "approver",
+    params: z.object({ id: z.uuid() }),
+    body: z.object({
+      outcome: z.enum(["allow", "deny"]),
+      remember: z.enum(["once", "session", "workspace"]).default("once"),
+    }),
+  },
+  async ({ req, db, actor, params, body }) => {
+    const who = actor.kind === "user" ? actor.userId : actor.name;
+    const wait = Math.max(passkeyLimit.hit(`person:${who}`), passkeyLimit.hit(`address:${clientAddress(req.headers)}`));
+    if (wait > 0) return tooMany(wait);
+    const card = await getCardRow(db, { actor, cardId: params.id });
+    requireCan(actor, "card.answer", card.workspaceId);
+    return approvalAssertionOptions({ db, actor, input: { cardHash: card.hash, ...body } });
+  },
+);

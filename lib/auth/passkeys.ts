@@ -1,0 +1,404 @@
+import { createHash } from "node:crypto";
+import { and, eq, gt, isNull } from "drizzle-orm";
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+  type AuthenticationResponseJSON,
+  type RegistrationResponseJSON,
+} from "@simplewebauthn/server";
+import { z } from "zod";
+import type { Db, DbOrTx } from "@/db/client";
+import { passkeys, sessions, users, webauthnChallenges } from "@/db/schema";
+import { ForbiddenError, GoneError, NotFoundError, ValidationError } from "@/lib/errors";
+import { publicBaseUrl } from "@/lib/http/base-url";
+import { actorLabel, type Actor, type PersonActor } from "./actor";
+import { auditActor, recordAudit } from "@/lib/audit";
+
+/** Challenges live five minutes and are used once. */
+export const CHALLENGE_TTL_MS = 5 * 60_000;
+const APPROVAL_TAG = "cockpit-approval-v1";
+
+/** The relying party: the host and origin of COCKPIT_PUBLIC_URL (else http://localhost:PORT). */
+export function relyingParty(): { rpID: string; origin: string; rpName: string } {
+  const url = new URL(publicBaseUrl());
+  return { rpID: url.hostname, origin: url.origin, rpName: "Permissions Cockpit" };
+}
+
+/**
+ * The challenge an approval's assertion must sign: base64url(SHA-256(tag ‖ cardHash ‖ outcome ‖ scope)).
+ * The signature then proves this person's device approved exactly this card, outcome and scope.
+ */
+export function approvalChallenge(cardHash: string, outcome: string, remember: string): string {
+  return createHash("sha256")
+    .update([APPROVAL_TAG, cardHash, outcome, remember].join("\u0000"), "utf8")
+    .digest("base64url");
+}
+
+function requirePerson(actor: Actor): PersonActor {
+  if (actor.kind !== "user") throw new ForbiddenError("only a signed-in person has passkeys");
+  return actor;
+}
+
+async function storeChallenge(db: DbOrTx, challenge: string, purpose: string, userId: string | null, data = {}) {
+  const expiresAt = new Date(Date.now() + CHALLENGE_TTL_MS);
+  await db
+    .insert(webauthnChallenges)
+    .values({ id: crypto.randomUUID(), challenge, purpose, userId, data, expiresAt })
+    .onConflictDoUpdate({
+      target: webauthnChallenges.challenge,
+      set: { purpose, userId, data, expiresAt, usedAt: null },
+    });
+}
+
+/** Uses a stored challenge once (one conditional UPDATE); refuses unknown, used, expired or foreign ones. */
+async function consumeChallenge(db: DbOrTx, challenge: string, purpose: string, userId: string | null) {
+  const [row] = await db
+    .update(webauthnChallenges)
+    .set({ usedAt: new Date() })
+    .where(
+      and(
+        eq(webauthnChallenges.challenge, challenge),
+        eq(webauthnChallenges.purpose, purpose),
+        isNull(webauthnChallenges.usedAt),
+        gt(webauthnChallenges.expiresAt, new Date()),
+        userId === null ? undefined : eq(webauthnChallenges.userId, userId),
+      ),
+    )
+    .returning();
+  if (!row) throw new GoneError("the passkey challenge is unknown, used or expired; try again");
+  return row;
+}
+
+function clientChallenge(response: { response: { clientDataJSON: string } }): string {
+  try {
+    const data = JSON.parse(Buffer.from(response.response.clientDataJSON, "base64url").toString("utf8")) as {
+      challenge?: string;
+    };
+    if (typeof data.challenge !== "string") throw new Error();
+    return data.challenge;
+  } catch {
+    throw new ValidationError("the passkey response is malformed");
+  }
+}
+
+export async function passkeyRegistrationOptions({ db, actor }: { db: Db; actor: Actor }) {
+  const person = requirePerson(actor);
+  const rp = relyingParty();
+  const existing = await db.select().from(passkeys).where(eq(passkeys.userId, person.userId));
+  const options = await generateRegistrationOptions({
+    rpName: rp.rpName,
+    rpID: rp.rpID,
+    userName: person.name,
+    userID: new TextEncoder().encode(person.userId),
+    attestationType: "none",
+    excludeCredentials: existing.map((p) => ({ id: p.id, transports: p.transports })),
+    authenticatorSelection: { residentKey: "preferred", userVerification: "preferred" },
+  });
+  await storeChallenge(db, options.challenge, "register", person.userId);
+  return options;
+}
+
+export const RegisterPasskeyInput = z.object({
+  name: z.string().trim().min(1).max(100).default("passkey"),
+  response: z.looseObject({ id: z.string(), response: z.looseObject({ clientDataJSON: z.string() }) }),
+});
+
+/** Verifies a registration against its stored challenge and keeps the credential (several per person). */
+export async function registerPasskey({
+  db,
+  actor,
+  input,
+}: {
+  db: Db;
+  actor: Actor;
+  input: z.input<typeof RegisterPasskeyInput>;
+}): Promise<{ id: string; name: string }> {
+  const person = requirePerson(actor);
+  const args = RegisterPasskeyInput.parse(input);
+  const challenge = clientChallenge(args.response);
+  await consumeChallenge(db, challenge, "register", person.userId);
+  const rp = relyingParty();
+  const verification = await verifyRegistrationResponse({
+    response: args.response as unknown as RegistrationResponseJSON,
+    expectedChallenge: challenge,
+    expectedOrigin: rp.origin,
+    expectedRPID: rp.rpID,
+    requireUserVerification: false,
+  }).catch((error: Error) => {
+    throw new ValidationError(`the passkey was not accepted: ${error.message}`);
+  });
+  if (!verification.verified) throw new ValidationError("the passkey was not accepted");
+  const info = verification.registrationInfo;
+  await db.transaction(async (tx) => {
+    await tx.insert(passkeys).values({
+      id: info.credential.id,
+      userId: person.userId,
+      name: args.name,
+      publicKey: Buffer.from(info.credential.publicKey).toString("base64url"),
+      counter: info.credential.counter,
+      transports: info.credential.transports ?? [],
+      deviceType: info.credentialDeviceType,
+      backedUp: info.credentialBackedUp,
+    });
+    await recordAudit(tx, {
+      actor: auditActor(actor),
+      type: "passkey.registered",
+      target: info.credential.id,
+      detail: { name: args.name },
+    });
+  });
+  return { id: info.credential.id, name: args.name };
+}
+
+export async function listPasskeys({ db, actor }: { db: Db; actor: Actor }) {
+  const person = requirePerson(actor);
+  const rows = await db.select().from(passkeys).where(eq(passkeys.userId, person.userId)).orderBy(passkeys.createdAt);
+  return rows.map((p) => ({
+    id: p.id,
+    name: p.name,
+    createdAt: p.createdAt.toISOString(),
+    lastUsedAt: p.lastUsedAt?.toISOString() ?? null,
+    backedUp: p.backedUp,
+  }));
+}
+
+export async function renamePasskey({
+  db,
+  actor,
+  input,
+}: {
+  db: Db;
+  actor: Actor;
+  input: { id: string; name: string };
+}) {
+  const person = requirePerson(actor);
+  const name = z.string().trim().min(1).max(100).parse(input.name);
+  const [row] = await db
+    .update(passkeys)
+    .set({ name })
+    .where(and(eq(passkeys.id, input.id), eq(passkeys.userId, person.userId)))
+    .returning();
+  if (!row) throw new NotFoundError("no such passkey");
+  return { id: row.id, name };
+}
+
+export async function removePasskey({ db, actor, input }: { db: Db; actor: Actor; input: { id: string } }) {
+  const person = requirePerson(actor);
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .delete(passkeys)
+      .where(and(eq(passkeys.id, input.id), eq(passkeys.userId, person.userId)))
+      .returning();
+    if (!row) throw new NotFoundError("no such passkey");
+    await recordAudit(tx, {
+      actor: auditActor(actor),
+      type: "passkey.removed",
+      target: row.id,
+      detail: { name: row.name },
+    });
+  });
+  return { removed: input.id };
+}
+
+export async function hasPasskey(db: DbOrTx, userId: string): Promise<boolean> {
+  const [row] = await db.select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.userId, userId)).limit(1);
+  return !!row;
+}
+
+/** Options for an approval assertion: the challenge is derived from the card, the outcome and the scope. */
+export async function approvalAssertionOptions({
+  db,
+  actor,
+  input,
+}: {
+  db: Db;
+  actor: Actor;
+  input: { cardHash: string; outcome: string; remember: string };
+}) {
+  const person = requirePerson(actor);
+  const mine = await db.select().from(passkeys).where(eq(passkeys.userId, person.userId));
+  if (mine.length === 0)
+    throw new ForbiddenError("register a passkey in Settings first: this workspace needs one to answer");
+  const challenge = approvalChallenge(input.cardHash, input.outcome, input.remember);
+  const options = await generateAuthenticationOptions({
+    rpID: relyingParty().rpID,
+    challenge: Buffer.from(challenge, "base64url"),
+    allowCredentials: mine.map((p) => ({ id: p.id, transports: p.transports })),
+    userVerification: "preferred",
+  });
+  await storeChallenge(db, challenge, "approval", person.userId);
+  return options;
+}
+
+export const PasskeyAssertion = z.looseObject({
+  id: z.string().max(1000),
+  response: z.looseObject({ clientDataJSON: z.string().max(10_000) }),
+});
+export type PasskeyAssertion = z.infer<typeof PasskeyAssertion>;
+
+/**
+ * Verifies an approval assertion BEFORE the card settles: the expected challenge is recomputed from the
+ * stored card hash and the requested outcome and scope (a signature over another card fails), it must
+ * have been issued to this person and not used, and the credential must be theirs.
+ */
+export async function verifyApprovalAssertion(
+  db: DbOrTx,
+  {
+    actor,
+    cardHash,
+    outcome,
+    remember,
+    assertion,
+  }: { actor: Actor; cardHash: string; outcome: string; remember: string; assertion: PasskeyAssertion },
+): Promise<{ credentialId: string; name: string }> {
+  const person = requirePerson(actor);
+  const expected = approvalChallenge(cardHash, outcome, remember);
+  if (clientChallenge(assertion) !== expected)
+    throw new ForbiddenError("the passkey signed a different card, outcome or scope");
+  const [key] = await db
+    .select()
+    .from(passkeys)
+    .where(and(eq(passkeys.id, assertion.id), eq(passkeys.userId, person.userId)));
+  if (!key) throw new ForbiddenError("this passkey is not one of yours");
+  await consumeChallenge(db, expected, "approval", person.userId);
+  const rp = relyingParty();
+  const result = await verifyAuthenticationResponse({
+    response: assertion as unknown as AuthenticationResponseJSON,
+    expectedChallenge: expected,
+    expectedOrigin: rp.origin,
+    expectedRPID: rp.rpID,
+    credential: {
+      id: key.id,
+      publicKey: Buffer.from(key.publicKey, "base64url"),
+      counter: key.counter,
+      transports: key.transports,
+    },
+    requireUserVerification: false,
+  }).catch((error: Error) => {
+    throw new ForbiddenError(`the passkey assertion was refused: ${error.message}`);
+  });
+  if (!result.verified) throw new ForbiddenError("the passkey assertion was refused");
+  await db
+    .update(passkeys)
+    .set({ counter: result.authenticationInfo.newCounter, lastUsedAt: new Date() })
+    .where(eq(passkeys.id, key.id));
+  return { credentialId: key.id, name: key.name };
+}
+
+/** Sign-in with a passkey, step 1: options for a discoverable credential (any of the person's passkeys). */
+export async function passkeyLoginOptions({ db }: { db: Db }) {
+  const options = await generateAuthenticationOptions({ rpID: relyingParty().rpID, userVerification: "preferred" });
+  await storeChallenge(db, options.challenge, "login", null);
+  return options;
+}
+
+/** Sign-in with a passkey, step 2: the assertion names its credential; its owner (not removed) gets a session. */
+export async function verifyPasskeyLogin(
+  db: Db,
+  { assertion }: { assertion: PasskeyAssertion },
+): Promise<{ userId: string; passkey: { id: string; name: string } }> {
+  const challenge = clientChallenge(assertion);
+  const [key] = await db
+    .select({ key: passkeys, removedAt: users.removedAt })
+    .from(passkeys)
+    .innerJoin(users, eq(users.id, passkeys.userId))
+    .where(eq(passkeys.id, assertion.id));
+  if (!key || key.removedAt) throw new ForbiddenError("this passkey is not registered here");
+  await consumeChallenge(db, challenge, "login", null);
+  const rp = relyingParty();
+  const result = await verifyAuthenticationResponse({
+    response: assertion as unknown as AuthenticationResponseJSON,
+    expectedChallenge: challenge,
+    expectedOrigin: rp.origin,
+    expectedRPID: rp.rpID,
+    credential: {
+      id: key.key.id,
+      publicKey: Buffer.from(key.key.publicKey, "base64url"),
+      counter: key.key.counter,
+      transports: key.key.transports,
+    },
+    requireUserVerification: false,
+  }).catch((error: Error) => {
+    throw new ForbiddenError(`the passkey assertion was refused: ${error.message}`);
+  });
+  if (!result.verified) throw new ForbiddenError("the passkey assertion was refused");
+  await db
+    .update(passkeys)
+    .set({ counter: result.authenticationInfo.newCounter, lastUsedAt: new Date() })
+    .where(eq(passkeys.id, key.key.id));
+  return { userId: key.key.userId, passkey: { id: key.key.id, name: key.key.name } };
+}
+
+/** A step-up confirmation counts for five minutes. */
+export const STEP_UP_TTL_MS = 5 * 60_000;
+
+/** Step-up, step 1: a challenge for one of the caller's passkeys. */
+export async function stepUpOptions({ db, actor }: { db: Db; actor: Actor }) {
+  const person = requirePerson(actor);
+  const mine = await db.select().from(passkeys).where(eq(passkeys.userId, person.userId));
+  if (mine.length === 0) throw new ValidationError("you have no passkey to confirm with");
+  const options = await generateAuthenticationOptions({
+    rpID: relyingParty().rpID,
+    allowCredentials: mine.map((p) => ({ id: p.id, transports: p.transports })),
+    userVerification: "preferred",
+  });
+  await storeChallenge(db, options.challenge, "stepup", person.userId);
+  return options;
+}
+
+/** Step-up, step 2: a fresh assertion by one of the caller's passkeys marks this session as recently confirmed. */
+export async function stepUp({ db, actor, input }: { db: Db; actor: Actor; input: { response: PasskeyAssertion } }) {
+  const person = requirePerson(actor);
+  const assertion = PasskeyAssertion.parse(input.response);
+  const challenge = clientChallenge(assertion);
+  const [key] = await db
+    .select()
+    .from(passkeys)
+    .where(and(eq(passkeys.id, assertion.id), eq(passkeys.userId, person.userId)));
+  if (!key) throw new ForbiddenError("this passkey is not one of yours");
+  await consumeChallenge(db, challenge, "stepup", person.userId);
+  const rp = relyingParty();
+  const result = await verifyAuthenticationResponse({
+    response: assertion as unknown as AuthenticationResponseJSON,
+    expectedChallenge: challenge,
+    expectedOrigin: rp.origin,
+    expectedRPID: rp.rpID,
+    credential: {
+      id: key.id,
+      publicKey: Buffer.from(key.publicKey, "base64url"),
+      counter: key.counter,
+      transports: key.transports,
+    },
+    requireUserVerification: false,
+  }).catch((error: Error) => {
+    throw new ForbiddenError(`the passkey assertion was refused: ${error.message}`);
+  });
+  if (!result.verified) throw new ForbiddenError("the passkey assertion was refused");
+  const now = new Date();
+  await db
+    .update(passkeys)
+    .set({ counter: result.authenticationInfo.newCounter, lastUsedAt: now })
+    .where(eq(passkeys.id, key.id));
+  await db.update(sessions).set({ steppedUpAt: now }).where(eq(sessions.id, person.sessionId));
+  return { confirmedUntil: new Date(now.getTime() + STEP_UP_TTL_MS).toISOString(), passkey: key.name };
+}
+
+/**
+ * Sensitive changes (roles, webhooks, tool-wide allow rules) need a passkey confirmation from the last
+ * five minutes when the person has a passkey (ASVS 5.0 V7.5). Returns the passkey name used, if any.
+ */
+export async function requireFreshPasskey(db: DbOrTx, actor: Actor, what: string): Promise<void> {
+  if (actor.kind !== "user") return;
+  if (!(await hasPasskey(db, actor.userId))) return;
+  const [row] = await db.select({ at: sessions.steppedUpAt }).from(sessions).where(eq(sessions.id, actor.sessionId));
+  if (!row?.at || Date.now() - row.at.getTime() > STEP_UP_TTL_MS)
+    throw new ForbiddenError(`${what} needs a fresh passkey confirmation`, { stepUp: true });
+}
+
+/** A rule that allows a whole tool (no specifier, or a match-everything one): `Bash`, `Bash(*)`, `Bash(:*)`. */
+export function isToolWide(rule: string): boolean {
+  const r = rule.trim();
+  return !r.includes("(") || /\(\s*(\*|:\*|\*\*)?\s*\)$/.test(r);
+}
