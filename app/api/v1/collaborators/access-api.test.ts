@@ -67,6 +67,11 @@ import * as logout from "@/app/api/auth/logout/route";
 import * as loginLink from "@/app/api/local/login-link/route";
 import * as auditVerify from "@/app/api/v1/audit/verify/route";
 import * as entriesHygiene from "@/app/api/v1/entries/hygiene/route";
+import * as entriesImpact from "@/app/api/v1/entries/impact/route";
+import * as auditList from "@/app/api/v1/audit/route";
+import * as auditExport from "@/app/api/v1/audit/export/route";
+import * as auditHistogram from "@/app/api/v1/audit/histogram/route";
+import * as auditImport from "@/app/api/v1/audit/import/route";
 import * as entriesCleanUp from "@/app/api/v1/entries/clean-up/route";
 
 type Handler = (req: NextRequest, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
@@ -702,6 +707,42 @@ const rows: Row[] = [
     needs: "adminAll",
     noOther: true,
     call: () => ({ url: "/api/v1/audit/verify", body: {} }),
+  },
+  {
+    name: "GET /api/v1/audit",
+    handler: auditList.GET,
+    method: "GET",
+    needs: "viewer",
+    call: () => ({ url: "/api/v1/audit?workspace=w1" }),
+  },
+  {
+    name: "GET /api/v1/audit/export",
+    handler: auditExport.GET,
+    method: "GET",
+    needs: "viewer",
+    call: () => ({ url: "/api/v1/audit/export?format=jsonl&workspace=w1" }),
+  },
+  {
+    name: "GET /api/v1/audit/histogram",
+    handler: auditHistogram.GET,
+    method: "GET",
+    needs: "viewer",
+    call: () => ({ url: "/api/v1/audit/histogram?workspace=w1" }),
+  },
+  {
+    name: "POST /api/v1/audit/import",
+    handler: auditImport.POST,
+    method: "POST",
+    needs: "owner",
+    noOther: true,
+    call: () => ({ url: "/api/v1/audit/import", body: { workspace: "w1", source: "mevedel", entries: [] } }),
+  },
+  {
+    name: "POST /api/v1/entries/impact",
+    handler: entriesImpact.POST,
+    method: "POST",
+    needs: "viewer",
+    call: async () => ({ url: "/api/v1/entries/impact", body: { workspace: "w1", id: (await entry()).id } }),
   },
   {
     name: "GET /api/v1/entries/hygiene",
