@@ -1,3 +1,4 @@
+import { is } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import type { Db, DbOrTx } from "@/db/client";
 import { auditEvents } from "@/db/schema";
@@ -14,7 +15,9 @@ export type { Tx } from "./head";
  * lock, links the row to the chain's head and signs a checkpoint when one is due — all in `tx`.
  */
 export async function recordAudit(tx: Tx, event: AuditEvent): Promise<{ seq: number; hash: string }> {
-  if (!(tx instanceof PgTransaction))
+  // `is()` compares drizzle's entity kinds, not class identity: the production server may load drizzle twice
+  // (instrumentation opens the database, a route bundle writes), and `instanceof` fails across the copies.
+  if (!is(tx, PgTransaction))
     throw new Error("recordAudit must run inside the transaction of the change it records");
   const e = parseAuditEvent(event);
   const head = await lockHead(tx);
@@ -64,5 +67,5 @@ function attributionDetail(actor: AuditActor): Record<string, unknown> {
 
 /** Runs `fn` in the caller's transaction, or opens one: for helpers that take either a database or a transaction. */
 export function inTransaction<T>(db: DbOrTx, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return db instanceof PgTransaction ? fn(db as Tx) : (db as Db).transaction(fn);
+  return is(db, PgTransaction) ? fn(db as Tx) : (db as Db).transaction(fn);
 }
