@@ -7,8 +7,9 @@ const port = Number(process.env.E2E_PORT ?? 3210);
 const dataDir = process.env.E2E_DATA ?? path.join(os.tmpdir(), `cockpit-e2e-${process.pid}`);
 process.env.E2E_DATA = dataDir;
 process.env.E2E_PORT = String(port);
-// The server binds 127.0.0.1; "localhost" may resolve to ::1 first, so tests and links use the address itself.
-const origin = `http://127.0.0.1:${port}`;
+// The server binds 127.0.0.1. Pages and links use "localhost": WebAuthn refuses an IP address as the relying
+// party, and Chromium and Node (autoSelectFamily) both fall back from ::1 to 127.0.0.1. The health check uses the address.
+const origin = `http://localhost:${port}`;
 
 const chromium = {
   executablePath: "/usr/bin/chromium",
@@ -44,7 +45,7 @@ export default defineConfig({
   ],
   webServer: {
     command: `node bin/cockpit.mjs start --port ${port}`,
-    url: `${origin}/api/health`,
+    url: `http://127.0.0.1:${port}/api/health`,
     timeout: 240_000,
     reuseExistingServer: false,
     stdout: "pipe",

@@ -70,7 +70,7 @@ test.describe("Settings", () => {
       "href",
       "/settings/notifications",
     );
-    await page.getByRole("main").getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("main").getByRole("button", { name: "Sign out", exact: true }).click();
     await expect(page).toHaveURL(/\/login/);
     await page.goto("/settings");
     await expect(page).toHaveURL(/\/login/);
