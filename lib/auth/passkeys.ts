@@ -257,16 +257,32 @@ export async function verifyApprovalAssertion(
   const expected = approvalChallenge(cardHash, outcome, remember);
   if (clientChallenge(assertion) !== expected)
     throw new ForbiddenError("the passkey signed a different card, outcome or scope");
+  const key = await verifyOwnAssertion(db, person.userId, assertion, expected, "approval", new Date());
+  return { credentialId: key.id, name: key.name };
+}
+
+/**
+ * The one assertion check: the credential must be this person's, the challenge issued to them for this purpose and
+ * unused (consumed here), and the signature valid for this relying party. Advances the signature counter.
+ */
+async function verifyOwnAssertion(
+  db: DbOrTx,
+  userId: string,
+  assertion: PasskeyAssertion,
+  challenge: string,
+  purpose: "approval" | "stepup",
+  now: Date,
+) {
   const [key] = await db
     .select()
     .from(passkeys)
-    .where(and(eq(passkeys.id, assertion.id), eq(passkeys.userId, person.userId)));
+    .where(and(eq(passkeys.id, assertion.id), eq(passkeys.userId, userId)));
   if (!key) throw new ForbiddenError("this passkey is not one of yours");
-  await consumeChallenge(db, expected, "approval", person.userId);
+  await consumeChallenge(db, challenge, purpose, userId);
   const rp = relyingParty();
   const result = await verifyAuthenticationResponse({
     response: assertion as unknown as AuthenticationResponseJSON,
-    expectedChallenge: expected,
+    expectedChallenge: challenge,
     expectedOrigin: rp.origin,
     expectedRPID: rp.rpID,
     credential: {
@@ -282,9 +298,9 @@ export async function verifyApprovalAssertion(
   if (!result.verified) throw new ForbiddenError("the passkey assertion was refused");
   await db
     .update(passkeys)
-    .set({ counter: result.authenticationInfo.newCounter, lastUsedAt: new Date() })
+    .set({ counter: result.authenticationInfo.newCounter, lastUsedAt: now })
     .where(eq(passkeys.id, key.id));
-  return { credentialId: key.id, name: key.name };
+  return key;
 }
 
 /** Sign-in with a passkey, step 1: options for a discoverable credential (any of the person's passkeys). */
@@ -353,34 +369,8 @@ export async function stepUp({ db, actor, input }: { db: Db; actor: Actor; input
   const person = requirePerson(actor);
   const assertion = PasskeyAssertion.parse(input.response);
   const challenge = clientChallenge(assertion);
-  const [key] = await db
-    .select()
-    .from(passkeys)
-    .where(and(eq(passkeys.id, assertion.id), eq(passkeys.userId, person.userId)));
-  if (!key) throw new ForbiddenError("this passkey is not one of yours");
-  await consumeChallenge(db, challenge, "stepup", person.userId);
-  const rp = relyingParty();
-  const result = await verifyAuthenticationResponse({
-    response: assertion as unknown as AuthenticationResponseJSON,
-    expectedChallenge: challenge,
-    expectedOrigin: rp.origin,
-    expectedRPID: rp.rpID,
-    credential: {
-      id: key.id,
-      publicKey: Buffer.from(key.publicKey, "base64url"),
-      counter: key.counter,
-      transports: key.transports,
-    },
-    requireUserVerification: false,
-  }).catch((error: Error) => {
-    throw new ForbiddenError(`the passkey assertion was refused: ${error.message}`);
-  });
-  if (!result.verified) throw new ForbiddenError("the passkey assertion was refused");
   const now = new Date();
-  await db
-    .update(passkeys)
-    .set({ counter: result.authenticationInfo.newCounter, lastUsedAt: now })
-    .where(eq(passkeys.id, key.id));
+  const key = await verifyOwnAssertion(db, person.userId, assertion, challenge, "stepup", now);
   await db.update(sessions).set({ steppedUpAt: now }).where(eq(sessions.id, person.sessionId));
   return { confirmedUntil: new Date(now.getTime() + STEP_UP_TTL_MS).toISOString(), passkey: key.name };
 }
