@@ -66,6 +66,8 @@ test.describe("Settings", () => {
   test("signs out from the settings page (the phone nav has no sign-out)", async ({ page }) => {
     await signIn(page);
     await page.goto("/settings");
+    // Settings fills its lists (sessions, people, notices) after hydration; click once the layout has settled.
+    await page.waitForLoadState("networkidle");
     await expect(page.getByRole("link", { name: "Notification settings →" })).toHaveAttribute(
       "href",
       "/settings/notifications",
