@@ -216,7 +216,7 @@ export function PeopleSettings({
                 </span>
               </span>
               <button className="button" type="button" onClick={() => void endDevice(d.id, d.current)}>
-                {d.current ? "Sign out here" : "End"}
+                {d.current ? "End this session" : "End"}
               </button>
             </li>
           ))}
