@@ -76,11 +76,13 @@ test("owner invites a collaborator on a phone; roles and a passkey-confirmed app
   await expect(page.getByRole("img", { name: "QR code: Invite link" })).toBeVisible();
   const url = await page.getByLabel("Invite link").inputValue();
 
-  // The collaborator opens it on a phone, joins and registers a passkey.
-  const phone = await browser.newContext({ ...devices["Pixel 7"] });
+  // The collaborator opens it on a phone, joins and registers a passkey. WebAuthn needs a host name, not the
+  // 127.0.0.1 the server is reached by, so the phone uses localhost (the relying party the server derives).
+  const local = (u: string) => u.replace("//127.0.0.1:", "//localhost:");
+  const phone = await browser.newContext({ ...devices["Pixel 7"], baseURL: local(baseURL!) });
   const pat = await phone.newPage();
   await virtualAuthenticator(phone, pat);
-  await pat.goto(url);
+  await pat.goto(local(url));
   await pat.waitForLoadState("networkidle");
   await pat.getByLabel("Display name").fill("Pat");
   await pat.getByRole("button", { name: "Join" }).click();
@@ -107,7 +109,7 @@ test("owner invites a collaborator on a phone; roles and a passkey-confirmed app
   };
   const entry = listing.entries[0]!;
   const revoke = await pat.request.post("/api/v1/entries/revoke", {
-    headers: origin,
+    headers: { origin: local(baseURL!) },
     data: { workspace: ws.id, id: entry.id, version: entry.store.version },
   });
   expect(revoke.status()).toBe(403);

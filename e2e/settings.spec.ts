@@ -43,6 +43,8 @@ test.describe("Settings", () => {
     expect((await probe()).status).toBe(401);
     await page.reload();
     await expect(page.getByTestId("agent-token").filter({ hasText: name })).toContainText("revoked");
+    // Nothing on Settings widens the page: a phone keeps its own width (no zoomed-out layout viewport).
+    expect(await page.evaluate(() => window.innerWidth)).toBe(page.viewportSize()!.width);
   });
 
   test("sets and clears the absence timeout", async ({ page }) => {

@@ -142,17 +142,28 @@ export function PeopleSettings({
           <form className="stack" onSubmit={createInvite} aria-label="Invite someone">
             <h3 style={{ margin: 0 }}>Invite someone</h3>
             <div className="row" style={{ gap: 8, flexWrap: "wrap" }}>
-              <label>
+              {/* Long option texts must not widen the page on a phone: the field shrinks to the row. */}
+              <label style={{ maxWidth: "100%", minWidth: 0 }}>
                 Role{" "}
-                <select name="role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
+                <select
+                  name="role"
+                  value={role}
+                  onChange={(e) => setRole(e.target.value as Role)}
+                  style={{ maxWidth: "100%" }}
+                >
                   <option value="viewer">viewer — sees cards, rules, audit</option>
                   <option value="approver">approver — also answers cards</option>
                   <option value="admin">admin — also edits rules, webhooks, tokens, people</option>
                 </select>
               </label>
-              <label>
+              <label style={{ maxWidth: "100%", minWidth: 0 }}>
                 Workspace{" "}
-                <select name="workspace" value={scope} onChange={(e) => setScope(e.target.value)}>
+                <select
+                  name="workspace"
+                  value={scope}
+                  onChange={(e) => setScope(e.target.value)}
+                  style={{ maxWidth: "100%" }}
+                >
                   {owner ? <option value="all">all workspaces</option> : null}
                   {workspaces.map((w) => (
                     <option key={w.id} value={w.id}>
@@ -216,7 +227,7 @@ export function PeopleSettings({
                 </span>
               </span>
               <button className="button" type="button" onClick={() => void endDevice(d.id, d.current)}>
-                {d.current ? "Sign out here" : "End"}
+                {d.current ? "End this session" : "End"}
               </button>
             </li>
           ))}

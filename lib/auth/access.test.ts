@@ -120,3 +120,15 @@ describe("can(actor, action, workspace)", () => {
     expect(canManagePerson(approver, { owner: false, grants: [{ workspace: "w1", role: "viewer" }] }).ok).toBe(false);
   });
 });
+
+describe("passkey relying party", () => {
+  it("is the public URL's host, with a loopback address replaced by localhost (WebAuthn refuses IP addresses)", async () => {
+    const { relyingParty } = await import("./passkeys");
+    expect(relyingParty("https://cockpit.example.com")).toMatchObject({
+      rpID: "cockpit.example.com",
+      origin: "https://cockpit.example.com",
+    });
+    expect(relyingParty("http://127.0.0.1:3000")).toMatchObject({ rpID: "localhost", origin: "http://localhost:3000" });
+    expect(relyingParty("http://[::1]:3000")).toMatchObject({ rpID: "localhost", origin: "http://localhost:3000" });
+  });
+});

@@ -20,9 +20,14 @@ import { auditActor, recordAudit } from "@/lib/audit";
 export const CHALLENGE_TTL_MS = 5 * 60_000;
 const APPROVAL_TAG = "cockpit-approval-v1";
 
-/** The relying party: the host and origin of COCKPIT_PUBLIC_URL (else http://localhost:PORT). */
-export function relyingParty(): { rpID: string; origin: string; rpName: string } {
-  const url = new URL(publicBaseUrl());
+/**
+ * The relying party: the host and origin of COCKPIT_PUBLIC_URL (else http://localhost:PORT). WebAuthn refuses
+ * IP addresses as relying-party ids, so a loopback address (the default `http://127.0.0.1:PORT`) becomes
+ * `localhost`, the one loopback name browsers accept: passkeys then work on http://localhost:PORT.
+ */
+export function relyingParty(base = publicBaseUrl()): { rpID: string; origin: string; rpName: string } {
+  const url = new URL(base);
+  if (url.hostname === "127.0.0.1" || url.hostname === "[::1]") url.hostname = "localhost";
   return { rpID: url.hostname, origin: url.origin, rpName: "Permissions Cockpit" };
 }
 
