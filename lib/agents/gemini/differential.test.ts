@@ -5,7 +5,7 @@
  *
  * Runtime state the cockpit cannot have, and how this test pins it on both sides:
  * - safety checkers (conseca, allowed-path) need Gemini's CheckerRunner and context: the oracle runs without one,
- *   and so does the cockpit's engine here (`checkers_` off). The cockpit models allowed-path separately.
+ *   and so does the cockpit's engine here (`safetyCheckers` off). The cockpit models allowed-path separately.
  * - the sandbox manager: Gemini's default NoopSandboxManager with the workspace = process.cwd(); the cockpit gets
  *   the real disk of the same directory (io/host.ts).
  * - folder trust: a function on Gemini's side, a boolean on ours; both values are generated.

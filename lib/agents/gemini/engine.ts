@@ -48,7 +48,7 @@ export interface EngineOptions {
    * checker, off unless `security.enableConseca`) turns an allow into an ask. Off = Gemini's engine without a
    * checker runner (the differential test's oracle).
    */
-  checkers_?: { enabled: boolean; conseca: boolean; workspaces: string[] };
+  safetyCheckers?: { enabled: boolean; conseca: boolean; workspaces: string[] };
 }
 
 export type CockpitDecision = "allow" | "ask" | "deny";
@@ -439,7 +439,7 @@ class Engine {
       }
     }
 
-    const cc = this.o.checkers_;
+    const cc = this.o.safetyCheckers;
     if (decision !== "deny" && cc?.enabled) {
       for (const checker of this.checkers) {
         if (!ruleMatches(checker, { name: toolName, args }, ctx)) continue;
@@ -461,7 +461,7 @@ class Engine {
   runChecker(
     checker: GeminiChecker,
     call: GeminiCall,
-    cc: NonNullable<EngineOptions["checkers_"]>,
+    cc: NonNullable<EngineOptions["safetyCheckers"]>,
   ): { decision: GeminiDecision; reason: string } {
     if (checker.checker.type === "in-process" && checker.checker.name === "allowed-path") {
       return allowedPath(this.o.host, call.input, [this.o.host.workspace, ...cc.workspaces], checker.checker.config);
