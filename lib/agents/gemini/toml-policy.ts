@@ -251,25 +251,19 @@ export function parsePolicyFile(input: {
       return;
     }
     for (const n of names) {
-      if (n.includes("__")) {
+      const details = n.includes("__")
+        ? `Rule #${i + 1}: The "__" syntax for MCP tools is strictly deprecated.`
+        : !isValidToolName(n)
+          ? `Rule #${i + 1}: "${n}" is not a built-in tool, an MCP name or a discovered tool`
+          : null;
+      if (details) {
         errors.push({
           file,
           tier,
           errorType: "tool_name_warning",
           severity: "warning",
           message: "Unrecognized tool name",
-          details: `Rule #${i + 1}: The "__" syntax for MCP tools is strictly deprecated.`,
-          ruleIndex: i,
-          line: lineOf(i),
-        });
-      } else if (!isValidToolName(n)) {
-        errors.push({
-          file,
-          tier,
-          errorType: "tool_name_warning",
-          severity: "warning",
-          message: "Unrecognized tool name",
-          details: `Rule #${i + 1}: "${n}" is not a built-in tool, an MCP name or a discovered tool`,
+          details,
           ruleIndex: i,
           line: lineOf(i),
         });
