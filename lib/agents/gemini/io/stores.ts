@@ -27,7 +27,10 @@ export interface GeminiPaths {
   cwd: string;
   /** `/etc/gemini-cli` (macOS `/Library/Application Support/GeminiCli`). */
   systemDir?: string;
-  /** Gemini's environment: GEMINI_CLI_SYSTEM_SETTINGS_PATH, GEMINI_CLI_TRUSTED_FOLDERS_PATH, GEMINI_CLI_TRUST_WORKSPACE. */
+  /**
+   * Gemini's environment: GEMINI_CLI_HOME, GEMINI_CLI_SYSTEM_SETTINGS_PATH, GEMINI_CLI_SYSTEM_DEFAULTS_PATH,
+   * GEMINI_CLI_TRUSTED_FOLDERS_PATH, GEMINI_CLI_TRUST_WORKSPACE.
+   */
   env?: Record<string, string | undefined>;
   /** Is the system policy directory secure (root-owned, not group/other-writable)? Default: checked with stat. */
   checkSystemDirSecure?: boolean;
@@ -86,7 +89,8 @@ export const AUTO_SAVED_HELP =
 
 export function geminiLocations(p: GeminiPaths) {
   const env = p.env ?? {};
-  const gemini = path.join(p.home, ".gemini");
+  // Gemini's homedir(): GEMINI_CLI_HOME wins over the OS home (utils/paths.ts).
+  const gemini = path.join(env.GEMINI_CLI_HOME ?? p.home, ".gemini");
   const systemDir = p.systemDir ?? "/etc/gemini-cli";
   const systemSettings = env.GEMINI_CLI_SYSTEM_SETTINGS_PATH ?? path.join(systemDir, "settings.json");
   return {
