@@ -47,8 +47,8 @@ module.exports = {
     {
       name: "gemini-oracle-in-tests-only",
       severity: "error",
-      comment: "@google/gemini-cli-core is a dev-only judge for the differential test, never used at run time.",
-      from: { pathNot: "\\.test\\.ts$" },
+      comment: "@google/gemini-cli-core is a dev-only judge (differential tests, bench/), never used at run time.",
+      from: { pathNot: ["\\.test\\.ts$", "^bench/"] },
       to: { path: "@google/gemini-cli-core" },
     },
     {
