@@ -38,7 +38,7 @@ for (let i = 0; i < N; i++) {
   decideGemini(call, { rules: ours, mode: "default", trustedFolder: true, shell, host });
   oursT.push(performance.now() - t);
   t = performance.now();
-  await theirs.check({ name: call.tool, args: call.input });
+  await theirs.check({ name: call.tool, args: call.input }, undefined);
   theirsT.push(performance.now() - t);
 }
 for (const [name, xs] of [

@@ -120,16 +120,9 @@ export function removeHooks(text: string, file = "settings.json"): { text: strin
   for (const event of GEMINI_HOOK_EVENTS) {
     const groups = Array.isArray(hooks[event]) ? (hooks[event] as Group[]) : undefined;
     if (!groups) continue;
-    groups.forEach((g, gi) => {
-      (g.hooks ?? []).forEach((h) => {
-        if (isCockpitHandler(h)) removed++;
-      });
-      void gi;
-    });
-    const next = groups
-      .map((g) => ({ g, left: (g.hooks ?? []).filter((h) => !isCockpitHandler(h)) }))
-      .filter(({ g, left }) => left.length > 0 || (g.hooks ?? []).length === 0);
-    if (next.length === groups.length && next.every(({ g, left }) => left.length === (g.hooks ?? []).length)) continue;
+    const mine = groups.reduce((n, g) => n + (g.hooks ?? []).filter(isCockpitHandler).length, 0);
+    if (mine === 0) continue;
+    removed += mine;
     // Edit group by group from the end so untouched groups keep their bytes.
     for (let gi = groups.length - 1; gi >= 0; gi--) {
       const g = groups[gi];
