@@ -76,8 +76,33 @@ describe("settings.json hook install/remove keeps every other byte", () => {
     expect(installHooks(out, OPTS)).toBe(out);
     const removed = removeHooks(out);
     expect(removed.removed).toBe(4);
+    expect(removed.text).toBe(existing);
+    // The user's own hook group is byte-identical inside the installed file too.
+    expect(out).toContain('{ "matcher": "write_file", "hooks": [{ "type": "command", "command": "./lint.sh" }] }');
     expect(parseJsonc(removed.text)).toEqual(parseJsonc(existing));
     expect(removed.text).toContain("// my settings");
+  });
+  it("a file without hooks gets them and gets its bytes back on disconnect", () => {
+    const plain = '{\n  "general": { "vimMode": true }\n}\n';
+    const out = installHooks(plain, OPTS);
+    expect(out).toContain('"general": { "vimMode": true }');
+    expect(removeHooks(out).text).toBe(plain);
+  });
+  it("a handler of ours inside the user's own group is removed alone; CRLF files stay CRLF", () => {
+    const mixed =
+      '{\r\n  "hooks": {\r\n    "AfterTool": [\r\n      { "hooks": [{ "type": "command", "command": "./log.sh" }, { "type": "command", "command": "node \\"/x/cockpit.mjs\\" hook gemini AfterTool" }] }\r\n    ]\r\n  }\r\n}\r\n';
+    const r = removeHooks(mixed);
+    expect(r.removed).toBe(1);
+    expect(r.text).toBe(
+      '{\r\n  "hooks": {\r\n    "AfterTool": [\r\n      { "hooks": [{ "type": "command", "command": "./log.sh" }] }\r\n    ]\r\n  }\r\n}\r\n',
+    );
+    const installed = installHooks(r.text, OPTS);
+    expect(installed.includes("\r\n") && !/[^\r]\n/.test(installed)).toBe(true);
+    expect(removeHooks(installed).text).toBe(r.text);
+  });
+  it("refuses a hooks value of the wrong shape instead of overwriting it", () => {
+    expect(() => installHooks('{ "hooks": [] }', OPTS)).toThrow(/not an object/);
+    expect(() => installHooks('{ "hooks": { "BeforeTool": {} } }', OPTS)).toThrow(/not a list/);
   });
   it("an empty or missing file gets a fresh object; a broken file is refused", () => {
     expect(JSON.parse(installHooks("", OPTS)).hooks.BeforeTool).toHaveLength(1);

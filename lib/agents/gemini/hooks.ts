@@ -1,4 +1,4 @@
-import { applyEdits, findNodeAtLocation, modify, parse, parseTree, type ParseError } from "jsonc-parser";
+import { getNodeValue, parse, parseTree, type Node, type ParseError } from "jsonc-parser";
 import { z } from "zod";
 import type { CockpitDecision } from "./engine";
 import type { GeminiCall } from "./types";
@@ -75,83 +75,131 @@ function parseSettingsText(text: string, file: string): Record<string, unknown> 
   return value as Record<string, unknown>;
 }
 
+/** The file's indentation unit and line ending, so inserted JSON looks like the rest. */
 function formatting(text: string) {
-  const indent = /\n([ \t]+)"/.exec(text)?.[1] ?? "  ";
-  return {
-    insertSpaces: !indent.includes("\t"),
-    tabSize: indent.includes("\t") ? 1 : indent.length,
-    eol: text.includes("\r\n") ? "\r\n" : "\n",
-  };
+  const indent = /\n([ \t]+)["{[]/.exec(text)?.[1] ?? "  ";
+  return { unit: indent.includes("\t") ? "\t" : indent, eol: text.includes("\r\n") ? "\r\n" : "\n" };
 }
 
+const lineIndent = (text: string, offset: number) =>
+  /^[ \t]*/.exec(text.slice(text.lastIndexOf("\n", offset - 1) + 1))![0];
+
 /**
- * Add the cockpit's hooks to a settings.json text (JSONC), keeping every other byte: existing hooks stay, an
- * earlier cockpit handler is replaced, the file's indentation and line endings are kept.
+ * Insert a value as the last member of an object (with a key) or array, touching no other byte: the new text goes
+ * right after the last member (or inside empty brackets), indented one level deeper than the container's line.
+ */
+function insertMember(text: string, container: Node, key: string | null, value: unknown): string {
+  const fmt = formatting(text);
+  const base = lineIndent(text, container.offset);
+  const inner = base + fmt.unit;
+  const body = JSON.stringify(value, null, fmt.unit)
+    .split("\n")
+    .join(fmt.eol + inner);
+  const member = (key === null ? "" : `${JSON.stringify(key)}: `) + body;
+  const kids = container.children ?? [];
+  if (kids.length > 0) {
+    const last = kids[kids.length - 1];
+    const at = last.offset + last.length;
+    return text.slice(0, at) + "," + fmt.eol + inner + member + text.slice(at);
+  }
+  const open = container.offset + 1;
+  const close = container.offset + container.length - 1;
+  return text.slice(0, open) + fmt.eol + inner + member + fmt.eol + base + text.slice(close);
+}
+
+/** Remove one member (an array element, or an object property node) with the comma and line break that joined it. */
+function removeMember(text: string, container: Node, member: Node): string {
+  const kids = container.children ?? [];
+  const i = kids.findIndex((k) => k.offset === member.offset && k.length === member.length);
+  if (i < 0) return text;
+  if (i > 0) {
+    const prev = kids[i - 1];
+    return text.slice(0, prev.offset + prev.length) + text.slice(member.offset + member.length);
+  }
+  if (kids.length > 1) return text.slice(0, member.offset) + text.slice(kids[1].offset);
+  const open = container.offset + 1;
+  const close = container.offset + container.length - 1;
+  return text.slice(0, open) + text.slice(close);
+}
+
+const root = (text: string) => {
+  const tree = parseTree(text);
+  if (!tree || tree.type !== "object") throw new Error("settings.json is not a JSON object");
+  return tree;
+};
+const propertyNode = (obj: Node, key: string) => obj.children?.find((p) => p.children?.[0]?.value === key);
+
+/**
+ * Add the cockpit's hooks to a settings.json text (JSONC), keeping every other byte: the user's hooks stay as
+ * written, an earlier cockpit install is replaced, and disconnecting gives the original bytes back.
  */
 export function installHooks(text: string, o: GeminiConnectOptions, file = "settings.json"): string {
-  const value = parseSettingsText(text, file);
-  let out = text.trim() ? text : "{}\n";
-  const fmt = formatting(out);
-  const hooks = (value.hooks && typeof value.hooks === "object" ? value.hooks : {}) as Record<string, unknown>;
+  parseSettingsText(text, file);
+  let out = removeHooks(text.trim() ? text : "{}\n", file).text;
+  const groups: Record<GeminiHookEvent, Group> = {
+    BeforeTool: { matcher: "*", hooks: [cockpitHandler(o, "BeforeTool")] },
+    AfterTool: { matcher: "*", hooks: [cockpitHandler(o, "AfterTool")] },
+    BeforeAgent: { hooks: [cockpitHandler(o, "BeforeAgent")] },
+    Notification: { matcher: "ToolPermission", hooks: [cockpitHandler(o, "Notification")] },
+  };
+  const hooksProp = propertyNode(root(out), "hooks");
+  if (!hooksProp || hooksProp.children?.[1]?.type !== "object") {
+    if (hooksProp) throw new Error(`${file}: "hooks" is not an object; fix it first (it is never overwritten)`);
+    return insertMember(out, root(out), "hooks", Object.fromEntries(GEMINI_HOOK_EVENTS.map((e) => [e, [groups[e]]])));
+  }
   for (const event of GEMINI_HOOK_EVENTS) {
-    const groups = Array.isArray(hooks[event]) ? (hooks[event] as Group[]) : [];
-    const kept = groups
-      .map((g) => ({ ...g, hooks: (g.hooks ?? []).filter((h) => !isCockpitHandler(h)) }))
-      .filter((g, i) => (g.hooks?.length ?? 0) > 0 || (groups[i].hooks ?? []).length === 0);
-    const mine: Group =
-      event === "Notification"
-        ? { matcher: "ToolPermission", hooks: [cockpitHandler(o, event)] }
-        : event === "BeforeAgent"
-          ? { hooks: [cockpitHandler(o, event)] }
-          : { matcher: "*", hooks: [cockpitHandler(o, event)] };
-    out = applyEdits(out, modify(out, ["hooks", event], [...kept, mine], { formattingOptions: fmt }));
+    const hooksObj = propertyNode(root(out), "hooks")!.children![1];
+    const prop = propertyNode(hooksObj, event);
+    const arr = prop?.children?.[1];
+    if (arr && arr.type === "array") out = insertMember(out, arr, null, groups[event]);
+    else if (prop) throw new Error(`${file}: hooks.${event} is not a list; fix it first (it is never overwritten)`);
+    else out = insertMember(out, hooksObj, event, [groups[event]]);
   }
   return out;
 }
 
-/** Remove exactly the handlers `installHooks` wrote (and groups left empty by that); nothing else changes. */
+/** Remove exactly the handlers `installHooks` wrote (and what became empty by that); nothing else changes. */
 export function removeHooks(text: string, file = "settings.json"): { text: string; removed: number } {
-  const value = parseSettingsText(text, file);
-  const hooks = value.hooks && typeof value.hooks === "object" ? (value.hooks as Record<string, unknown>) : undefined;
-  if (!hooks) return { text, removed: 0 };
+  parseSettingsText(text, file);
+  if (!text.trim()) return { text, removed: 0 };
   let out = text;
   let removed = 0;
-  const fmt = formatting(out);
+  const hooksObj = () => propertyNode(root(out), "hooks")?.children?.[1];
+  if (hooksObj()?.type !== "object") return { text, removed: 0 };
   for (const event of GEMINI_HOOK_EVENTS) {
-    const groups = Array.isArray(hooks[event]) ? (hooks[event] as Group[]) : undefined;
-    if (!groups) continue;
-    const mine = groups.reduce((n, g) => n + (g.hooks ?? []).filter(isCockpitHandler).length, 0);
+    const prop = propertyNode(hooksObj()!, event);
+    const arr = prop?.children?.[1];
+    if (!prop || arr?.type !== "array") continue;
+    const groups = (getNodeValue(arr) as Group[]) ?? [];
+    const mine = groups.reduce((n, g) => n + (g?.hooks ?? []).filter(isCockpitHandler).length, 0);
     if (mine === 0) continue;
     removed += mine;
-    // Edit group by group from the end so untouched groups keep their bytes.
+    const onlyMine = groups.every((g) => (g?.hooks ?? []).length > 0 && (g.hooks ?? []).every(isCockpitHandler));
+    if (onlyMine) {
+      const h = hooksObj()!;
+      out = removeMember(out, h, propertyNode(h, event)!);
+      continue;
+    }
     for (let gi = groups.length - 1; gi >= 0; gi--) {
-      const g = groups[gi];
-      const left = (g.hooks ?? []).filter((h) => !isCockpitHandler(h));
-      if (left.length === (g.hooks ?? []).length) continue;
-      if (left.length === 0)
-        out = applyEdits(out, modify(out, ["hooks", event, gi], undefined, { formattingOptions: fmt }));
-      else {
-        const hs = g.hooks ?? [];
-        for (let hi = hs.length - 1; hi >= 0; hi--) {
-          if (isCockpitHandler(hs[hi]))
-            out = applyEdits(
-              out,
-              modify(out, ["hooks", event, gi, "hooks", hi], undefined, { formattingOptions: fmt }),
-            );
-        }
+      const hs = groups[gi]?.hooks ?? [];
+      if (!hs.some(isCockpitHandler)) continue;
+      const arrNow = propertyNode(hooksObj()!, event)!.children![1];
+      const groupNode = arrNow.children![gi];
+      if (hs.every(isCockpitHandler)) {
+        out = removeMember(out, arrNow, groupNode);
+        continue;
+      }
+      for (let hi = hs.length - 1; hi >= 0; hi--) {
+        if (!isCockpitHandler(hs[hi])) continue;
+        const g = propertyNode(root(out), "hooks")!.children![1];
+        const list = propertyNode(propertyNode(g, event)!.children![1].children![gi], "hooks")!.children![1];
+        out = removeMember(out, list, list.children![hi]);
       }
     }
-    const tree = parseTree(out);
-    const arr = tree ? findNodeAtLocation(tree, ["hooks", event]) : undefined;
-    if (arr && arr.type === "array" && (arr.children?.length ?? 0) === 0) {
-      out = applyEdits(out, modify(out, ["hooks", event], undefined, { formattingOptions: fmt }));
-    }
   }
-  const tree = parseTree(out);
-  const h = tree ? findNodeAtLocation(tree, ["hooks"]) : undefined;
-  if (h && h.type === "object" && (h.children?.length ?? 0) === 0 && removed > 0) {
-    out = applyEdits(out, modify(out, ["hooks"], undefined, { formattingOptions: fmt }));
-  }
+  const h = hooksObj();
+  if (removed > 0 && h && (h.children?.length ?? 0) === 0)
+    out = removeMember(out, root(out), propertyNode(root(out), "hooks")!);
   return { text: out, removed };
 }
 
