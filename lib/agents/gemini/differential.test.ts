@@ -139,6 +139,8 @@ function genRule(r: R): string {
     lines.push(`modes = [${[...new Set([pick(r, MODES), pick(r, MODES)])].map(tomlString).join(", ")}]`);
   if (chance(r, 0.15)) lines.push(`interactive = ${chance(r, 0.5)}`);
   if (chance(r, 0.05)) lines.push(`toolAnnotations = { readOnlyHint = true }`);
+  if (chance(r, 0.05)) lines.push(`subagent = ${tomlString(pick(r, ["codebase_investigator", "helper"]))}`);
+  if (chance(r, 0.03)) lines.push(`denyMessage = "no"`);
   return lines.join("\n");
 }
 
@@ -166,6 +168,8 @@ function genCall(r: R): {
   const call: ReturnType<typeof genCall> = { tool, input };
   if (tool.startsWith("mcp_") && chance(r, 0.3)) call.server = pick(r, ["github", "my_server", "my"]);
   if (chance(r, 0.05)) call.annotations = { readOnlyHint: true };
+  if (chance(r, 0.02)) call.annotations = { ...call.annotations, _serverName: pick(r, ["github", "my"]) };
+  if (chance(r, 0.08)) call.subagent = pick(r, ["codebase_investigator", "helper"]);
   return call;
 }
 
@@ -246,7 +250,12 @@ describe("differential: the cockpit decides as Gemini CLI 0.61.0 does", () => {
       });
       for (let c = 0; c < perSet && cases < CASES; c++, cases++) {
         const call = genCall(r);
-        const expected = await oracle.check({ name: call.tool, args: call.input }, call.server, call.annotations);
+        const expected = await oracle.check(
+          { name: call.tool, args: call.input },
+          call.server,
+          call.annotations,
+          call.subagent,
+        );
         const got = decideGemini(call, {
           rules: ours,
           mode,
