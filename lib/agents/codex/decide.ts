@@ -157,6 +157,65 @@ function mostSpecific(matches: readonly RuleMatch[], decision: CodexDecision): P
   return best;
 }
 
+/** Codex's ExecApprovalRequirement for one call (exec_policy.rs create_exec_approval_requirement_for_command). */
+export type ExecApprovalRequirement =
+  | { kind: "skip"; bypassSandbox: boolean; amendment?: string[]; evaluation: Evaluation }
+  | { kind: "needs-approval"; reason?: string; amendment?: string[]; evaluation: Evaluation }
+  | { kind: "forbidden"; reason: string; evaluation: Evaluation };
+
+type RequirementContext = Pick<
+  CodexDecideContext,
+  "approvalPolicy" | "sandboxMode" | "bash" | "cwd" | "home" | "linux"
+>;
+
+/**
+ * The approval requirement Codex computes for a call under a given policy: split, match every segment (heuristics
+ * for unmatched ones), strictest wins, prompts turned into rejections where the approval policy says so.
+ * The shell handler's escalation guard is not part of it (see `decideCodex`).
+ */
+export function execApprovalRequirement(
+  call: CodexCall,
+  ctx: RequirementContext,
+  policy: LoadedPolicy["effective"],
+  split: ExecPolicyCommands = commandsForExecPolicy(call.input.command, ctx.bash),
+): ExecApprovalRequirement {
+  const argv = call.input.command;
+  const opts: MatchOptions = { resolveHostExecutables: true, cwd: ctx.cwd, ...(ctx.home ? { home: ctx.home } : {}) };
+  const fallback = (cmd: readonly string[]) => renderUnmatched(cmd, ctx, call.input.sandbox_permissions, split.complex);
+  const evaluation = checkMultiple(policy, split.commands, fallback, opts);
+  const command = shlexJoin(argv);
+  if (evaluation.decision === "forbidden") {
+    const m = mostSpecific(evaluation.matchedRules, "forbidden");
+    const reason = m
+      ? m.justification !== undefined
+        ? `\`${command}\` rejected: ${m.justification}`
+        : `\`${command}\` rejected: policy forbids commands starting with \`${shlexJoin(m.matchedPrefix)}\``
+      : `\`${command}\` rejected: blocked by policy`;
+    return { kind: "forbidden", reason, evaluation };
+  }
+  if (evaluation.decision === "prompt") {
+    const promptIsRule = evaluation.matchedRules.some((m) => m.kind === "prefix" && m.decision === "prompt");
+    const rejected = promptRejection(ctx.approvalPolicy, promptIsRule);
+    if (rejected) return { kind: "forbidden", reason: rejected, evaluation };
+    const m = mostSpecific(evaluation.matchedRules, "prompt");
+    const reason = m
+      ? m.justification !== undefined
+        ? `\`${command}\` requires approval: ${m.justification}`
+        : `\`${command}\` requires approval by policy`
+      : undefined;
+    const amendment = proposedAmendment(call, evaluation, split, policy, fallback, opts);
+    return { kind: "needs-approval", ...(reason ? { reason } : {}), ...(amendment ? { amendment } : {}), evaluation };
+  }
+  const bypassSandbox = split.commands.every((c) => matchRules(policy, c, opts).some((m) => m.decision === "allow"));
+  // try_derive_execpolicy_amendment_for_allow_rules: offered when the sandboxed run fails and Codex asks to retry outside.
+  let amendment: string[] | undefined;
+  if (!split.complex && !evaluation.matchedRules.some((m) => m.kind === "prefix")) {
+    const h = evaluation.matchedRules.find((m) => m.kind === "heuristics" && m.decision === "allow");
+    if (h && h.kind === "heuristics") amendment = h.command.slice();
+  }
+  return { kind: "skip", bypassSandbox, ...(amendment ? { amendment } : {}), evaluation };
+}
+
 interface Judged {
   decision: CockpitDecision;
   reason?: string;
@@ -171,35 +230,16 @@ function judge(
   split: ExecPolicyCommands,
   policy: LoadedPolicy["effective"],
 ): Judged {
-  const argv = call.input.command;
-  const opts: MatchOptions = { resolveHostExecutables: true, cwd: ctx.cwd, ...(ctx.home ? { home: ctx.home } : {}) };
-  const fallback = (cmd: readonly string[]) => renderUnmatched(cmd, ctx, call.input.sandbox_permissions, split.complex);
-  const evaluation = checkMultiple(policy, split.commands, fallback, opts);
-  const command = shlexJoin(argv);
-  if (evaluation.decision === "forbidden") {
-    const m = mostSpecific(evaluation.matchedRules, "forbidden");
-    const reason = m
-      ? m.justification !== undefined
-        ? `\`${command}\` rejected: ${m.justification}`
-        : `\`${command}\` rejected: policy forbids commands starting with \`${shlexJoin(m.matchedPrefix)}\``
-      : `\`${command}\` rejected: blocked by policy`;
-    return { decision: "deny", reason, evaluation };
-  }
-  if (evaluation.decision === "prompt") {
-    const promptIsRule = evaluation.matchedRules.some((m) => m.kind === "prefix" && m.decision === "prompt");
-    const rejected = promptRejection(ctx.approvalPolicy, promptIsRule);
-    if (rejected) return { decision: "deny", reason: rejected, evaluation };
-    const m = mostSpecific(evaluation.matchedRules, "prompt");
-    const reason = m
-      ? m.justification !== undefined
-        ? `\`${command}\` requires approval: ${m.justification}`
-        : `\`${command}\` requires approval by policy`
-      : undefined;
-    const amendment = proposedAmendment(call, evaluation, split, policy, fallback, opts);
-    return { decision: "ask", ...(reason ? { reason } : {}), evaluation, ...(amendment ? { amendment } : {}) };
-  }
-  const bypassSandbox = split.commands.every((c) => matchRules(policy, c, opts).some((m) => m.decision === "allow"));
-  return { decision: "allow", evaluation, bypassSandbox };
+  const req = execApprovalRequirement(call, ctx, policy, split);
+  if (req.kind === "forbidden") return { decision: "deny", reason: req.reason, evaluation: req.evaluation };
+  if (req.kind === "needs-approval")
+    return {
+      decision: "ask",
+      ...(req.reason ? { reason: req.reason } : {}),
+      evaluation: req.evaluation,
+      ...(req.amendment ? { amendment: req.amendment } : {}),
+    };
+  return { decision: "allow", evaluation: req.evaluation, bypassSandbox: req.bypassSandbox };
 }
 
 /** Decide one Codex shell call. Throws a zod error for a malformed call. */
