@@ -22,7 +22,7 @@ const ConfigToml = ModeFields.extend({
     .record(z.string(), z.object({ trust_level: z.enum(["trusted", "untrusted"]).optional() }).loose())
     .optional(),
   project_root_markers: z.array(z.string()).optional(),
-  features: z.object({ codex_hooks: z.boolean().optional() }).loose().optional(),
+  features: z.object({ hooks: z.boolean().optional(), codex_hooks: z.boolean().optional() }).loose().optional(),
 }).loose();
 export type ConfigToml = z.infer<typeof ConfigToml>;
 
@@ -136,7 +136,10 @@ export function resolveModes(input: ModeInputs): ResolvedModes {
   };
 }
 
-/** Codex loads hooks only with `[features] codex_hooks = true` (features/src/lib.rs, default off). */
+/**
+ * Whether Codex runs hooks. In the April 2026 source `codex_hooks` was off by default; Codex 0.169.0 lists the
+ * feature as `hooks`, stable and on (`codex features list`), with `codex_hooks` kept as a legacy alias.
+ */
 export function hooksEnabled(config: ConfigToml): boolean {
-  return config.features?.codex_hooks === true;
+  return (config.features?.hooks ?? config.features?.codex_hooks) !== false;
 }

@@ -451,7 +451,9 @@ describe("decideCodex (the cockpit's answer)", () => {
     );
     expect(d.decision).toBe("deny");
     expect(d.reason).toContain("you should not ask for escalated permissions");
-    expect(decideCodex(shell(["cargo", "build"], { sandbox_permissions: "require_escalated" }), base()).decision).toBe("ask");
+    expect(decideCodex(shell(["cargo", "build"], { sandbox_permissions: "require_escalated" }), base()).decision).toBe(
+      "ask",
+    );
     // A known-safe command runs even when it asks for escalation (the heuristic's first step).
     expect(decideCodex(shell(["ls"], { sandbox_permissions: "require_escalated" }), base()).decision).toBe("allow");
   });
