@@ -130,17 +130,30 @@ function plainCommandWords(cmd: Node): string[] | undefined {
   return words;
 }
 
+// One decision asks for the same script's segments several times (split, known-safe, dangerous): remember them.
+const CACHE_MAX = 2048;
+const plainCache = new WeakMap<Parser, Map<string, string[][] | null>>();
+
 /** bash.rs parse_shell_lc_plain_commands. */
 export function parseShellLcPlainCommands(argv: readonly string[], bash: Parser): string[][] | undefined {
   const script = extractBashScript(argv);
   if (script === undefined) return undefined;
+  let cache = plainCache.get(bash);
+  if (!cache) plainCache.set(bash, (cache = new Map()));
+  const hit = cache.get(script);
+  if (hit !== undefined) return hit === null ? undefined : hit.map((c) => c.slice());
   const tree = parse(bash, script);
-  if (!tree) return undefined;
-  try {
-    return wordOnlyCommands(tree.rootNode);
-  } finally {
-    tree.delete();
+  let result: string[][] | undefined;
+  if (tree) {
+    try {
+      result = wordOnlyCommands(tree.rootNode);
+    } finally {
+      tree.delete();
+    }
   }
+  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
+  cache.set(script, result ?? null);
+  return result?.map((c) => c.slice());
 }
 
 const HEREDOC_ATTACHMENTS = new Set([
