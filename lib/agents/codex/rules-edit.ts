@@ -46,6 +46,14 @@ function callAt(file: RulesFile, line: number): RuleCall {
   return call;
 }
 
+/** The editable prefix_rule call starting on `line`. */
+function prefixCallAt(file: RulesFile, line: number): RuleCall {
+  editable(file);
+  const call = callAt(file, line);
+  if (call.fn !== "prefix_rule") throw new RulesEditRefused(`${file.path}:${line} is not a prefix_rule`);
+  return call;
+}
+
 /** Re-read and re-check the edited text; refuse anything Codex would reject. */
 function finish(file: RulesFile, text: string, python: Parser, context: readonly RulesFile[]): RulesEdit {
   const next = parseRulesFile(file.path, text, file.layer, python);
@@ -119,9 +127,7 @@ export function narrowCall(
   python: Parser,
   context: readonly RulesFile[] = [],
 ): RulesEdit {
-  editable(file);
-  const call = callAt(file, line);
-  if (call.fn !== "prefix_rule") throw new RulesEditRefused(`${file.path}:${line} is not a prefix_rule`);
+  const call = prefixCallAt(file, line);
   const old = patternOf(call);
   if (pattern.some((t) => typeof t !== "string" && t.length === 0))
     throw new RulesEditRefused("an alternative list cannot be empty");
@@ -160,9 +166,7 @@ export function setCallDecision(
   python: Parser,
   context: readonly RulesFile[] = [],
 ): RulesEdit {
-  editable(file);
-  const call = callAt(file, line);
-  if (call.fn !== "prefix_rule") throw new RulesEditRefused(`${file.path}:${line} is not a prefix_rule`);
+  const call = prefixCallAt(file, line);
   const value = JSON.stringify(decision);
   const arg = call.args.decision;
   if (arg && !arg.keyword)

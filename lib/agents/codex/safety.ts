@@ -38,23 +38,9 @@ const GIT_VALUE_OPTIONS = new Set([
   "--super-prefix",
   "--work-tree",
 ]);
-const GIT_INLINE_PREFIXES = [
-  "--config-env=",
-  "--exec-path=",
-  "--git-dir=",
-  "--namespace=",
-  "--super-prefix=",
-  "--work-tree=",
-];
-const GIT_PROMPT_OPTIONS = new Set([
-  "-c",
-  "--config-env",
-  "--exec-path",
-  "--git-dir",
-  "--namespace",
-  "--super-prefix",
-  "--work-tree",
-]);
+/** Global options that redirect config, repository or helper lookup: `-C` only changes directory. */
+const GIT_PROMPT_OPTIONS = new Set([...GIT_VALUE_OPTIONS].filter((o) => o !== "-C"));
+const GIT_INLINE_PREFIXES = [...GIT_PROMPT_OPTIONS].filter((o) => o.startsWith("--")).map((o) => `${o}=`);
 const BRANCH_READ_FLAGS = new Set([
   "--list",
   "-l",
