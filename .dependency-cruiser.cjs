@@ -31,6 +31,24 @@ module.exports = {
       },
     },
     {
+      name: "codex-core-is-pure",
+      severity: "error",
+      comment: "lib/agents/codex decides and edits text handed to it; only lib/agents/codex/io/ reads or writes files.",
+      from: {
+        path: "^lib/agents/codex/",
+        pathNot: ["^lib/agents/codex/io/", "\\.test\\.ts$"],
+      },
+      to: {
+        path: [
+          "^(node:)?(fs|fs/promises|child_process|net|http|https|http2|dgram|dns|tls|os|worker_threads|cluster|module)$",
+          "^db/",
+          "^lib/(entries|cards|notify|server|workspaces|auth|http|cli|session-entries|config)/",
+          "^lib/stores/(?!json-edit\\.ts$)",
+          "^lib/agents/codex/io/",
+        ],
+      },
+    },
+    {
       name: "gemini-core-is-pure",
       severity: "error",
       comment: "lib/agents/gemini decides from data handed to it; only lib/agents/gemini/io/ touches the disk.",
