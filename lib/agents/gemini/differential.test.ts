@@ -149,6 +149,7 @@ function genCall(r: R): {
   input: Record<string, unknown>;
   server?: string;
   annotations?: Record<string, unknown>;
+  subagent?: string;
 } {
   const tool = chance(r, 0.4) ? pick(r, ["run_shell_command", "run_shell_command", "ShellTool"]) : pick(r, TOOLS);
   const input: Record<string, unknown> = {};
