@@ -8,6 +8,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { mulberry32, pick, type Rand } from "@/test/support/seeded";
 import {
   ApprovalMode,
   createPolicyEngineConfig,
@@ -30,18 +31,7 @@ import { buildArgsPatterns, buildParamArgsPattern, isSafeRegExp, stableStringify
 import { commandRoots, shellQuoteArgs, stripShellWrapper, type GeminiShell } from "./shell";
 import type { GeminiMode } from "./types";
 
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-type R = () => number;
-const pick = <T>(r: R, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
+type R = Rand;
 const SEED = Number(process.env.GEMINI_DIFF_SEED ?? 4242);
 
 const WORDS = [
@@ -73,7 +63,7 @@ beforeAll(async () => {
 
 describe("shell parsing agrees with Gemini's shell-utils", () => {
   it("400 generated command lines: details, hasError, redirection, roots, wrapper, known-safe, dangerous", () => {
-    const r = rng(SEED);
+    const r = mulberry32(SEED);
     const host = realHost(process.cwd());
     const bad: string[] = [];
     let parsedOk = 0;
@@ -112,7 +102,7 @@ describe("shell parsing agrees with Gemini's shell-utils", () => {
 
 describe("policy helpers agree with Gemini's policy/utils.ts and stable-stringify.ts", () => {
   it("stableStringify, buildArgsPatterns, buildParamArgsPattern and isSafeRegExp on 2,000 generated inputs", () => {
-    const r = rng(SEED + 1);
+    const r = mulberry32(SEED + 1);
     const atoms = [
       "",
       "a",
@@ -182,7 +172,7 @@ describe("settings-derived rules agree with Gemini's createPolicyEngineConfig", 
   });
 
   it("200 generated settings files × 15 calls decide alike", async () => {
-    const r = rng(SEED + 2);
+    const r = mulberry32(SEED + 2);
     const TOOLS = [
       "run_shell_command",
       "ShellTool",

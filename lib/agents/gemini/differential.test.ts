@@ -16,6 +16,7 @@ import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { chance, mulberry32, pick, type Rand } from "@/test/support/seeded";
 import { ApprovalMode, loadPoliciesFromToml, PolicyEngine } from "@google/gemini-cli-core";
 import { builtinPolicyFiles } from "./builtin";
 import { decideGemini } from "./engine";
@@ -28,20 +29,7 @@ import { TIER, type GeminiMode, type GeminiRule, type TierName } from "./types";
 const CASES = 10_000;
 const POLICY_SETS = 250;
 
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-type R = () => number;
-const pick = <T>(r: R, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
-const chance = (r: R, p: number) => r() < p;
+type R = Rand;
 
 const COMMANDS = [
   "git status", "git log --oneline", "git logout", "git log;", "git -c core.pager=cat log", "git status --output=x",
@@ -209,7 +197,7 @@ describe("differential: the cockpit decides as Gemini CLI 0.61.0 does", () => {
     const perSet = Math.ceil(CASES / POLICY_SETS);
     for (let set = 0; set < POLICY_SETS; set++) {
       const seed = baseSeed + set;
-      const r = rng(seed);
+      const r = mulberry32(seed);
       // Policy files per tier, written where Gemini's loader reads them.
       const ours: GeminiRule[] = [];
       const theirs: Awaited<ReturnType<typeof loadPoliciesFromToml>>["rules"] = [];
