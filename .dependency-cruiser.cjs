@@ -49,6 +49,27 @@ module.exports = {
       },
     },
     {
+      name: "gemini-core-is-pure",
+      severity: "error",
+      comment: "lib/agents/gemini decides from data handed to it; only lib/agents/gemini/io/ touches the disk.",
+      from: { path: "^lib/agents/gemini/", pathNot: ["^lib/agents/gemini/io/", "\\.test\\.ts$"] },
+      to: {
+        path: [
+          "^(node:)?(fs|fs/promises|child_process|net|http|https|http2|dgram|dns|tls|os|worker_threads|cluster|module)$",
+          "^db/",
+          "^lib/agents/gemini/io/",
+        ],
+        dependencyTypesNot: ["type-only"],
+      },
+    },
+    {
+      name: "gemini-oracle-in-tests-only",
+      severity: "error",
+      comment: "@google/gemini-cli-core is a dev-only judge (differential tests, bench/), never used at run time.",
+      from: { pathNot: ["\\.test\\.ts$", "^bench/"] },
+      to: { path: "@google/gemini-cli-core" },
+    },
+    {
       name: "browser-client-imports-types-only",
       severity: "error",
       comment:
