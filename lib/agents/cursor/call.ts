@@ -13,7 +13,11 @@ export type CursorCall =
   | { tool: "Mcp"; server: string | null; name: string; arguments?: unknown };
 
 const Str = z.string().min(1).max(100_000);
-const RawCall = z.object({ tool: z.string().min(1).max(200), input: z.record(z.string(), z.unknown()).default({}), server: z.string().max(300).optional() });
+const RawCall = z.object({
+  tool: z.string().min(1).max(200),
+  input: z.record(z.string(), z.unknown()).default({}),
+  server: z.string().max(300).optional(),
+});
 
 const TOOL_ALIASES: Record<string, CursorCall["tool"]> = {
   shell: "Shell",
@@ -49,11 +53,16 @@ const pick = (input: Record<string, unknown>, ...keys: string[]) => {
  */
 export function parseCursorCall(raw: unknown): CallParse {
   const r = RawCall.safeParse(raw);
-  if (!r.success) return { ok: false, error: `call: ${r.error.issues[0]!.path.join(".") || "call"}: ${r.error.issues[0]!.message}` };
+  if (!r.success)
+    return { ok: false, error: `call: ${r.error.issues[0]!.path.join(".") || "call"}: ${r.error.issues[0]!.message}` };
   const { input } = r.data;
   const mcpName = /^mcp:(.+)$/i.exec(r.data.tool)?.[1];
   const tool = mcpName ? "Mcp" : TOOL_ALIASES[r.data.tool.toLowerCase()];
-  if (!tool) return { ok: false, error: `unknown tool ${r.data.tool}: Cursor's permission types are Shell, Read, Write, WebFetch, Mcp` };
+  if (!tool)
+    return {
+      ok: false,
+      error: `unknown tool ${r.data.tool}: Cursor's permission types are Shell, Read, Write, WebFetch, Mcp`,
+    };
   const need = (what: string) => ({ ok: false as const, error: `${tool} needs input.${what}` });
   switch (tool) {
     case "Shell": {
@@ -74,7 +83,10 @@ export function parseCursorCall(raw: unknown): CallParse {
       const name = mcpName ?? pick(input, "tool", "tool_name", "name");
       const server = pick(input, "server") ?? r.data.server ?? null;
       if (!name) return need("tool");
-      return { ok: true, call: { tool, server, name, ...(input.arguments !== undefined ? { arguments: input.arguments } : {}) } };
+      return {
+        ok: true,
+        call: { tool, server, name, ...(input.arguments !== undefined ? { arguments: input.arguments } : {}) },
+      };
     }
   }
 }

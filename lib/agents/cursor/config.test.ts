@@ -6,7 +6,15 @@ const F = "/w/.cursor/cli.json";
 describe("parseCursorConfig (https://cursor.com/docs/cli/reference/configuration)", () => {
   it("reads the documented minimal config", () => {
     const p = parseCursorConfig(
-      JSON.stringify({ version: 1, editor: { vimMode: false }, permissions: { allow: ["Shell(ls)", "Shell(echo)"], deny: ["Shell(rm)"] } }, null, 2),
+      JSON.stringify(
+        {
+          version: 1,
+          editor: { vimMode: false },
+          permissions: { allow: ["Shell(ls)", "Shell(echo)"], deny: ["Shell(rm)"] },
+        },
+        null,
+        2,
+      ),
       "/h/.cursor/cli-config.json",
       "global",
     );

@@ -99,7 +99,8 @@ export function parseCursorConfig(text: string, file: string, scope: CursorScope
     );
   if (scope === "workspace")
     for (const key of Object.keys(parsed.data))
-      if (key !== "permissions") warnings.push(`${key}: only permissions can be set in a project cli.json; Cursor ignores it`);
+      if (key !== "permissions")
+        warnings.push(`${key}: only permissions can be set in a project cli.json; Cursor ignores it`);
   const rules: CursorRule[] = [];
   const permissions = propertyValue(root, "permissions");
   for (const action of ["allow", "deny"] as const) {
@@ -129,7 +130,9 @@ export function parseCursorConfig(text: string, file: string, scope: CursorScope
 }
 
 function propertyValue(object: Node | undefined, key: string): Node | undefined {
-  return object?.type === "object" ? object.children?.find((p) => p.children?.[0]?.value === key)?.children?.[1] : undefined;
+  return object?.type === "object"
+    ? object.children?.find((p) => p.children?.[0]?.value === key)?.children?.[1]
+    : undefined;
 }
 
 function duplicateKey(object: Node | undefined, prefix: string): string | null {
@@ -148,7 +151,8 @@ function nodeValue(n: Node): unknown {
   switch (n.type) {
     case "object": {
       const out: Record<string, unknown> = {};
-      for (const p of n.children ?? []) if (p.children?.[0] && p.children[1]) out[String(p.children[0].value)] = nodeValue(p.children[1]);
+      for (const p of n.children ?? [])
+        if (p.children?.[0] && p.children[1]) out[String(p.children[0].value)] = nodeValue(p.children[1]);
       return out;
     }
     case "array":

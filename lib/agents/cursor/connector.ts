@@ -19,7 +19,12 @@ import {
   type McpServerEntry,
 } from "./hook";
 
-export type Api = (method: string, path: string, body?: unknown, timeoutMs?: number) => Promise<{ status: number; json: unknown }>;
+export type Api = (
+  method: string,
+  path: string,
+  body?: unknown,
+  timeoutMs?: number,
+) => Promise<{ status: number; json: unknown }>;
 
 export interface HookDeps {
   /** The decision context for the payload (stores from its cwd / workspace root, the shell parser). */
@@ -53,7 +58,12 @@ async function record(api: Api | null, body: ReturnType<typeof auditEvent>): Pro
 }
 
 /** Admit the card and long-poll for a person's answer until `waitSeconds` run out. */
-async function askPerson(api: Api, p: GatePayload, body: ReturnType<typeof cardRequest>, deps: HookDeps): Promise<CursorHookOutput> {
+async function askPerson(
+  api: Api,
+  p: GatePayload,
+  body: ReturnType<typeof cardRequest>,
+  deps: HookDeps,
+): Promise<CursorHookOutput> {
   const now = deps.now ?? Date.now;
   const sleep = deps.sleep ?? sleeper;
   const admitted = await api("POST", "/api/agent/v1/cards", body, 10_000);
@@ -64,7 +74,8 @@ async function askPerson(api: Api, p: GatePayload, body: ReturnType<typeof cardR
     if (d?.decision === "deny") return fallbackDeny(d.reason);
     return fallbackOutput(p.hook_event_name, "unexpected answer from the cockpit");
   }
-  if (admitted.status !== 201) return fallbackOutput(p.hook_event_name, `the cockpit refused the card (HTTP ${admitted.status})`);
+  if (admitted.status !== 201)
+    return fallbackOutput(p.hook_event_name, `the cockpit refused the card (HTTP ${admitted.status})`);
   const id = (admitted.json as { id?: string } | null)?.id;
   if (!id) return fallbackOutput(p.hook_event_name, "no card id");
   const deadline = now() + deps.waitSeconds * 1000;
@@ -74,7 +85,12 @@ async function askPerson(api: Api, p: GatePayload, body: ReturnType<typeof cardR
     const wait = Math.min(left, 300);
     let res;
     try {
-      res = await api("GET", `/api/agent/v1/cards/${encodeURIComponent(id)}?wait=${wait}`, undefined, (wait + 15) * 1000);
+      res = await api(
+        "GET",
+        `/api/agent/v1/cards/${encodeURIComponent(id)}?wait=${wait}`,
+        undefined,
+        (wait + 15) * 1000,
+      );
     } catch {
       await sleep(1000); // a restarting cockpit keeps the card: reconnect and keep waiting
       continue;
@@ -105,7 +121,11 @@ export async function runCursorHook(stdin: string, deps: HookDeps): Promise<Hook
   }
   const event = (raw as { hook_event_name?: unknown } | null)?.hook_event_name;
   const parsed = CursorHookPayload.safeParse(raw);
-  if (!parsed.success) return { output: fallbackOutput(typeof event === "string" ? event : undefined, "unrecognised payload"), via: "fallback" };
+  if (!parsed.success)
+    return {
+      output: fallbackOutput(typeof event === "string" ? event : undefined, "unrecognised payload"),
+      via: "fallback",
+    };
   const p = parsed.data;
   if (!isGate(p)) {
     await record(deps.api, auditEvent(p));
@@ -117,18 +137,26 @@ export async function runCursorHook(stdin: string, deps: HookDeps): Promise<Hook
     call = callOf(p, (await deps.mcpServers?.(p)) ?? {});
     decision = decideCursor(call, await deps.context(p));
   } catch (error) {
-    return { output: fallbackOutput(p.hook_event_name, `cannot read Cursor's settings: ${(error as Error).message}`), via: "fallback" };
+    return {
+      output: fallbackOutput(p.hook_event_name, `cannot read Cursor's settings: ${(error as Error).message}`),
+      via: "fallback",
+    };
   }
   const v = verdictFor(p, decision);
   if (v.kind === "answer") {
     await record(deps.api, auditEvent(p, { output: v.output, decision }));
     return { output: v.output, via: "local", decision };
   }
-  if (!deps.api) return { output: fallbackOutput(p.hook_event_name, "no cockpit token configured"), via: "fallback", decision };
+  if (!deps.api)
+    return { output: fallbackOutput(p.hook_event_name, "no cockpit token configured"), via: "fallback", decision };
   try {
     const output = await askPerson(deps.api, p, cardRequest(p, call, decision), deps);
     return { output, via: "card", decision };
   } catch (error) {
-    return { output: fallbackOutput(p.hook_event_name, `cockpit unreachable: ${(error as Error).message}`), via: "fallback", decision };
+    return {
+      output: fallbackOutput(p.hook_event_name, `cockpit unreachable: ${(error as Error).message}`),
+      via: "fallback",
+      decision,
+    };
   }
 }

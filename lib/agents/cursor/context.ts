@@ -23,18 +23,35 @@ export interface ContextOptions extends CursorEnv {
 /** The context `decideCursor` needs, with the stores as listed (so callers can show them). */
 export async function loadCursorContext(o: ContextOptions): Promise<CursorContext & { stores: CursorStore[] }> {
   const stores = await loadCursorStores(o);
-  return { workspaceRoot: path.resolve(o.workspace), cwd: path.resolve(o.cwd ?? o.workspace), home: o.home, mode: o.mode, stores, shell: o.shell };
+  return {
+    workspaceRoot: path.resolve(o.workspace),
+    cwd: path.resolve(o.cwd ?? o.workspace),
+    home: o.home,
+    mode: o.mode,
+    stores,
+    shell: o.shell,
+  };
 }
 
 /** The workspace a hook payload belongs to: Cursor's first workspace root, else the command's cwd. */
 export function workspaceOf(p: GatePayload, fallback: string): { workspace: string; cwd: string } {
-  const workspace = p.workspace_roots?.[0] ?? (p.hook_event_name === "beforeShellExecution" ? p.cwd : undefined) ?? fallback;
+  const workspace =
+    p.workspace_roots?.[0] ?? (p.hook_event_name === "beforeShellExecution" ? p.cwd : undefined) ?? fallback;
   const cwd = p.hook_event_name === "beforeShellExecution" && p.cwd ? p.cwd : workspace;
   return { workspace, cwd };
 }
 
 const McpFile = z.looseObject({
-  mcpServers: z.record(z.string(), z.looseObject({ url: z.string().optional(), command: z.string().optional(), args: z.array(z.string()).optional() })).optional(),
+  mcpServers: z
+    .record(
+      z.string(),
+      z.looseObject({
+        url: z.string().optional(),
+        command: z.string().optional(),
+        args: z.array(z.string()).optional(),
+      }),
+    )
+    .optional(),
 });
 
 /** Servers of the project's and the user's mcp.json (project names win); unreadable files contribute nothing. */
@@ -45,7 +62,8 @@ export async function loadMcpServers(workspace: string, home: string): Promise<R
     if (!bytes.exists || bytes.decodeError) continue;
     const parsed = McpFile.safeParse(parse(bytes.text, [], { allowTrailingComma: true }));
     if (!parsed.success) continue;
-    for (const [name, s] of Object.entries(parsed.data.mcpServers ?? {})) out[name] = { url: s.url, command: s.command, args: s.args };
+    for (const [name, s] of Object.entries(parsed.data.mcpServers ?? {}))
+      out[name] = { url: s.url, command: s.command, args: s.args };
   }
   return out;
 }

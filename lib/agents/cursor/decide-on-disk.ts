@@ -19,12 +19,19 @@ export interface DecideOnDisk extends CursorEnv {
 }
 
 export type DecideOnDiskResult =
-  | { ok: true; output: Omit<CursorDecision, "trace" | "warnings"> & Partial<Pick<CursorDecision, "trace" | "warnings">> }
+  | {
+      ok: true;
+      output: Omit<CursorDecision, "trace" | "warnings"> & Partial<Pick<CursorDecision, "trace" | "warnings">>;
+    }
   | { ok: false; error: string };
 
 export async function decideCursorOnDisk(o: DecideOnDisk): Promise<DecideOnDiskResult> {
   const mode = normalizeCursorMode(o.mode);
-  if (!mode) return { ok: false, error: `unknown Cursor mode ${o.mode}: use default (allowlist), auto-review, force or unrestricted` };
+  if (!mode)
+    return {
+      ok: false,
+      error: `unknown Cursor mode ${o.mode}: use default (allowlist), auto-review, force or unrestricted`,
+    };
   const call = parseCursorCall(o.call);
   if (!call.ok) return { ok: false, error: call.error };
   const ctx = await loadCursorContext({ ...o, mode });

@@ -5,6 +5,7 @@
  * redirections, how project files merge — is decided conservatively and the decision says `inferred: true` with why.
  */
 import { analyzeShell, type ShellAnalysis, type ShellParser, type ShellPart, type StepName } from "@/lib/policy";
+import { resolveCallPath } from "@/lib/policy/paths";
 import type { CursorCall } from "./call";
 import type { CursorAction, CursorRule, CursorScope } from "./config";
 import { hostOf, matchDomain, matchMcp, matchPath, matchShellPart, type Match, type PathEnv } from "./match";
@@ -84,7 +85,12 @@ export function effectiveRules(stores: CursorStoreView[]): Effective {
   const trace: CursorTraceEntry[] = [];
   const valid = stores.filter((s) => s.valid);
   const invalid = stores.filter((s) => !s.valid);
-  for (const s of invalid) trace.push({ step: "merge", outcome: "skipped", why: `${s.path} is invalid (${s.error}): nothing is allowed while it is` });
+  for (const s of invalid)
+    trace.push({
+      step: "merge",
+      outcome: "skipped",
+      why: `${s.path} is invalid (${s.error}): nothing is allowed while it is`,
+    });
   const deny = valid.flatMap((s) => s.rules.filter((r) => r.action === "deny" && r.token));
   const owner = [...valid].reverse().find((s) => s.definesAllow);
   const shadowed: CursorRule[] = [];
@@ -94,10 +100,18 @@ export function effectiveRules(stores: CursorStoreView[]): Effective {
     if (!list.length) continue;
     if (s !== owner) {
       shadowed.push(...list);
-      trace.push({ step: "merge", outcome: "skipped", why: `allow entries of ${s.path} not counted: the deeper ${owner?.path} has its own permissions.allow (Cursor's merge of lists is undocumented)` });
+      trace.push({
+        step: "merge",
+        outcome: "skipped",
+        why: `allow entries of ${s.path} not counted: the deeper ${owner?.path} has its own permissions.allow (Cursor's merge of lists is undocumented)`,
+      });
     } else if (!s.strictJson) {
       shadowed.push(...list);
-      trace.push({ step: "merge", outcome: "skipped", why: `allow entries of ${s.path} not counted: the file is not plain JSON` });
+      trace.push({
+        step: "merge",
+        outcome: "skipped",
+        why: `allow entries of ${s.path} not counted: the file is not plain JSON`,
+      });
     } else allow = list;
   }
   return { deny, allow, invalid, trace, shadowed };
@@ -113,7 +127,12 @@ class Builder {
   infer(why: string) {
     this.inferred.add(why);
   }
-  done(decision: CursorDecision["decision"], step: CursorStep, reason: string, rule: CursorRule | null = null): CursorDecision {
+  done(
+    decision: CursorDecision["decision"],
+    step: CursorStep,
+    reason: string,
+    rule: CursorRule | null = null,
+  ): CursorDecision {
     this.trace.push({ step, outcome: "decided", why: reason });
     return {
       decision,
@@ -153,7 +172,12 @@ function test(rule: CursorRule, s: Subject, env: PathEnv, forDeny: boolean): Mat
   }
 }
 
-function first(rules: CursorRule[], s: Subject, env: PathEnv, forDeny: boolean): { rule: CursorRule; match: Extract<Match, { matched: true }> } | null {
+function first(
+  rules: CursorRule[],
+  s: Subject,
+  env: PathEnv,
+  forDeny: boolean,
+): { rule: CursorRule; match: Extract<Match, { matched: true }> } | null {
   let loose: { rule: CursorRule; match: Extract<Match, { matched: true }> } | null = null;
   for (const rule of rules) {
     const m = test(rule, s, env, forDeny);
@@ -164,20 +188,9 @@ function first(rules: CursorRule[], s: Subject, env: PathEnv, forDeny: boolean):
   return loose;
 }
 
-export function normalizeAbs(p: string): string {
-  const out: string[] = [];
-  for (const seg of p.split("/")) {
-    if (seg === "" || seg === ".") continue;
-    if (seg === "..") out.pop();
-    else out.push(seg);
-  }
-  return "/" + out.join("/");
-}
-
 /** Absolute path of a call argument: `~` is home, relative paths start at Cursor's cwd. */
 export function resolvePath(p: string, cwd: string, home: string): string {
-  const s = p === "~" || p.startsWith("~/") ? home + p.slice(1) : p;
-  return normalizeAbs(s.startsWith("/") ? s : `${cwd}/${s}`);
+  return resolveCallPath(p, { workspaceRoot: cwd, cwd, home });
 }
 
 const SHELL_OPEN =
@@ -191,7 +204,11 @@ export function decideCursor(call: CursorCall, ctx: CursorContext): CursorDecisi
   const cwd = call.tool === "Shell" && call.cwd ? call.cwd : (ctx.cwd ?? ctx.workspaceRoot);
   const env: PathEnv = { workspaceRoot: ctx.workspaceRoot, home: ctx.home };
   if (mode === "auto-review")
-    b.trace.push({ step: "mode", outcome: "passed", why: "auto-review: Cursor's classifier may run what no entry allows; the cockpit cannot model it and asks instead (stricter)" });
+    b.trace.push({
+      step: "mode",
+      outcome: "passed",
+      why: "auto-review: Cursor's classifier may run what no entry allows; the cockpit cannot model it and asks instead (stricter)",
+    });
 
   // 1. Subjects: what deny must not cover and what allow must cover entirely.
   let denySubjects: Subject[];
@@ -200,13 +217,39 @@ export function decideCursor(call: CursorCall, ctx: CursorContext): CursorDecisi
   switch (call.tool) {
     case "Shell": {
       analysis = analyzeShell(call.command, ctx.shell);
-      const parts = analysis.parts.map((part, k) => ({ kind: "Shell" as const, part, label: `segment ${k + 1} \`${part.text}\`` }));
-      const writes = analysis.writes.map((w) => ({ kind: "Write" as const, abs: resolvePath(w, cwd, ctx.home), label: `redirection to ${w}` }));
+      const parts = analysis.parts.map((part, k) => ({
+        kind: "Shell" as const,
+        part,
+        label: `segment ${k + 1} \`${part.text}\``,
+      }));
+      const writes = analysis.writes.map((w) => ({
+        kind: "Write" as const,
+        abs: resolvePath(w, cwd, ctx.home),
+        label: `redirection to ${w}`,
+      }));
       const firstWord = call.command.trim().split(/\s+/)[0] ?? "";
-      const raw: Subject = { kind: "Shell", part: { text: call.command, argv: [firstWord], core: [firstWord], assignments: [], wrappers: [], writes: [], origin: "top", dynamic: true }, label: `first token \`${firstWord}\`` };
+      const raw: Subject = {
+        kind: "Shell",
+        part: {
+          text: call.command,
+          argv: [firstWord],
+          core: [firstWord],
+          assignments: [],
+          wrappers: [],
+          writes: [],
+          origin: "top",
+          dynamic: true,
+        },
+        label: `first token \`${firstWord}\``,
+      };
       denySubjects = [raw, ...parts, ...writes];
       allowSubjects = [...parts, ...writes];
-      const simple = analysis.parseable && analysis.allowable && analysis.parts.length === 1 && analysis.parts[0].origin === "top" && analysis.writes.length === 0;
+      const simple =
+        analysis.parseable &&
+        analysis.allowable &&
+        analysis.parts.length === 1 &&
+        analysis.parts[0].origin === "top" &&
+        analysis.writes.length === 0;
       if (!simple) b.infer(SHELL_OPEN);
       if (analysis.dangerous) b.warnings.add("dangerous command");
       break;
@@ -224,8 +267,11 @@ export function decideCursor(call: CursorCall, ctx: CursorContext): CursorDecisi
       break;
     }
     case "Mcp": {
-      if (call.server === null) b.infer("the call does not name its MCP server: deny entries match any server, allow needs Mcp(*:tool)");
-      denySubjects = allowSubjects = [{ kind: "Mcp", server: call.server, name: call.name, label: `${call.server ?? "?"}:${call.name}` }];
+      if (call.server === null)
+        b.infer("the call does not name its MCP server: deny entries match any server, allow needs Mcp(*:tool)");
+      denySubjects = allowSubjects = [
+        { kind: "Mcp", server: call.server, name: call.name, label: `${call.server ?? "?"}:${call.name}` },
+      ];
       break;
     }
   }
@@ -237,7 +283,11 @@ export function decideCursor(call: CursorCall, ctx: CursorContext): CursorDecisi
     if (hit.match.inferred) b.infer(`deny ${hit.rule.text}: ${hit.match.inferred}`);
     return b.done("deny", "deny-rule", `${hit.rule.text} denies ${s.label}`, hit.rule);
   }
-  b.trace.push({ step: "deny-rule", outcome: "passed", why: eff.deny.length ? "no deny entry covers the call" : "no deny entries" });
+  b.trace.push({
+    step: "deny-rule",
+    outcome: "passed",
+    why: eff.deny.length ? "no deny entry covers the call" : "no deny entries",
+  });
 
   // 3. --force / unrestricted: everything not denied runs (shell commands and file writes).
   if ((mode === "force" || mode === "unrestricted") && (call.tool === "Shell" || call.tool === "Write"))
@@ -245,11 +295,19 @@ export function decideCursor(call: CursorCall, ctx: CursorContext): CursorDecisi
 
   // 4. A store that cannot be read may hold a deny: never allow while it is listed.
   if (eff.invalid.length)
-    return b.done("ask", "invalid-store", `${eff.invalid.map((s) => s.path).join(", ")} cannot be read: the cockpit allows nothing until it is fixed`);
+    return b.done(
+      "ask",
+      "invalid-store",
+      `${eff.invalid.map((s) => s.path).join(", ")} cannot be read: the cockpit allows nothing until it is fixed`,
+    );
 
   if (analysis && !(analysis.parseable && analysis.allowable)) {
     b.infer(`the command is not fully understood (${analysis.unsupported.join(", ") || "syntax error"}): it asks`);
-    return b.done("ask", "fallback", `unsupported shell syntax (${analysis.unsupported.join(", ") || "syntax error"}): never allowed by an entry`);
+    return b.done(
+      "ask",
+      "fallback",
+      `unsupported shell syntax (${analysis.unsupported.join(", ") || "syntax error"}): never allowed by an entry`,
+    );
   }
 
   // 5. Allow: every subject needs an allow entry.
@@ -258,14 +316,23 @@ export function decideCursor(call: CursorCall, ctx: CursorContext): CursorDecisi
     const hit = first(eff.allow, s, env, false);
     if (!hit) {
       const outer = first(eff.shadowed, s, env, false);
-      if (outer) b.infer(`${outer.rule.text} in ${outer.rule.store} would allow ${s.label} if Cursor extends outer allow lists`);
+      if (outer)
+        b.infer(`${outer.rule.text} in ${outer.rule.store} would allow ${s.label} if Cursor extends outer allow lists`);
       return b.done("ask", "fallback", fallbackReason(call, s, allowSubjects.length > 1));
     }
-    if (allowSubjects.length > 1) b.trace.push({ step: "segment", outcome: "passed", why: `${hit.rule.text} allows ${s.label}` });
+    if (allowSubjects.length > 1)
+      b.trace.push({ step: "segment", outcome: "passed", why: `${hit.rule.text} allows ${s.label}` });
     decider ??= hit.rule;
   }
   if (!decider) return b.done("ask", "fallback", "nothing to allow");
-  return b.done("allow", "allow-rule", allowSubjects.length > 1 ? `every part is allowed (first by ${decider.text})` : `${decider.text} allows ${allowSubjects[0].label}`, decider);
+  return b.done(
+    "allow",
+    "allow-rule",
+    allowSubjects.length > 1
+      ? `every part is allowed (first by ${decider.text})`
+      : `${decider.text} allows ${allowSubjects[0].label}`,
+    decider,
+  );
 }
 
 function fallbackReason(call: CursorCall, s: Subject, several: boolean): string {

@@ -18,8 +18,18 @@ let sb: Sandbox;
 beforeEach(() => {
   sb = makeSandbox("cursor-disk-");
   mkdirSync(path.join(sb.workspace, ".git"));
-  sb.write("~/.cursor/cli-config.json", JSON.stringify({ version: 1, editor: { vimMode: false }, permissions: { allow: ["Shell(ls)"], deny: ["Shell(rm)"] } }, null, 2));
-  sb.write(".cursor/cli.json", '{\n  // project\n  "permissions": {\n    "deny": ["Read(.env*)", "Read(.env*)", "bogus"]\n  }\n}\n');
+  sb.write(
+    "~/.cursor/cli-config.json",
+    JSON.stringify(
+      { version: 1, editor: { vimMode: false }, permissions: { allow: ["Shell(ls)"], deny: ["Shell(rm)"] } },
+      null,
+      2,
+    ),
+  );
+  sb.write(
+    ".cursor/cli.json",
+    '{\n  // project\n  "permissions": {\n    "deny": ["Read(.env*)", "Read(.env*)", "bogus"]\n  }\n}\n',
+  );
 });
 afterEach(() => sb.cleanup());
 
@@ -46,26 +56,55 @@ describe("entries", () => {
 
 describe("decideCursorOnDisk (the decide --agent cursor contract)", () => {
   it("prints decision, step, rule, scope, store, reason and inferred", async () => {
-    const r = await decideCursorOnDisk({ workspace: sb.workspace, home: sb.home, shell, call: { tool: "Shell", input: { command: "ls -la" } } });
+    const r = await decideCursorOnDisk({
+      workspace: sb.workspace,
+      home: sb.home,
+      shell,
+      call: { tool: "Shell", input: { command: "ls -la" } },
+    });
     expect(r).toEqual({
       ok: true,
-      output: expect.objectContaining({ decision: "allow", step: "allow-rule", rule: "Shell(ls)", scope: "global", store: path.join(sb.home, ".cursor/cli-config.json"), inferred: false, inferredWhy: [] }),
+      output: expect.objectContaining({
+        decision: "allow",
+        step: "allow-rule",
+        rule: "Shell(ls)",
+        scope: "global",
+        store: path.join(sb.home, ".cursor/cli-config.json"),
+        inferred: false,
+        inferredWhy: [],
+      }),
     });
-    const d = await decideCursorOnDisk({ workspace: sb.workspace, home: sb.home, shell, call: { tool: "Read", input: { path: "app/.env" } }, explain: true });
+    const d = await decideCursorOnDisk({
+      workspace: sb.workspace,
+      home: sb.home,
+      shell,
+      call: { tool: "Read", input: { path: "app/.env" } },
+      explain: true,
+    });
     expect(d).toMatchObject({ ok: true, output: { decision: "deny", inferred: true, trace: expect.any(Array) } });
   });
 
   it("refuses a bad mode or call with a reason", async () => {
-    expect(await decideCursorOnDisk({ workspace: sb.workspace, home: sb.home, shell, mode: "plan", call: {} })).toMatchObject({ ok: false, error: /unknown Cursor mode/ });
-    expect(await decideCursorOnDisk({ workspace: sb.workspace, home: sb.home, shell, call: { tool: "Grep", input: {} } })).toMatchObject({ ok: false, error: /unknown tool/ });
+    expect(
+      await decideCursorOnDisk({ workspace: sb.workspace, home: sb.home, shell, mode: "plan", call: {} }),
+    ).toMatchObject({ ok: false, error: /unknown Cursor mode/ });
+    expect(
+      await decideCursorOnDisk({ workspace: sb.workspace, home: sb.home, shell, call: { tool: "Grep", input: {} } }),
+    ).toMatchObject({ ok: false, error: /unknown tool/ });
   });
 });
 
 describe("loadMcpServers", () => {
   it("reads project and user mcp.json; the project's names win; broken files count for nothing", async () => {
-    sb.write("~/.cursor/mcp.json", JSON.stringify({ mcpServers: { datadog: { url: "https://old" }, gh: { command: "npx", args: ["gh"] } } }));
+    sb.write(
+      "~/.cursor/mcp.json",
+      JSON.stringify({ mcpServers: { datadog: { url: "https://old" }, gh: { command: "npx", args: ["gh"] } } }),
+    );
     sb.write(".cursor/mcp.json", '{ "mcpServers": { "datadog": { "url": "https://new" } }, }');
-    expect(await loadMcpServers(sb.workspace, sb.home)).toEqual({ datadog: { url: "https://new" }, gh: { command: "npx", args: ["gh"] } });
+    expect(await loadMcpServers(sb.workspace, sb.home)).toEqual({
+      datadog: { url: "https://new" },
+      gh: { command: "npx", args: ["gh"] },
+    });
     sb.write(".cursor/mcp.json", "{ nope");
     expect(Object.keys(await loadMcpServers(sb.workspace, sb.home))).toEqual(["datadog", "gh"]);
   });

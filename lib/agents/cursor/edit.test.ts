@@ -37,7 +37,13 @@ describe("pure edits keep every other byte", () => {
   });
 
   it("narrow replaces the string in place", () => {
-    const out = narrowText(SAMPLE, F, "workspace", { action: "allow", index: 0, text: "Shell(git)" }, "Shell(git:status*)");
+    const out = narrowText(
+      SAMPLE,
+      F,
+      "workspace",
+      { action: "allow", index: 0, text: "Shell(git)" },
+      "Shell(git:status*)",
+    );
     expect(out).toBe(SAMPLE.replace('"Shell(git)"', '"Shell(git:status*)"'));
   });
 
@@ -71,8 +77,12 @@ describe("pure edits keep every other byte", () => {
   });
 
   it("a stale reference is refused, never guessed", () => {
-    expect(() => revokeText(SAMPLE, F, "workspace", { action: "allow", index: 1, text: "Shell(git)" })).toThrow(/changed on disk/);
-    expect(() => revokeText(SAMPLE, F, "workspace", { action: "allow", index: 9, text: "Shell(git)" })).toThrow(/no permissions/);
+    expect(() => revokeText(SAMPLE, F, "workspace", { action: "allow", index: 1, text: "Shell(git)" })).toThrow(
+      /changed on disk/,
+    );
+    expect(() => revokeText(SAMPLE, F, "workspace", { action: "allow", index: 9, text: "Shell(git)" })).toThrow(
+      /no permissions/,
+    );
   });
 
   it("an invalid file is never edited", () => {
@@ -92,15 +102,24 @@ describe("editCursorStore on disk", () => {
     const [, project] = await loadCursorStores({ workspace: sb.workspace, home: sb.home });
     expect(project).toMatchObject({ path: file, valid: true, writable: true });
     const target = { file, scope: "workspace" as const, root: sb.workspace, expectedVersion: project.version };
-    const r1 = await editCursorStore(target, (t) => revokeText(t, file, "workspace", { action: "allow", index: 1, text: "Shell(npm)" }));
-    const r2 = await editCursorStore({ ...target, expectedVersion: r1.version }, (t) => addText(t, file, "workspace", "allow", "Shell(npm:test)"));
+    const r1 = await editCursorStore(target, (t) =>
+      revokeText(t, file, "workspace", { action: "allow", index: 1, text: "Shell(npm)" }),
+    );
+    const r2 = await editCursorStore({ ...target, expectedVersion: r1.version }, (t) =>
+      addText(t, file, "workspace", "allow", "Shell(npm:test)"),
+    );
     await editCursorStore({ ...target, expectedVersion: r2.version }, (t) =>
       narrowText(t, file, "workspace", { action: "allow", index: 0, text: "Shell(git)" }, "Shell(git:log*)"),
     );
     const text = readFileSync(file, "utf8");
     expect(text).toContain("// Team rules: reviewed in PR #12");
     expect(text).toContain("/* reads */");
-    expect(entries(text)).toEqual(["allow:Shell(git:log*)", "allow:Read(src/**)", "allow:Shell(npm:test)", "deny:Shell(rm)"]);
+    expect(entries(text)).toEqual([
+      "allow:Shell(git:log*)",
+      "allow:Read(src/**)",
+      "allow:Shell(npm:test)",
+      "deny:Shell(rm)",
+    ]);
   });
 
   it("a changed file is refused (compare-and-swap)", async () => {
@@ -108,7 +127,9 @@ describe("editCursorStore on disk", () => {
     const [, project] = await loadCursorStores({ workspace: sb.workspace, home: sb.home });
     writeFileSync(file, SAMPLE.replace("Shell(npm)", "Shell(pnpm)"));
     await expect(
-      editCursorStore({ file, scope: "workspace", root: sb.workspace, expectedVersion: project.version }, (t) => addText(t, file, "workspace", "allow", "Shell(ls)")),
+      editCursorStore({ file, scope: "workspace", root: sb.workspace, expectedVersion: project.version }, (t) =>
+        addText(t, file, "workspace", "allow", "Shell(ls)"),
+      ),
     ).rejects.toThrow(/changed on disk/);
     expect(readFileSync(file, "utf8")).toContain("Shell(pnpm)");
   });
@@ -116,10 +137,16 @@ describe("editCursorStore on disk", () => {
   it("a broken file is reported invalid and left untouched", async () => {
     const file = sb.write(".cursor/cli.json", '{"permissions": {"allow": [1]}}');
     const [, project] = await loadCursorStores({ workspace: sb.workspace, home: sb.home });
-    expect(project).toMatchObject({ valid: false, writable: false, error: expect.stringMatching(/permissions\.allow\.0/) });
-    await expect(editCursorStore({ file, scope: "workspace", root: sb.workspace }, (t) => addText(t, file, "workspace", "allow", "Shell(ls)"))).rejects.toThrow(
-      /never overwritten/,
-    );
+    expect(project).toMatchObject({
+      valid: false,
+      writable: false,
+      error: expect.stringMatching(/permissions\.allow\.0/),
+    });
+    await expect(
+      editCursorStore({ file, scope: "workspace", root: sb.workspace }, (t) =>
+        addText(t, file, "workspace", "allow", "Shell(ls)"),
+      ),
+    ).rejects.toThrow(/never overwritten/);
     expect(readFileSync(file, "utf8")).toBe('{"permissions": {"allow": [1]}}');
   });
 
@@ -129,16 +156,20 @@ describe("editCursorStore on disk", () => {
     writeFileSync(path.join(elsewhere, "cli.json"), "{}");
     symlinkSync(elsewhere, path.join(sb.workspace, ".cursor"));
     const file = path.join(sb.workspace, ".cursor", "cli.json");
-    await expect(editCursorStore({ file, scope: "workspace", root: sb.workspace }, (t) => addText(t, file, "workspace", "allow", "Shell(ls)"))).rejects.toThrow(
-      /symlink/,
-    );
+    await expect(
+      editCursorStore({ file, scope: "workspace", root: sb.workspace }, (t) =>
+        addText(t, file, "workspace", "allow", "Shell(ls)"),
+      ),
+    ).rejects.toThrow(/symlink/);
     expect(readFileSync(path.join(elsewhere, "cli.json"), "utf8")).toBe("{}");
     rmSync(path.join(sb.workspace, ".cursor"));
   });
 
   it("creates a missing project file", async () => {
     const file = path.join(sb.workspace, ".cursor", "cli.json");
-    await editCursorStore({ file, scope: "workspace", root: sb.workspace, expectedVersion: "missing" }, (t) => addText(t, file, "workspace", "allow", "Shell(npm:test)"));
+    await editCursorStore({ file, scope: "workspace", root: sb.workspace, expectedVersion: "missing" }, (t) =>
+      addText(t, file, "workspace", "allow", "Shell(npm:test)"),
+    );
     expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ permissions: { allow: ["Shell(npm:test)"] } });
   });
 });

@@ -5,7 +5,14 @@
  */
 import { appendJsonRule } from "@/lib/stores/json-append";
 import { removeJsonRule, replaceJsonRule } from "@/lib/stores/json-edit";
-import { ConflictError, InvalidInputError, InvalidStoreError, NarrowingRefusedError, NotFoundError, ReadOnlyStoreError } from "@/lib/stores/errors";
+import {
+  ConflictError,
+  InvalidInputError,
+  InvalidStoreError,
+  NarrowingRefusedError,
+  NotFoundError,
+  ReadOnlyStoreError,
+} from "@/lib/stores/errors";
 import { readNoFollow, writeAtomically } from "@/lib/stores/atomic-write";
 import { parseCursorConfig, type CursorAction, type CursorRule, type CursorScope } from "./config";
 import { isNarrowerToken } from "./narrow";
@@ -59,16 +66,23 @@ export function addText(text: string, file: string, scope: CursorScope, action: 
  */
 export function narrowText(text: string, file: string, scope: CursorScope, ref: EntryRef, to: string): string {
   const rule = entryOf(text, file, scope, ref);
-  if (!rule.token) throw new NarrowingRefusedError(`cannot prove narrower: ${rule.text} is not a token Cursor documents; revoke it instead`);
+  if (!rule.token)
+    throw new NarrowingRefusedError(
+      `cannot prove narrower: ${rule.text} is not a token Cursor documents; revoke it instead`,
+    );
   if (to.trim() === "deny") {
     if (ref.action !== "allow") throw new NarrowingRefusedError("cannot prove narrower: the entry already denies");
     const removed = removeJsonRule(text, "allow", ref.index, ref.text);
     const p = parseCursorConfig(removed, file, scope);
-    return p.rules.some((r) => r.action === "deny" && r.text === rule.text) ? removed : appendJsonRule(removed, "deny", rule.text);
+    return p.rules.some((r) => r.action === "deny" && r.text === rule.text)
+      ? removed
+      : appendJsonRule(removed, "deny", rule.text);
   }
   if (to.trim() === "allow" || to.trim() === "ask")
     throw new NarrowingRefusedError(
-      to.trim() === "ask" ? "cannot prove narrower: Cursor has no ask list — revoke the allow entry and Cursor asks" : "cannot prove narrower: deny → allow loosens the entry",
+      to.trim() === "ask"
+        ? "cannot prove narrower: Cursor has no ask list — revoke the allow entry and Cursor asks"
+        : "cannot prove narrower: deny → allow loosens the entry",
     );
   const next = parseTokenInput(to);
   const proof = isNarrowerToken({ action: ref.action, token: rule.token }, { action: ref.action, token: next });
@@ -90,15 +104,26 @@ export interface StoreTarget {
  * Read the file (refusing symlinks and non-files), apply a pure edit, check the result still parses as the same
  * kind of file, and write it with compare-and-swap. A broken file is refused untouched.
  */
-export async function editCursorStore(target: StoreTarget, edit: (text: string) => string, dryRun = false): Promise<{ before: string; after: string; version: string }> {
+export async function editCursorStore(
+  target: StoreTarget,
+  edit: (text: string) => string,
+  dryRun = false,
+): Promise<{ before: string; after: string; version: string }> {
   if (target.writable === false) throw new ReadOnlyStoreError(`${target.file} is read-only here`);
   const current = await readNoFollow(target.file);
   if (target.expectedVersion && current.version !== target.expectedVersion) throw new ConflictError();
-  if (current.decodeError) throw new InvalidStoreError(`${target.file}: ${current.decodeError} — it is never overwritten`);
+  if (current.decodeError)
+    throw new InvalidStoreError(`${target.file}: ${current.decodeError} — it is never overwritten`);
   const after = edit(current.text);
   const check = parseCursorConfig(after, target.file, target.scope);
-  if (!check.valid) throw new InvalidStoreError(`the edit would break ${target.file} (${check.error}); nothing was written`);
+  if (!check.valid)
+    throw new InvalidStoreError(`the edit would break ${target.file} (${check.error}); nothing was written`);
   if (dryRun || after === current.text) return { before: current.text, after, version: current.version };
-  const { version } = await writeAtomically({ file: target.file, root: target.root, expectedVersion: current.version, content: after });
+  const { version } = await writeAtomically({
+    file: target.file,
+    root: target.root,
+    expectedVersion: current.version,
+    content: after,
+  });
   return { before: current.text, after, version };
 }

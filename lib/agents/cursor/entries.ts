@@ -33,44 +33,45 @@ export function cursorEntryId(store: string, action: CursorAction, text: string,
   return sha256(`${store}\0rule\0${action}\0${text}\0${occurrence}`).slice(0, 16);
 }
 
-export function cursorEntries(stores: CursorStore[]): CursorEntry[] {
-  const out: CursorEntry[] = [];
-  for (const s of stores) {
+/** Every rule of every store with its id (the nth identical string of a list gets occurrence n). */
+function* withIds(stores: CursorStore[]): Generator<{ store: CursorStore; rule: CursorRule; id: string }> {
+  for (const store of stores) {
     const seen = new Map<string, number>();
-    for (const r of s.rules) {
-      const key = `${r.action}\0${r.text}`;
+    for (const rule of store.rules) {
+      const key = `${rule.action}\0${rule.text}`;
       const occurrence = seen.get(key) ?? 0;
       seen.set(key, occurrence + 1);
-      out.push({
-        id: cursorEntryId(s.path, r.action, r.text, occurrence),
-        scope: s.scope,
-        kind: "rule",
-        agent: "cursor",
-        action: r.action,
-        rule: r.text,
-        tool: r.token?.kind ?? null,
-        specifier: r.token ? (/\((.*)\)\s*$/s.exec(r.text)?.[1] ?? null) : null,
-        ...(r.error ? { malformed: r.error } : {}),
-        notes: r.token?.notes ?? [],
-        store: { path: s.path, format: CURSOR_FORMAT, version: s.version, valid: s.valid, ...(s.error ? { error: s.error } : {}) },
-        line: r.line,
-        writable: s.writable,
-      });
+      yield { store, rule, id: cursorEntryId(store.path, rule.action, rule.text, occurrence) };
     }
   }
-  return out;
+}
+
+export function cursorEntries(stores: CursorStore[]): CursorEntry[] {
+  return [...withIds(stores)].map(({ store: s, rule: r, id }) => ({
+    id,
+    scope: s.scope,
+    kind: "rule",
+    agent: "cursor",
+    action: r.action,
+    rule: r.text,
+    tool: r.token?.kind ?? null,
+    specifier: r.token ? (/\((.*)\)\s*$/s.exec(r.text)?.[1] ?? null) : null,
+    ...(r.error ? { malformed: r.error } : {}),
+    notes: r.token?.notes ?? [],
+    store: {
+      path: s.path,
+      format: CURSOR_FORMAT,
+      version: s.version,
+      valid: s.valid,
+      ...(s.error ? { error: s.error } : {}),
+    },
+    line: r.line,
+    writable: s.writable,
+  }));
 }
 
 /** The store and entry an id names, or null. */
 export function findCursorEntry(stores: CursorStore[], id: string): { store: CursorStore; rule: CursorRule } | null {
-  for (const s of stores) {
-    const seen = new Map<string, number>();
-    for (const r of s.rules) {
-      const key = `${r.action}\0${r.text}`;
-      const occurrence = seen.get(key) ?? 0;
-      seen.set(key, occurrence + 1);
-      if (cursorEntryId(s.path, r.action, r.text, occurrence) === id) return { store: s, rule: r };
-    }
-  }
+  for (const hit of withIds(stores)) if (hit.id === id) return { store: hit.store, rule: hit.rule };
   return null;
 }

@@ -21,7 +21,13 @@ const Base = {
   user_email: z.string().max(500).nullable().optional(),
 };
 
-export const BeforeShellPayload = z.looseObject({ ...Base, hook_event_name: z.literal("beforeShellExecution"), command: z.string().max(100_000), cwd: z.string().max(4096).optional(), sandbox: z.boolean().optional() });
+export const BeforeShellPayload = z.looseObject({
+  ...Base,
+  hook_event_name: z.literal("beforeShellExecution"),
+  command: z.string().max(100_000),
+  cwd: z.string().max(4096).optional(),
+  sandbox: z.boolean().optional(),
+});
 export const BeforeMcpPayload = z.looseObject({
   ...Base,
   hook_event_name: z.literal("beforeMCPExecution"),
@@ -31,19 +37,53 @@ export const BeforeMcpPayload = z.looseObject({
   url: z.string().max(4096).optional(),
   command: z.string().max(100_000).optional(),
 });
-export const BeforeReadPayload = z.looseObject({ ...Base, hook_event_name: z.literal("beforeReadFile"), file_path: z.string().min(1).max(4096), content: z.string().optional() });
-export const AfterShellPayload = z.looseObject({ ...Base, hook_event_name: z.literal("afterShellExecution"), command: z.string().max(100_000), output: z.string().optional(), duration: z.number().optional() });
-export const AfterMcpPayload = z.looseObject({ ...Base, hook_event_name: z.literal("afterMCPExecution"), tool_name: z.string().min(1).max(300), tool_input: z.unknown().optional(), result_json: z.string().optional(), duration: z.number().optional() });
-export const AfterEditPayload = z.looseObject({ ...Base, hook_event_name: z.literal("afterFileEdit"), file_path: z.string().min(1).max(4096), edits: z.array(z.unknown()).optional() });
+export const BeforeReadPayload = z.looseObject({
+  ...Base,
+  hook_event_name: z.literal("beforeReadFile"),
+  file_path: z.string().min(1).max(4096),
+  content: z.string().optional(),
+});
+export const AfterShellPayload = z.looseObject({
+  ...Base,
+  hook_event_name: z.literal("afterShellExecution"),
+  command: z.string().max(100_000),
+  output: z.string().optional(),
+  duration: z.number().optional(),
+});
+export const AfterMcpPayload = z.looseObject({
+  ...Base,
+  hook_event_name: z.literal("afterMCPExecution"),
+  tool_name: z.string().min(1).max(300),
+  tool_input: z.unknown().optional(),
+  result_json: z.string().optional(),
+  duration: z.number().optional(),
+});
+export const AfterEditPayload = z.looseObject({
+  ...Base,
+  hook_event_name: z.literal("afterFileEdit"),
+  file_path: z.string().min(1).max(4096),
+  edits: z.array(z.unknown()).optional(),
+});
 
-export const CursorHookPayload = z.discriminatedUnion("hook_event_name", [BeforeShellPayload, BeforeMcpPayload, BeforeReadPayload, AfterShellPayload, AfterMcpPayload, AfterEditPayload]);
+export const CursorHookPayload = z.discriminatedUnion("hook_event_name", [
+  BeforeShellPayload,
+  BeforeMcpPayload,
+  BeforeReadPayload,
+  AfterShellPayload,
+  AfterMcpPayload,
+  AfterEditPayload,
+]);
 export type CursorHookPayload = z.infer<typeof CursorHookPayload>;
-export type GatePayload = Extract<CursorHookPayload, { hook_event_name: "beforeShellExecution" | "beforeMCPExecution" | "beforeReadFile" }>;
+export type GatePayload = Extract<
+  CursorHookPayload,
+  { hook_event_name: "beforeShellExecution" | "beforeMCPExecution" | "beforeReadFile" }
+>;
 
 export const isGate = (p: CursorHookPayload): p is GatePayload => p.hook_event_name.startsWith("before");
 
 /** Cursor's hook output. `{}` for the after* events, which Cursor does not read. */
-export type CursorHookOutput = { permission: "allow" | "deny" | "ask"; user_message?: string; agent_message?: string } | Record<string, never>;
+export type CursorHookOutput =
+  { permission: "allow" | "deny" | "ask"; user_message?: string; agent_message?: string } | Record<string, never>;
 
 /** An MCP server as `.cursor/mcp.json` / `~/.cursor/mcp.json` list it (`mcpServers.<name>`). */
 export interface McpServerEntry {
@@ -56,10 +96,14 @@ export interface McpServerEntry {
  * The server of a beforeMCPExecution call: the payload names only the tool and the server's `url` or `command`, so
  * match those against mcp.json; ambiguous or unknown stays null (then allow needs `Mcp(*:tool)`).
  */
-export function resolveMcpServer(p: { url?: string; command?: string }, servers: Record<string, McpServerEntry>): string | null {
+export function resolveMcpServer(
+  p: { url?: string; command?: string },
+  servers: Record<string, McpServerEntry>,
+): string | null {
   const hits = Object.entries(servers).filter(([, s]) => {
     if (p.url && s.url) return s.url === p.url;
-    if (p.command && s.command) return p.command === s.command || p.command === [s.command, ...(s.args ?? [])].join(" ");
+    if (p.command && s.command)
+      return p.command === s.command || p.command === [s.command, ...(s.args ?? [])].join(" ");
     return false;
   });
   return hits.length === 1 ? hits[0][0] : null;
@@ -80,7 +124,12 @@ export function callOf(p: GatePayload, servers: Record<string, McpServerEntry> =
     case "beforeShellExecution":
       return { tool: "Shell", command: p.command, ...(p.cwd ? { cwd: p.cwd } : {}) };
     case "beforeMCPExecution":
-      return { tool: "Mcp", server: resolveMcpServer(p, servers), name: p.tool_name, arguments: mcpArguments(p.tool_input) };
+      return {
+        tool: "Mcp",
+        server: resolveMcpServer(p, servers),
+        name: p.tool_name,
+        arguments: mcpArguments(p.tool_input),
+      };
     case "beforeReadFile":
       return { tool: "Read", path: p.file_path };
   }
@@ -93,11 +142,22 @@ export function callOf(p: GatePayload, servers: Record<string, McpServerEntry> =
 export function cardRequest(p: GatePayload, call: CursorCall, decision: CursorDecision) {
   const input: Record<string, unknown> =
     call.tool === "Shell"
-      ? { command: call.command, ...(call.cwd ? { cwd: call.cwd } : {}), ...(p.hook_event_name === "beforeShellExecution" && p.sandbox !== undefined ? { sandbox: p.sandbox } : {}) }
+      ? {
+          command: call.command,
+          ...(call.cwd ? { cwd: call.cwd } : {}),
+          ...(p.hook_event_name === "beforeShellExecution" && p.sandbox !== undefined ? { sandbox: p.sandbox } : {}),
+        }
       : call.tool === "Mcp"
-        ? { server: call.server, tool: call.name, arguments: call.arguments, ...(p.hook_event_name === "beforeMCPExecution" ? { url: p.url, command: p.command } : {}) }
+        ? {
+            server: call.server,
+            tool: call.name,
+            arguments: call.arguments,
+            ...(p.hook_event_name === "beforeMCPExecution" ? { url: p.url, command: p.command } : {}),
+          }
         : { path: "path" in call ? call.path : "" };
-  const reason = [decision.reason, ...(decision.inferred ? [`inferred: ${decision.inferredWhy.join("; ")}`] : [])].join(" — ");
+  const reason = [decision.reason, ...(decision.inferred ? [`inferred: ${decision.inferredWhy.join("; ")}`] : [])].join(
+    " — ",
+  );
   return {
     agent: "cursor",
     sessionId: p.conversation_id,
@@ -125,16 +185,35 @@ export const askOutput = (why: string): CursorHookOutput => ({ permission: "ask"
  * documented matching allows (not an inferred allow), a deny wherever an entry denies (inferred ones too: stricter).
  */
 export function verdictFor(p: GatePayload, d: CursorDecision): Verdict {
-  if (d.decision === "deny") return { kind: "answer", output: deny(`Denied by ${d.rule ?? "Cursor's permissions"} (${d.store ?? "cockpit"})${d.inferred ? " — inferred" : ""}: ${d.reason}`), why: d.reason };
+  if (d.decision === "deny")
+    return {
+      kind: "answer",
+      output: deny(
+        `Denied by ${d.rule ?? "Cursor's permissions"} (${d.store ?? "cockpit"})${d.inferred ? " — inferred" : ""}: ${d.reason}`,
+      ),
+      why: d.reason,
+    };
   if (p.hook_event_name === "beforeReadFile") {
     if (d.decision === "allow") return { kind: "answer", output: { permission: "allow" }, why: d.reason };
     // Cursor reads without a prompt unless a deny covers the file, and this hook cannot ask: pass through. A store
     // the cockpit cannot read might hold a Read() deny, so that case blocks (fail closed).
-    if (d.step === "invalid-store") return { kind: "answer", output: deny(`Read blocked while a Cursor permissions file is broken: ${d.reason}`), why: d.reason };
-    return { kind: "answer", output: { permission: "allow" }, why: "no Read() deny covers the file: Cursor reads it without a prompt" };
+    if (d.step === "invalid-store")
+      return {
+        kind: "answer",
+        output: deny(`Read blocked while a Cursor permissions file is broken: ${d.reason}`),
+        why: d.reason,
+      };
+    return {
+      kind: "answer",
+      output: { permission: "allow" },
+      why: "no Read() deny covers the file: Cursor reads it without a prompt",
+    };
   }
   if (d.decision === "allow" && !d.inferred) return { kind: "answer", output: { permission: "allow" }, why: d.reason };
-  return { kind: "card", why: d.decision === "allow" ? `inferred allow needs a person: ${d.inferredWhy.join("; ")}` : d.reason };
+  return {
+    kind: "card",
+    why: d.decision === "allow" ? `inferred allow needs a person: ${d.inferredWhy.join("; ")}` : d.reason,
+  };
 }
 
 /** A settled (or unsettled) card as `GET /api/agent/v1/cards/:id` returns it. */
@@ -155,16 +234,29 @@ export function outputForCard(o: CardOutcome): CursorHookOutput {
 /** When nothing could be decided (bad payload, cockpit unreachable, any error): never allow. */
 export function fallbackOutput(event: string | undefined, why: string): CursorHookOutput {
   if (event === "beforeReadFile") return deny(`The permissions cockpit could not check this read (${why})`);
-  if (event === "beforeShellExecution" || event === "beforeMCPExecution") return askOutput(`The permissions cockpit could not decide (${why}); Cursor decides.`);
+  if (event === "beforeShellExecution" || event === "beforeMCPExecution")
+    return askOutput(`The permissions cockpit could not decide (${why}); Cursor decides.`);
   return {};
 }
 
 /** The audit event (`POST /api/agent/v1/events`) for a payload and, for gates, what was answered. */
 export function auditEvent(p: CursorHookPayload, answer?: { output: CursorHookOutput; decision?: CursorDecision }) {
   const kind = p.hook_event_name.startsWith("after") ? ("post_tool_use" as const) : ("decision" as const);
-  const tool = p.hook_event_name.includes("Shell") ? "Shell" : p.hook_event_name.includes("MCP") ? "Mcp" : p.hook_event_name === "afterFileEdit" ? "Write" : "Read";
+  const tool = p.hook_event_name.includes("Shell")
+    ? "Shell"
+    : p.hook_event_name.includes("MCP")
+      ? "Mcp"
+      : p.hook_event_name === "afterFileEdit"
+        ? "Write"
+        : "Read";
   const input: Record<string, unknown> =
-    "command" in p && p.hook_event_name.includes("Shell") ? { command: p.command } : "tool_name" in p ? { tool: p.tool_name } : "file_path" in p ? { path: p.file_path } : {};
+    "command" in p && p.hook_event_name.includes("Shell")
+      ? { command: p.command }
+      : "tool_name" in p
+        ? { tool: p.tool_name }
+        : "file_path" in p
+          ? { path: p.file_path }
+          : {};
   const permission = answer && "permission" in answer.output ? answer.output.permission : undefined;
   return {
     kind,
@@ -172,8 +264,12 @@ export function auditEvent(p: CursorHookPayload, answer?: { output: CursorHookOu
     tool,
     input,
     ...(permission ? { outcome: permission } : {}),
-    ...(answer?.decision?.rule ? { rule: answer.decision.rule, store: answer.decision.store ?? undefined, source: "config" as const } : {}),
-    ...(answer?.decision ? { reason: `${answer.decision.reason}${answer.decision.inferred ? " (inferred)" : ""}`.slice(0, 2000) } : {}),
+    ...(answer?.decision?.rule
+      ? { rule: answer.decision.rule, store: answer.decision.store ?? undefined, source: "config" as const }
+      : {}),
+    ...(answer?.decision
+      ? { reason: `${answer.decision.reason}${answer.decision.inferred ? " (inferred)" : ""}`.slice(0, 2000) }
+      : {}),
     ...("cwd" in p && typeof p.cwd === "string" && p.cwd ? { cwd: p.cwd } : {}),
   };
 }

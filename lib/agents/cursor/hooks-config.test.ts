@@ -3,7 +3,15 @@ import path from "node:path";
 import { parse } from "jsonc-parser";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeSandbox, type Sandbox } from "@/test/support/stores";
-import { editHooksFile, HOOK_EVENT_NAMES, hookCommand, installedEvents, installHooks, isCockpitHandler, removeHooks } from "./hooks-config";
+import {
+  editHooksFile,
+  HOOK_EVENT_NAMES,
+  hookCommand,
+  installedEvents,
+  installHooks,
+  isCockpitHandler,
+  removeHooks,
+} from "./hooks-config";
 
 const CMD = { cliPath: "/opt/cockpit/bin/cockpit.mjs", url: "http://localhost:3000/" };
 const F = "/w/.cursor/hooks.json";
@@ -35,9 +43,16 @@ describe("installHooks / removeHooks keep every byte they do not own", () => {
   it("install adds one handler per event, after the user's own", () => {
     const { text, changed } = installHooks(DOC_EXAMPLE, CMD, F);
     expect(changed).toBe(true);
-    const v = parse(text) as { version: number; hooks: Record<string, { command: string; failClosed?: boolean; timeout?: number }[]> };
+    const v = parse(text) as {
+      version: number;
+      hooks: Record<string, { command: string; failClosed?: boolean; timeout?: number }[]>;
+    };
     expect(v.version).toBe(1);
-    expect(v.hooks.beforeShellExecution.map((h) => h.command)).toEqual(["./hooks/audit.sh", "./hooks/block-git.sh", hookCommand(CMD)]);
+    expect(v.hooks.beforeShellExecution.map((h) => h.command)).toEqual([
+      "./hooks/audit.sh",
+      "./hooks/block-git.sh",
+      hookCommand(CMD),
+    ]);
     expect(v.hooks.beforeShellExecution[2]).toMatchObject({ failClosed: true, timeout: 600 });
     expect(v.hooks.afterFileEdit.map((h) => h.command)).toEqual(["./hooks/format.sh", hookCommand(CMD)]);
     expect(v.hooks.beforeReadFile).toEqual([expect.objectContaining({ failClosed: true })]);
@@ -98,7 +113,10 @@ describe("editHooksFile on disk", () => {
     const file = path.join(sb.workspace, ".cursor", "hooks.json");
     expect(await editHooksFile(file, sb.workspace, (t) => installHooks(t, CMD, file))).toEqual({ file, changed: true });
     expect(installedEvents(readFileSync(file, "utf8"), file)).toEqual(HOOK_EVENT_NAMES);
-    expect(await editHooksFile(file, sb.workspace, (t) => installHooks(t, CMD, file))).toEqual({ file, changed: false });
+    expect(await editHooksFile(file, sb.workspace, (t) => installHooks(t, CMD, file))).toEqual({
+      file,
+      changed: false,
+    });
     await editHooksFile(file, sb.workspace, (t) => removeHooks(t, file));
     expect(parse(readFileSync(file, "utf8"))).toEqual({ version: 1 });
   });
@@ -112,7 +130,9 @@ describe("editHooksFile on disk", () => {
 
   it("a broken file is left untouched; a symlinked one is refused", async () => {
     const file = sb.write(".cursor/hooks.json", "{ broken");
-    await expect(editHooksFile(file, sb.workspace, (t) => installHooks(t, CMD, file))).rejects.toThrow(/never overwritten/);
+    await expect(editHooksFile(file, sb.workspace, (t) => installHooks(t, CMD, file))).rejects.toThrow(
+      /never overwritten/,
+    );
     expect(readFileSync(file, "utf8")).toBe("{ broken");
     const target = path.join(sb.root, "hooks-elsewhere.json");
     writeFileSync(target, "{}");

@@ -26,7 +26,12 @@ export const HOOK_EVENT_NAMES = Object.keys(HOOK_EVENTS) as HookEvent[];
 
 export const HOOK_VERB = "hook cursor";
 
-const Handler = z.looseObject({ command: z.string().optional(), type: z.string().optional(), timeout: z.number().optional(), failClosed: z.boolean().optional() });
+const Handler = z.looseObject({
+  command: z.string().optional(),
+  type: z.string().optional(),
+  timeout: z.number().optional(),
+  failClosed: z.boolean().optional(),
+});
 export const CursorHooksFile = z.looseObject({
   version: z.number().optional(),
   hooks: z.record(z.string(), z.array(Handler)).optional(),
@@ -57,11 +62,17 @@ function readHooks(text: string, file: string): CursorHooksFile {
   const value: unknown = parse(text, errors, { allowTrailingComma: true });
   const parsed = CursorHooksFile.safeParse(value);
   if (errors.length || !value || typeof value !== "object" || Array.isArray(value) || !parsed.success) {
-    const why = errors.length ? "not valid JSON" : parsed.success ? "not an object" : `${parsed.error.issues[0]!.path.join(".")}: ${parsed.error.issues[0]!.message}`;
+    const why = errors.length
+      ? "not valid JSON"
+      : parsed.success
+        ? "not an object"
+        : `${parsed.error.issues[0]!.path.join(".")}: ${parsed.error.issues[0]!.message}`;
     throw new InvalidStoreError(`${file} is not a Cursor hooks file (${why}); fix it first — it is never overwritten`);
   }
   if (parsed.data.version !== undefined && parsed.data.version !== 1)
-    throw new InvalidStoreError(`${file} has version ${parsed.data.version}; the cockpit writes only version 1 hooks files`);
+    throw new InvalidStoreError(
+      `${file} has version ${parsed.data.version}; the cockpit writes only version 1 hooks files`,
+    );
   return parsed.data;
 }
 
@@ -113,7 +124,8 @@ export function removeHooks(text: string, file: string): { text: string; changed
   }
   const root = treeOf(next)!;
   const hooksProp = propertyNode(root, "hooks");
-  if (changed && hooksProp?.children?.[1]?.type === "object" && !hooksProp.children[1].children?.length) next = removeMember(next, hooksProp);
+  if (changed && hooksProp?.children?.[1]?.type === "object" && !hooksProp.children[1].children?.length)
+    next = removeMember(next, hooksProp);
   return { text: next, changed };
 }
 

@@ -5,7 +5,14 @@
  * agent list, CLI verbs, cards or the Rules page: the agent-interface phase does that (see docs/agents/cursor.md).
  */
 export { parseToken, formatToken, TOKEN_KINDS, type CursorToken, type TokenKind, type TokenParse } from "./tokens";
-export { parseCursorConfig, CursorCliConfig, type CursorRule, type CursorScope, type CursorAction, type ParsedCursorConfig } from "./config";
+export {
+  parseCursorConfig,
+  CursorCliConfig,
+  type CursorRule,
+  type CursorScope,
+  type CursorAction,
+  type ParsedCursorConfig,
+} from "./config";
 export { globalConfigPath, projectConfigPaths, projectHooksPath, userHooksPath, type CursorEnv } from "./paths";
 export { loadCursorStores, readCursorStore, findGitRoot, type CursorStore, type CursorStoreOptions } from "./stores";
 export { cursorEntries, findCursorEntry, cursorEntryId, CURSOR_FORMAT, type CursorEntry } from "./entries";
@@ -37,6 +44,15 @@ export {
   type GatePayload,
   type Verdict,
 } from "./hook";
-export { installHooks, removeHooks, installedEvents, editHooksFile, hookCommand, isCockpitHandler, HOOK_EVENTS, HOOK_EVENT_NAMES } from "./hooks-config";
+export {
+  installHooks,
+  removeHooks,
+  installedEvents,
+  editHooksFile,
+  hookCommand,
+  isCockpitHandler,
+  HOOK_EVENTS,
+  HOOK_EVENT_NAMES,
+} from "./hooks-config";
 export { runCursorHook, type HookDeps, type HookRun, type Api } from "./connector";
 export { decideCursorOnDisk, type DecideOnDisk } from "./decide-on-disk";

@@ -29,7 +29,8 @@ const lineEnd = (t: string, at: number) => {
 };
 const indentAt = (t: string, at: number) => /^[ \t]*/.exec(t.slice(lineStart(t, at)))![0];
 /** Only whitespace and comments between `from` and the end of its line. */
-const restIsBlank = (t: string, from: number) => /^[ \t]*(\/\/.*|\/\*.*?\*\/[ \t]*)?$/.test(t.slice(from, lineEnd(t, from)));
+const restIsBlank = (t: string, from: number) =>
+  /^[ \t]*(\/\/.*|\/\*.*?\*\/[ \t]*)?$/.test(t.slice(from, lineEnd(t, from)));
 const startsLine = (t: string, at: number) => t.slice(lineStart(t, at), at).trim() === "";
 
 /** Offset of the comma between `from` and `to`, skipping whitespace and comments; -1 if none. */
@@ -48,14 +49,21 @@ function commaBetween(t: string, from: number, to: number): number {
 }
 
 function pretty(value: unknown, indent: string, l: Layout): string {
-  return JSON.stringify(value, null, l.unit).split("\n").join(l.eol + indent);
+  return JSON.stringify(value, null, l.unit)
+    .split("\n")
+    .join(l.eol + indent);
 }
 
 /**
  * Append `item` (already rendered by `render(indent)`) as the last member of a container node (object or array):
  * on its own line after the last member (and any comment on that line), or inline when the container is on one line.
  */
-function appendMember(t: string, container: Node, render: (indent: string, inline: boolean) => string, l: Layout): string {
+function appendMember(
+  t: string,
+  container: Node,
+  render: (indent: string, inline: boolean) => string,
+  l: Layout,
+): string {
   const members = container.children ?? [];
   const open = container.offset;
   const close = container.offset + container.length - 1;
@@ -85,7 +93,12 @@ export function appendArrayItem(t: string, array: Node, value: unknown, l: Layou
 }
 
 export function appendProperty(t: string, object: Node, key: string, value: unknown, l: Layout): string {
-  return appendMember(t, object, (indent, inline) => `${JSON.stringify(key)}: ${inline ? JSON.stringify(value) : pretty(value, indent, l)}`, l);
+  return appendMember(
+    t,
+    object,
+    (indent, inline) => `${JSON.stringify(key)}: ${inline ? JSON.stringify(value) : pretty(value, indent, l)}`,
+    l,
+  );
 }
 
 /**
@@ -119,7 +132,8 @@ export function removeMember(t: string, member: Node): string {
     return t.slice(0, prevEnd) + t.slice(stop);
   }
   const next = siblings[i + 1]!;
-  if (startsLine(t, member.offset) && startsLine(t, next.offset)) return t.slice(0, lineStart(t, member.offset)) + t.slice(lineStart(t, next.offset));
+  if (startsLine(t, member.offset) && startsLine(t, next.offset))
+    return t.slice(0, lineStart(t, member.offset)) + t.slice(lineStart(t, next.offset));
   return t.slice(0, member.offset) + t.slice(next.offset);
 }
 

@@ -43,7 +43,11 @@ function rawArgs(part: ShellPart): string {
  * reading, and also the command with `VAR=…` prefixes and wrappers stripped, its basename, a base with spaces as a
  * word prefix (all inferred).
  */
-export function matchShellPart(token: Extract<CursorToken, { kind: "Shell" }>, part: ShellPart, forDeny: boolean): Match {
+export function matchShellPart(
+  token: Extract<CursorToken, { kind: "Shell" }>,
+  part: ShellPart,
+  forDeny: boolean,
+): Match {
   const argsOk = (words: string[], raw: string | null, both: boolean) => {
     if (token.args === null) return true;
     const re = nameGlob(token.args);
@@ -60,7 +64,10 @@ export function matchShellPart(token: Extract<CursorToken, { kind: "Shell" }>, p
     for (const [words, why] of [
       [part.core, "matched after stripping `VAR=` prefixes and wrappers (sudo, timeout, env, …)"],
       [argv.length ? [basename(argv[0]), ...argv.slice(1)] : [], "matched the command's basename"],
-      [part.core.length ? [basename(part.core[0]), ...part.core.slice(1)] : [], "matched the unwrapped command's basename"],
+      [
+        part.core.length ? [basename(part.core[0]), ...part.core.slice(1)] : [],
+        "matched the unwrapped command's basename",
+      ],
     ] as const) {
       if (words.length && re.test(words[0]) && argsOk(words.slice(1), null, false)) return inferred(why);
     }
@@ -111,7 +118,12 @@ export function relativeToWorkspace(abs: string, root: string): string | null {
  * scoped to the workspace, absolute ones name absolute paths. Deny also tries dot-files, any depth, everything below
  * a named folder and `~` as home (inferred).
  */
-export function matchPath(token: Extract<CursorToken, { kind: "Read" | "Write" }>, abs: string, env: PathEnv, forDeny: boolean): Match {
+export function matchPath(
+  token: Extract<CursorToken, { kind: "Read" | "Write" }>,
+  abs: string,
+  env: PathEnv,
+  forDeny: boolean,
+): Match {
   let pattern = stripSlash(token.pattern);
   if (pattern.startsWith("./")) pattern = pattern.slice(2);
   const home = pattern === "~" || pattern.startsWith("~/");
@@ -131,7 +143,8 @@ export function matchPath(token: Extract<CursorToken, { kind: "Read" | "Write" }
     tries.push([`**/${full}`, "matched at a deeper level of the workspace (relative depth is undocumented)"]);
     tries.push([`**/${full}/**`, "matched below a folder of that name at a deeper level"]);
   }
-  for (const [glob, why] of tries) if (pm(glob, true)(subject)) return inferred(home ? `\`~\` read as home; ${why}` : why);
+  for (const [glob, why] of tries)
+    if (pm(glob, true)(subject)) return inferred(home ? `\`~\` read as home; ${why}` : why);
   return NO;
 }
 
@@ -174,7 +187,12 @@ export function matchDomain(token: Extract<CursorToken, { kind: "WebFetch" }>, h
  * `Mcp(server:tool)` with `*` wildcards. When the call's server is unknown (Cursor's hook payload names only the tool),
  * allow needs `*` for the server; deny matches whatever the server (inferred). Only the documented colon form allows.
  */
-export function matchMcp(token: Extract<CursorToken, { kind: "Mcp" }>, server: string | null, tool: string, forDeny: boolean): Match {
+export function matchMcp(
+  token: Extract<CursorToken, { kind: "Mcp" }>,
+  server: string | null,
+  tool: string,
+  forDeny: boolean,
+): Match {
   const toolOk = token.tool === null || nameGlob(token.tool).test(tool);
   if (!forDeny) {
     if (token.form !== "colon" || !toolOk) return NO;

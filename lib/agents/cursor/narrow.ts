@@ -10,7 +10,10 @@ import type { CursorToken } from "./tokens";
 
 export type NarrowProof = { proved: true } | { proved: false; reason: string };
 const YES: NarrowProof = { proved: true };
-const no = (why: string): NarrowProof => ({ proved: false, reason: `cannot prove narrower: ${why}; revoke and add instead` });
+const no = (why: string): NarrowProof => ({
+  proved: false,
+  reason: `cannot prove narrower: ${why}; revoke and add instead`,
+});
 
 const WILD = /[*?]/;
 /** Literal text before the first wildcard. */
@@ -80,7 +83,8 @@ export function tokenCovers(outer: CursorToken, inner: CursorToken): string | nu
     }
     case "Mcp": {
       const i = inner as typeof outer;
-      if (outer.form !== "colon" || i.form !== "colon") return "only the documented Mcp(server:tool) form can be compared";
+      if (outer.form !== "colon" || i.form !== "colon")
+        return "only the documented Mcp(server:tool) form can be compared";
       if (!globCovers(outer.server, i.server)) return `server ${i.server} is not within ${outer.server}`;
       return globCovers(outer.tool!, i.tool!) ? null : `tool ${i.tool} is not within ${outer.tool}`;
     }
@@ -91,12 +95,16 @@ export function tokenCovers(outer: CursorToken, inner: CursorToken): string | nu
  * Prove `next` authorises a strict subset of `old` in the same list. Allow → deny (same token) is a narrowing too:
  * Cursor has no ask list, so "ask" is spelled "remove the allow entry" (revoke).
  */
-export function isNarrowerToken(old: { action: CursorAction; token: CursorToken }, next: { action: CursorAction; token: CursorToken }): NarrowProof {
+export function isNarrowerToken(
+  old: { action: CursorAction; token: CursorToken },
+  next: { action: CursorAction; token: CursorToken },
+): NarrowProof {
   if (old.action === "deny" && next.action === "allow") return no("deny → allow loosens the entry");
   if (old.action === "allow" && next.action === "deny") return YES;
   if (old.token.text.trim() === next.token.text.trim()) return no("the new entry is identical");
   if (old.action === "allow") {
-    if (next.token.kind === "Mcp" && next.token.form !== "colon") return no("the new entry is not in Cursor's documented Mcp(server:tool) form");
+    if (next.token.kind === "Mcp" && next.token.form !== "colon")
+      return no("the new entry is not in Cursor's documented Mcp(server:tool) form");
     const why = tokenCovers(old.token, next.token);
     return why === null ? YES : no(why);
   }

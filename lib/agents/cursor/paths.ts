@@ -20,9 +20,13 @@ export const HOOKS_NAME = "hooks.json";
 const XDG_PLATFORMS = new Set(["linux", "freebsd", "openbsd", "netbsd", "sunos", "aix"]);
 
 /** The global config file and which rule chose it (`CURSOR_CONFIG_DIR` first, then XDG on Linux/BSD, then `~/.cursor`). */
-export function globalConfigPath(e: CursorEnv): { path: string; via: "CURSOR_CONFIG_DIR" | "XDG_CONFIG_HOME" | "home" } {
+export function globalConfigPath(e: CursorEnv): {
+  path: string;
+  via: "CURSOR_CONFIG_DIR" | "XDG_CONFIG_HOME" | "home";
+} {
   const env = e.env ?? {};
-  if (env.CURSOR_CONFIG_DIR?.trim()) return { path: path.join(path.resolve(env.CURSOR_CONFIG_DIR), GLOBAL_CONFIG_NAME), via: "CURSOR_CONFIG_DIR" };
+  if (env.CURSOR_CONFIG_DIR?.trim())
+    return { path: path.join(path.resolve(env.CURSOR_CONFIG_DIR), GLOBAL_CONFIG_NAME), via: "CURSOR_CONFIG_DIR" };
   if (env.XDG_CONFIG_HOME?.trim() && XDG_PLATFORMS.has(e.platform ?? "linux") && path.isAbsolute(env.XDG_CONFIG_HOME))
     return { path: path.join(env.XDG_CONFIG_HOME, "cursor", GLOBAL_CONFIG_NAME), via: "XDG_CONFIG_HOME" };
   return { path: path.join(e.home, ".cursor", GLOBAL_CONFIG_NAME), via: "home" };

@@ -28,11 +28,18 @@ export function tokenFor(call: CursorCall, ctx: CursorContext): { token: string;
       const a = analyzeShell(call.command, ctx.shell);
       const p = a.parts[0];
       if (!a.parseable || !a.allowable || a.parts.length !== 1 || p.origin !== "top" || a.writes.length)
-        return { reason: "only a single simple command can be remembered: one token per part would allow each part in any combination" };
-      if (p.dynamic || p.assignments.length) return { reason: "the command has expansions or VAR= prefixes, which no token states exactly" };
+        return {
+          reason:
+            "only a single simple command can be remembered: one token per part would allow each part in any combination",
+        };
+      if (p.dynamic || p.assignments.length)
+        return { reason: "the command has expansions or VAR= prefixes, which no token states exactly" };
       const args = p.argv.slice(1).join(" ");
       const typed = p.text.slice(p.text.indexOf(p.argv[0]) + p.argv[0].length).trim();
-      if (!args) return { reason: `Cursor has no token for ${p.argv[0]} without arguments: Shell(${p.argv[0]}) would allow every argument` };
+      if (!args)
+        return {
+          reason: `Cursor has no token for ${p.argv[0]} without arguments: Shell(${p.argv[0]}) would allow every argument`,
+        };
       if (args !== typed) return { reason: "quoted or escaped arguments cannot be stated exactly in a token" };
       if (WILD.test(p.argv[0]) || WILD.test(args) || /[()]/.test(p.argv[0]) || p.argv[0].includes(":"))
         return { reason: "the command contains wildcard characters a token would read as globs" };
@@ -43,15 +50,22 @@ export function tokenFor(call: CursorCall, ctx: CursorContext): { token: string;
       const abs = resolvePath(call.path, cwd, ctx.home);
       if (WILD.test(abs) || /[[{]/.test(abs)) return { reason: "the path contains glob characters" };
       const rel = relativeToWorkspace(abs, ctx.workspaceRoot);
-      return { token: `${call.tool}(${rel || abs})`, why: rel ? "this file, relative to the workspace" : "this absolute path" };
+      return {
+        token: `${call.tool}(${rel || abs})`,
+        why: rel ? "this file, relative to the workspace" : "this absolute path",
+      };
     }
     case "WebFetch": {
       const host = hostOf(call.url);
-      return host ? { token: `WebFetch(${host})`, why: `fetches from ${host} only` } : { reason: "the URL has no host" };
+      return host
+        ? { token: `WebFetch(${host})`, why: `fetches from ${host} only` }
+        : { reason: "the URL has no host" };
     }
     case "Mcp":
-      if (call.server === null) return { reason: "the MCP server is unknown, and Mcp(*:tool) would allow that tool on every server" };
-      if (WILD.test(call.server + call.name) || call.server.includes(":")) return { reason: "the server or tool name contains wildcard characters" };
+      if (call.server === null)
+        return { reason: "the MCP server is unknown, and Mcp(*:tool) would allow that tool on every server" };
+      if (WILD.test(call.server + call.name) || call.server.includes(":"))
+        return { reason: "the server or tool name contains wildcard characters" };
       return { token: `Mcp(${call.server}:${call.name})`, why: `tool ${call.name} of server ${call.server}` };
   }
 }
@@ -74,7 +88,14 @@ export function rememberCursor(call: CursorCall, ctx: CursorContext): Remember {
   if (!parsed.ok) return refuse(parsed.error);
   const stores: CursorStoreView[] = ctx.stores.some((s) => s.path === file)
     ? ctx.stores.map((s) => (s.path === file ? withAllow(s, t.token, parsed.token) : s))
-    : [...ctx.stores, withAllow({ path: file, scope: "workspace", valid: true, strictJson: true, definesAllow: false, rules: [] }, t.token, parsed.token)];
+    : [
+        ...ctx.stores,
+        withAllow(
+          { path: file, scope: "workspace", valid: true, strictJson: true, definesAllow: false, rules: [] },
+          t.token,
+          parsed.token,
+        ),
+      ];
   const after = decideCursor(call, { ...ctx, stores });
   if (after.decision !== "allow")
     return refuse(`even with ${t.token} in ${file} the call would ${after.decision}: ${after.reason}`);
@@ -82,7 +103,9 @@ export function rememberCursor(call: CursorCall, ctx: CursorContext): Remember {
   const outer = ctx.stores.filter((s) => s.path !== file && s.valid && s.rules.some((r) => r.action === "allow"));
   const warnings =
     !before?.definesAllow && outer.length
-      ? [`${file} gets its own allow list: the cockpit stops counting the allow entries of ${outer.map((s) => s.path).join(", ")} here (Cursor's merge of lists is undocumented)`]
+      ? [
+          `${file} gets its own allow list: the cockpit stops counting the allow entries of ${outer.map((s) => s.path).join(", ")} here (Cursor's merge of lists is undocumented)`,
+        ]
       : [];
   return { ok: true, token: t.token, file, scope: "workspace", why: t.why, warnings };
 }

@@ -11,7 +11,12 @@ describe("globalConfigPath (configuration docs, File location)", () => {
     [{ XDG_CONFIG_HOME: "/home/u/.config" }, "linux", "/home/u/.config/cursor/cli-config.json", "XDG_CONFIG_HOME"],
     [{ XDG_CONFIG_HOME: "/home/u/.config" }, "darwin", "/home/u/.cursor/cli-config.json", "home"],
     [{ XDG_CONFIG_HOME: "relative" }, "linux", "/home/u/.cursor/cli-config.json", "home"],
-    [{ CURSOR_CONFIG_DIR: "/etc/cur", XDG_CONFIG_HOME: "/x" }, "linux", "/etc/cur/cli-config.json", "CURSOR_CONFIG_DIR"],
+    [
+      { CURSOR_CONFIG_DIR: "/etc/cur", XDG_CONFIG_HOME: "/x" },
+      "linux",
+      "/etc/cur/cli-config.json",
+      "CURSOR_CONFIG_DIR",
+    ],
   ])("%j on %s → %s", (env, platform, want, via) => {
     expect(globalConfigPath({ home: "/home/u", env, platform })).toEqual({ path: want, via });
   });
@@ -19,7 +24,11 @@ describe("globalConfigPath (configuration docs, File location)", () => {
 
 describe("projectConfigPaths: every .cursor/cli.json from the git root down to cwd", () => {
   it("outermost first", () => {
-    expect(projectConfigPaths("/r", "/r/a/b")).toEqual(["/r/.cursor/cli.json", "/r/a/.cursor/cli.json", "/r/a/b/.cursor/cli.json"]);
+    expect(projectConfigPaths("/r", "/r/a/b")).toEqual([
+      "/r/.cursor/cli.json",
+      "/r/a/.cursor/cli.json",
+      "/r/a/b/.cursor/cli.json",
+    ]);
   });
   it("without a root, or outside it, only cwd's own file", () => {
     expect(projectConfigPaths(null, "/r/a")).toEqual(["/r/a/.cursor/cli.json"]);
@@ -36,10 +45,17 @@ describe("loadCursorStores", () => {
 
   it("lists the global file and each project file from the git root to cwd, missing ones included", async () => {
     mkdirSync(path.join(sb.workspace, ".git"));
-    sb.write("~/.cursor/cli-config.json", JSON.stringify({ version: 1, permissions: { allow: ["Shell(ls)"], deny: [] } }));
+    sb.write(
+      "~/.cursor/cli-config.json",
+      JSON.stringify({ version: 1, permissions: { allow: ["Shell(ls)"], deny: [] } }),
+    );
     sb.write(".cursor/cli.json", JSON.stringify({ permissions: { deny: ["Shell(rm)"] } }));
     sb.write("pkg/app/.cursor/cli.json", "{ broken");
-    const stores = await loadCursorStores({ workspace: sb.workspace, cwd: path.join(sb.workspace, "pkg/app"), home: sb.home });
+    const stores = await loadCursorStores({
+      workspace: sb.workspace,
+      cwd: path.join(sb.workspace, "pkg/app"),
+      home: sb.home,
+    });
     expect(await findGitRoot(path.join(sb.workspace, "pkg/app"))).toBe(sb.workspace);
     expect(stores.map((s) => [path.relative(sb.root, s.path), s.scope, s.exists, s.valid])).toEqual([
       ["home/.cursor/cli-config.json", "global", true, true],
@@ -55,7 +71,12 @@ describe("loadCursorStores", () => {
   it("honours XDG_CONFIG_HOME for the global file", async () => {
     const xdg = path.join(sb.home, ".config");
     sb.write("~/.config/cursor/cli-config.json", JSON.stringify({ permissions: { allow: ["Shell(git)"] } }));
-    const [global] = await loadCursorStores({ workspace: sb.workspace, home: sb.home, env: { XDG_CONFIG_HOME: xdg }, platform: "linux" });
+    const [global] = await loadCursorStores({
+      workspace: sb.workspace,
+      home: sb.home,
+      env: { XDG_CONFIG_HOME: xdg },
+      platform: "linux",
+    });
     expect(global).toMatchObject({ path: path.join(xdg, "cursor", "cli-config.json"), valid: true, writable: true });
     expect(global.rules.map((r) => r.text)).toEqual(["Shell(git)"]);
   });

@@ -59,7 +59,17 @@ export async function readCursorStore(file: string, scope: CursorScope, root: st
   const kind = scope === "global" ? "cli-config" : "cli";
   const base = { path: file, scope, kind, exists: bytes.exists, version: bytes.version, root } as const;
   if (bytes.decodeError)
-    return { ...base, valid: false, error: bytes.decodeError, strictJson: false, definesAllow: false, rules: [], warnings: [], writable: false, readOnlyReason: "invalid store" };
+    return {
+      ...base,
+      valid: false,
+      error: bytes.decodeError,
+      strictJson: false,
+      definesAllow: false,
+      rules: [],
+      warnings: [],
+      writable: false,
+      readOnlyReason: "invalid store",
+    };
   const parsed = parseCursorConfig(bytes.text, file, scope);
   const writable = parsed.valid && inside(file, root);
   return {
@@ -88,6 +98,8 @@ export async function loadCursorStores(o: CursorStoreOptions): Promise<CursorSto
   const globalRoot = inside(global, o.home) ? o.home : path.dirname(path.dirname(global));
   return Promise.all([
     readCursorStore(global, "global", globalRoot),
-    ...projects.map((f) => readCursorStore(f, "workspace", inside(f, workspace) ? workspace : path.dirname(path.dirname(f)))),
+    ...projects.map((f) =>
+      readCursorStore(f, "workspace", inside(f, workspace) ? workspace : path.dirname(path.dirname(f))),
+    ),
   ]);
 }

@@ -16,7 +16,14 @@ export type CursorToken =
    * `Mcp(server:tool)` as documented; `form: "comma"` is `Mcp(server, tool)`, the spelling third-party summaries give
    * (not the current docs): deny honours it, allow does not (it may never match in Cursor). `tool: null` = `Mcp(server)`.
    */
-  | { kind: "Mcp"; server: string; tool: string | null; form: "colon" | "comma" | "server"; text: string; notes: string[] };
+  | {
+      kind: "Mcp";
+      server: string;
+      tool: string | null;
+      form: "colon" | "comma" | "server";
+      text: string;
+      notes: string[];
+    };
 
 export type TokenParse = { ok: true; token: CursorToken } | { ok: false; error: string };
 
@@ -56,7 +63,8 @@ function parseShell(inner: string, text: string): TokenParse {
   const base = (colon < 0 ? inner : inner.slice(0, colon)).trim();
   const args = colon < 0 ? null : inner.slice(colon + 1).trim();
   if (!base) return { ok: false, error: "Shell(…) needs a command base before `:`, e.g. Shell(curl:*)" };
-  if (args === "") return { ok: false, error: "Shell(base:) has an empty argument pattern; use Shell(base) or Shell(base:*)" };
+  if (args === "")
+    return { ok: false, error: "Shell(base:) has an empty argument pattern; use Shell(base) or Shell(base:*)" };
   const notes: string[] = [];
   if (/\s/.test(base))
     notes.push(
@@ -85,7 +93,8 @@ function parseMcp(inner: string, text: string): TokenParse {
   if (colon >= 0 && (comma < 0 || colon < comma)) {
     const server = inner.slice(0, colon).trim();
     const tool = inner.slice(colon + 1).trim();
-    if (!server || !tool) return { ok: false, error: "Mcp(server:tool) needs both a server and a tool (use * for any)" };
+    if (!server || !tool)
+      return { ok: false, error: "Mcp(server:tool) needs both a server and a tool (use * for any)" };
     return { ok: true, token: { kind: "Mcp", server, tool, form: "colon", text, notes: [] } };
   }
   if (comma >= 0) {
@@ -95,7 +104,9 @@ function parseMcp(inner: string, text: string): TokenParse {
     const notes = ["Cursor's docs spell it Mcp(server:tool): allow never matches this form, deny does (inferred)"];
     return { ok: true, token: { kind: "Mcp", server, tool, form: "comma", text, notes } };
   }
-  const notes = ["Mcp(server) without a tool is not documented: allow never matches it, deny covers the whole server (inferred)"];
+  const notes = [
+    "Mcp(server) without a tool is not documented: allow never matches it, deny covers the whole server (inferred)",
+  ];
   return { ok: true, token: { kind: "Mcp", server: inner, tool: null, form: "server", text, notes } };
 }
 
