@@ -117,6 +117,14 @@ export function effectiveRules(stores: CursorStoreView[]): Effective {
   return { deny, allow, invalid, trace, shadowed };
 }
 
+const effective = new WeakMap<CursorStoreView[], Effective>();
+/** `effectiveRules`, computed once per stores array (a snapshot decides many calls with the same array). */
+function effectiveOf(stores: CursorStoreView[]): Effective {
+  let e = effective.get(stores);
+  if (!e) effective.set(stores, (e = effectiveRules(stores)));
+  return e;
+}
+
 class Builder {
   readonly trace: CursorTraceEntry[];
   readonly inferred = new Set<string>();
@@ -172,6 +180,51 @@ function test(rule: CursorRule, s: Subject, env: PathEnv, forDeny: boolean): Mat
   }
 }
 
+/**
+ * Candidate rules for a subject, in file order: rules of the subject's kind, and for shell commands only the tokens
+ * whose literal base could name this command (wildcard and multi-word bases are always tried).
+ */
+class RuleIndex {
+  private readonly byKind = new Map<string, CursorRule[]>();
+  private readonly shellByBase = new Map<string, CursorRule[]>();
+  private readonly shellOther: CursorRule[] = [];
+  private readonly order = new Map<CursorRule, number>();
+  constructor(rules: CursorRule[]) {
+    rules.forEach((r, k) => {
+      this.order.set(r, k);
+      const t = r.token!;
+      if (t.kind !== "Shell") return push(this.byKind, t.kind, r);
+      if (/[*?\s]/.test(t.base)) this.shellOther.push(r);
+      else push(this.shellByBase, t.base, r);
+    });
+  }
+  candidates(s: Subject, forDeny: boolean): CursorRule[] {
+    if (s.kind !== "Shell") return this.byKind.get(s.kind) ?? [];
+    const names = new Set<string>();
+    const { argv, core } = s.part;
+    if (argv[0]) names.add(argv[0]);
+    if (forDeny) for (const w of [core[0], argv[0], core[0]]) if (w) names.add(w).add(w.slice(w.lastIndexOf("/") + 1));
+    const out = [...this.shellOther];
+    for (const n of names) out.push(...(this.shellByBase.get(n) ?? []));
+    return names.size > 1 || this.shellOther.length
+      ? [...new Set(out)].sort((a, b) => this.order.get(a)! - this.order.get(b)!)
+      : out;
+  }
+}
+
+function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
+  const list = m.get(k);
+  if (list) list.push(v);
+  else m.set(k, [v]);
+}
+
+const indexes = new WeakMap<CursorRule[], RuleIndex>();
+function indexOf(rules: CursorRule[]): RuleIndex {
+  let ix = indexes.get(rules);
+  if (!ix) indexes.set(rules, (ix = new RuleIndex(rules)));
+  return ix;
+}
+
 function first(
   rules: CursorRule[],
   s: Subject,
@@ -179,7 +232,7 @@ function first(
   forDeny: boolean,
 ): { rule: CursorRule; match: Extract<Match, { matched: true }> } | null {
   let loose: { rule: CursorRule; match: Extract<Match, { matched: true }> } | null = null;
-  for (const rule of rules) {
+  for (const rule of indexOf(rules).candidates(s, forDeny)) {
     const m = test(rule, s, env, forDeny);
     if (!m.matched) continue;
     if (!m.inferred) return { rule, match: m };
@@ -198,7 +251,7 @@ const SHELL_OPEN =
 
 /** Decide one Cursor call against its stores. */
 export function decideCursor(call: CursorCall, ctx: CursorContext): CursorDecision {
-  const eff = effectiveRules(ctx.stores);
+  const eff = effectiveOf(ctx.stores);
   const b = new Builder(eff.trace);
   const mode = ctx.mode ?? "default";
   const cwd = call.tool === "Shell" && call.cwd ? call.cwd : (ctx.cwd ?? ctx.workspaceRoot);
