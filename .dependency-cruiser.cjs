@@ -31,6 +31,26 @@ module.exports = {
       },
     },
     {
+      name: "cursor-core-is-pure",
+      severity: "error",
+      comment:
+        "lib/agents/cursor decides and edits text from data handed to it; disk access lives in lib/agents/cursor/io/.",
+      from: {
+        path: "^lib/agents/cursor/",
+        pathNot: ["^lib/agents/cursor/io/", "^lib/agents/cursor/index\\.ts$", "\\.test\\.ts$"],
+      },
+      to: {
+        path: [
+          "^(node:)?(fs|fs/promises|child_process|net|http|https|http2|dgram|dns|tls|os|worker_threads|cluster|module)$",
+          "^db/",
+          "^lib/agents/cursor/io/",
+          "^lib/(cards|notify|server|workspaces|auth|http|cli|session-entries|config|policy-runtime)/",
+          "^lib/stores/(?!(json-edit|json-append|errors)\\.ts$)",
+        ],
+        dependencyTypesNot: ["type-only"],
+      },
+    },
+    {
       name: "browser-client-imports-types-only",
       severity: "error",
       comment:

@@ -38,6 +38,21 @@ export interface ParsedCursorConfig {
   warnings: string[];
 }
 
+/** One store as listed from disk (io/stores.ts reads it). */
+export interface CursorStore extends ParsedCursorConfig {
+  path: string;
+  scope: CursorScope;
+  /** `cli-config` = the global file; `cli` = a project `.cursor/cli.json`. */
+  kind: "cli-config" | "cli";
+  exists: boolean;
+  /** sha256 of the bytes, "missing" for an absent file. */
+  version: string;
+  /** Folder below which writes check for symlinks (home or workspace). */
+  root: string;
+  writable: boolean;
+  readOnlyReason?: string;
+}
+
 const TokenList = z.array(z.string());
 /** The part of both files the cockpit reads; other keys pass through untouched (Cursor manages them). */
 export const CursorPermissions = z.looseObject({ allow: TokenList.optional(), deny: TokenList.optional() });

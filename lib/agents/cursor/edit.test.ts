@@ -3,8 +3,9 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeSandbox, type Sandbox } from "@/test/support/stores";
 import { parseCursorConfig } from "./config";
-import { addText, editCursorStore, narrowText, revokeText } from "./edit";
-import { loadCursorStores } from "./stores";
+import { addText, narrowText, revokeText } from "./edit";
+import { editCursorStore } from "./io/write";
+import { loadCursorStores } from "./io/stores";
 
 const F = "/w/.cursor/cli.json";
 const SAMPLE = `{

@@ -1,7 +1,7 @@
 /**
  * In-place edits of Cursor config files: revoke, narrow and add `permissions.allow|deny` strings by splicing only the
- * entry's own text (jsonc-parser ranges), so comments, key order, indentation and every other byte stay. The text
- * functions are pure; `editCursorStore` does the compare-and-swap write.
+ * entry's own text (jsonc-parser ranges), so comments, key order, indentation and every other byte stay. Pure: text in,
+ * text out (io/write.ts `editCursorStore` does the compare-and-swap write).
  */
 import { appendJsonRule } from "@/lib/stores/json-append";
 import { removeJsonRule, replaceJsonRule } from "@/lib/stores/json-edit";
@@ -11,9 +11,7 @@ import {
   InvalidStoreError,
   NarrowingRefusedError,
   NotFoundError,
-  ReadOnlyStoreError,
 } from "@/lib/stores/errors";
-import { readNoFollow, writeAtomically } from "@/lib/stores/atomic-write";
 import { parseCursorConfig, type CursorAction, type CursorRule, type CursorScope } from "./config";
 import { isNarrowerToken } from "./narrow";
 import { parseToken, type CursorToken } from "./tokens";
@@ -88,42 +86,4 @@ export function narrowText(text: string, file: string, scope: CursorScope, ref: 
   const proof = isNarrowerToken({ action: ref.action, token: rule.token }, { action: ref.action, token: next });
   if (!proof.proved) throw new NarrowingRefusedError(proof.reason);
   return replaceJsonRule(text, ref.action, ref.index, ref.text, next.text);
-}
-
-export interface StoreTarget {
-  file: string;
-  scope: CursorScope;
-  /** Home or workspace: symlinks below it are refused. */
-  root: string;
-  /** Version the caller listed; omitted = whatever is on disk now. */
-  expectedVersion?: string;
-  writable?: boolean;
-}
-
-/**
- * Read the file (refusing symlinks and non-files), apply a pure edit, check the result still parses as the same
- * kind of file, and write it with compare-and-swap. A broken file is refused untouched.
- */
-export async function editCursorStore(
-  target: StoreTarget,
-  edit: (text: string) => string,
-  dryRun = false,
-): Promise<{ before: string; after: string; version: string }> {
-  if (target.writable === false) throw new ReadOnlyStoreError(`${target.file} is read-only here`);
-  const current = await readNoFollow(target.file);
-  if (target.expectedVersion && current.version !== target.expectedVersion) throw new ConflictError();
-  if (current.decodeError)
-    throw new InvalidStoreError(`${target.file}: ${current.decodeError} — it is never overwritten`);
-  const after = edit(current.text);
-  const check = parseCursorConfig(after, target.file, target.scope);
-  if (!check.valid)
-    throw new InvalidStoreError(`the edit would break ${target.file} (${check.error}); nothing was written`);
-  if (dryRun || after === current.text) return { before: current.text, after, version: current.version };
-  const { version } = await writeAtomically({
-    file: target.file,
-    root: target.root,
-    expectedVersion: current.version,
-    content: after,
-  });
-  return { before: current.text, after, version };
 }

@@ -2,9 +2,8 @@
  * Cursor stores as the cockpit lists entries (the `cockpit entries --json` shape: id, scope, kind, agent, action, rule,
  * store{path, format, version, valid}, line, writable). Pure: from loaded stores to rows, and back from an id.
  */
-import { sha256 } from "@/lib/stores/read-store";
-import type { CursorAction, CursorRule, CursorScope } from "./config";
-import type { CursorStore } from "./stores";
+import { createHash } from "node:crypto";
+import type { CursorAction, CursorRule, CursorScope, CursorStore } from "./config";
 
 export const CURSOR_FORMAT = "cursor-json";
 
@@ -30,7 +29,7 @@ export interface CursorEntry {
 
 /** Stable across listings while the file keeps the entry: path, action, text and which occurrence of that text. */
 export function cursorEntryId(store: string, action: CursorAction, text: string, occurrence: number): string {
-  return sha256(`${store}\0rule\0${action}\0${text}\0${occurrence}`).slice(0, 16);
+  return createHash("sha256").update(`${store}\0rule\0${action}\0${text}\0${occurrence}`).digest("hex").slice(0, 16);
 }
 
 /** Every rule of every store with its id (the nth identical string of a list gets occurrence n). */

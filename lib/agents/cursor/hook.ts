@@ -273,3 +273,11 @@ export function auditEvent(p: CursorHookPayload, answer?: { output: CursorHookOu
     ...("cwd" in p && typeof p.cwd === "string" && p.cwd ? { cwd: p.cwd } : {}),
   };
 }
+
+/** The workspace a hook payload belongs to: Cursor's first workspace root, else the command's cwd. */
+export function workspaceOf(p: GatePayload, fallback: string): { workspace: string; cwd: string } {
+  const workspace =
+    p.workspace_roots?.[0] ?? (p.hook_event_name === "beforeShellExecution" ? p.cwd : undefined) ?? fallback;
+  const cwd = p.hook_event_name === "beforeShellExecution" && p.cwd ? p.cwd : workspace;
+  return { workspace, cwd };
+}

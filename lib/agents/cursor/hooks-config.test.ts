@@ -4,7 +4,6 @@ import { parse } from "jsonc-parser";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeSandbox, type Sandbox } from "@/test/support/stores";
 import {
-  editHooksFile,
   HOOK_EVENT_NAMES,
   hookCommand,
   installedEvents,
@@ -12,6 +11,7 @@ import {
   isCockpitHandler,
   removeHooks,
 } from "./hooks-config";
+import { editHooksFile } from "./io/write";
 
 const CMD = { cliPath: "/opt/cockpit/bin/cockpit.mjs", url: "http://localhost:3000/" };
 const F = "/w/.cursor/hooks.json";

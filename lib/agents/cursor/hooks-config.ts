@@ -1,12 +1,11 @@
 /**
  * Installing and removing the cockpit's entries in Cursor's `hooks.json` (`<project>/.cursor/hooks.json` or
  * `~/.cursor/hooks.json`; shape `{"version": 1, "hooks": {"<event>": [{"command": …}]}}`, https://cursor.com/docs/hooks).
- * The text functions are pure and keep every byte they do not own; `editHooksFile` writes with compare-and-swap.
+ * Pure text edits that keep every byte they do not own (io/write.ts `editHooksFile` writes them).
  */
 import { getNodeValue, parse, type ParseError } from "jsonc-parser";
 import { z } from "zod";
 import { InvalidStoreError } from "@/lib/stores/errors";
-import { readNoFollow, writeAtomically } from "@/lib/stores/atomic-write";
 import { appendArrayItem, appendProperty, layoutOf, propertyNode, removeMember, treeOf } from "./jsonc-splice";
 
 /**
@@ -133,17 +132,4 @@ export function removeHooks(text: string, file: string): { text: string; changed
 export function installedEvents(text: string, file: string): HookEvent[] {
   const hooks = readHooks(text, file).hooks ?? {};
   return HOOK_EVENT_NAMES.filter((e) => (hooks[e] ?? []).some(isCockpitHandler));
-}
-
-/** Read, edit and atomically rewrite a hooks file (refusing symlinks, non-files and broken JSON). */
-export async function editHooksFile(
-  file: string,
-  root: string,
-  edit: (text: string) => { text: string; changed: boolean },
-): Promise<{ file: string; changed: boolean }> {
-  const current = await readNoFollow(file);
-  if (current.decodeError) throw new InvalidStoreError(`${file}: ${current.decodeError} — it is never overwritten`);
-  const result = edit(current.exists ? current.text : "");
-  if (result.changed) await writeAtomically({ file, root, expectedVersion: current.version, content: result.text });
-  return { file, changed: result.changed };
 }

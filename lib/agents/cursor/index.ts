@@ -1,8 +1,8 @@
 /**
- * Cursor CLI, self-contained (issue 25). Pure deciding modules — tokens, config, match, decide, narrow, remember,
- * hook, hooks-config, jsonc-splice — and I/O beside them with injectable paths — paths/stores/context (read), edit and
- * hooks-config's `editHooksFile` (write), connector (the hook run, API injected). Not yet wired into the shared
- * agent list, CLI verbs, cards or the Rules page: the agent-interface phase does that (see docs/agents/cursor.md).
+ * Cursor CLI, self-contained (issue 25). Pure modules — tokens, config, match, call, decide, narrow, edit (text),
+ * remember, entries, hook, hooks-config, jsonc-splice, connector (API injected) — and `io/` beside them for disk
+ * access with injectable paths and environment: io/stores, io/context, io/decide-on-disk (read), io/write (write).
+ * Not yet wired into the shared agent list, CLI verbs, cards or the Rules page (docs/agents/cursor.md, "Status").
  */
 export { parseToken, formatToken, TOKEN_KINDS, type CursorToken, type TokenKind, type TokenParse } from "./tokens";
 export {
@@ -14,7 +14,7 @@ export {
   type ParsedCursorConfig,
 } from "./config";
 export { globalConfigPath, projectConfigPaths, projectHooksPath, userHooksPath, type CursorEnv } from "./paths";
-export { loadCursorStores, readCursorStore, findGitRoot, type CursorStore, type CursorStoreOptions } from "./stores";
+export { loadCursorStores, readCursorStore, findGitRoot, type CursorStoreOptions } from "./io/stores";
 export { cursorEntries, findCursorEntry, cursorEntryId, CURSOR_FORMAT, type CursorEntry } from "./entries";
 export { parseCursorCall, type CursorCall } from "./call";
 export {
@@ -28,9 +28,10 @@ export {
   type CursorStoreView,
 } from "./decide";
 export { isNarrowerToken, tokenCovers } from "./narrow";
-export { revokeText, narrowText, addText, editCursorStore, type EntryRef, type StoreTarget } from "./edit";
+export { revokeText, narrowText, addText, type EntryRef } from "./edit";
+export { editCursorStore, editHooksFile, type StoreTarget } from "./io/write";
 export { rememberCursor, rememberTarget, tokenFor, type Remember } from "./remember";
-export { loadCursorContext, loadMcpServers, workspaceOf } from "./context";
+export { loadCursorContext, loadMcpServers } from "./io/context";
 export {
   CursorHookPayload,
   callOf,
@@ -40,6 +41,7 @@ export {
   fallbackOutput,
   auditEvent,
   resolveMcpServer,
+  workspaceOf,
   type CursorHookOutput,
   type GatePayload,
   type Verdict,
@@ -48,11 +50,10 @@ export {
   installHooks,
   removeHooks,
   installedEvents,
-  editHooksFile,
   hookCommand,
   isCockpitHandler,
   HOOK_EVENTS,
   HOOK_EVENT_NAMES,
 } from "./hooks-config";
 export { runCursorHook, type HookDeps, type HookRun, type Api } from "./connector";
-export { decideCursorOnDisk, type DecideOnDisk } from "./decide-on-disk";
+export { decideCursorOnDisk, type DecideOnDisk } from "./io/decide-on-disk";

@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeSandbox, type Sandbox } from "@/test/support/stores";
-import { globalConfigPath, projectConfigPaths } from "./paths";
+import { globalConfigPath, projectConfigPaths } from "../paths";
 import { findGitRoot, loadCursorStores } from "./stores";
 
 describe("globalConfigPath (configuration docs, File location)", () => {

@@ -3,10 +3,10 @@
  * `{"decision","step","rule","scope","store","reason"}` plus `inferred`, `inferredWhy` and, with `explain`, the trace.
  */
 import type { ShellParser } from "@/lib/policy";
-import { parseCursorCall } from "./call";
+import { parseCursorCall } from "../call";
 import { loadCursorContext } from "./context";
-import { decideCursor, normalizeCursorMode, type CursorDecision } from "./decide";
-import type { CursorEnv } from "./paths";
+import { decideCursor, normalizeCursorMode, type CursorDecision } from "../decide";
+import type { CursorEnv } from "../paths";
 
 export interface DecideOnDisk extends CursorEnv {
   workspace: string;

@@ -6,7 +6,7 @@ import type { ShellParser } from "@/lib/policy";
 import { makeSandbox, type Sandbox } from "@/test/support/stores";
 import { loadMcpServers } from "./context";
 import { decideCursorOnDisk } from "./decide-on-disk";
-import { cursorEntries, findCursorEntry } from "./entries";
+import { cursorEntries, findCursorEntry } from "../entries";
 import { loadCursorStores } from "./stores";
 
 let shell: ShellParser;

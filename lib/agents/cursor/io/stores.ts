@@ -5,28 +5,10 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { readStoreBytes } from "@/lib/stores/read-store";
-import { parseCursorConfig, type CursorRule, type CursorScope } from "./config";
-import { ancestors, globalConfigPath, projectConfigPaths, type CursorEnv } from "./paths";
+import { parseCursorConfig, type CursorScope, type CursorStore } from "../config";
 
-export interface CursorStore {
-  path: string;
-  scope: CursorScope;
-  /** `cli-config` = the global file; `cli` = a project `.cursor/cli.json`. */
-  kind: "cli-config" | "cli";
-  exists: boolean;
-  /** sha256 of the bytes, "missing" for an absent file. */
-  version: string;
-  valid: boolean;
-  error?: string;
-  strictJson: boolean;
-  definesAllow: boolean;
-  rules: CursorRule[];
-  warnings: string[];
-  /** Folder below which writes check for symlinks (home or workspace). */
-  root: string;
-  writable: boolean;
-  readOnlyReason?: string;
-}
+export type { CursorStore };
+import { ancestors, globalConfigPath, projectConfigPaths, type CursorEnv } from "../paths";
 
 export interface CursorStoreOptions extends CursorEnv {
   /** The cockpit's workspace. */

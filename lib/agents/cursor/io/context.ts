@@ -8,9 +8,9 @@ import { parse } from "jsonc-parser";
 import { z } from "zod";
 import type { ShellParser } from "@/lib/policy";
 import { readStoreBytes } from "@/lib/stores/read-store";
-import type { CursorContext, CursorMode } from "./decide";
-import type { GatePayload, McpServerEntry } from "./hook";
-import type { CursorEnv } from "./paths";
+import type { CursorContext, CursorMode } from "../decide";
+import type { McpServerEntry } from "../hook";
+import type { CursorEnv } from "../paths";
 import { loadCursorStores, type CursorStore } from "./stores";
 
 export interface ContextOptions extends CursorEnv {
@@ -31,14 +31,6 @@ export async function loadCursorContext(o: ContextOptions): Promise<CursorContex
     stores,
     shell: o.shell,
   };
-}
-
-/** The workspace a hook payload belongs to: Cursor's first workspace root, else the command's cwd. */
-export function workspaceOf(p: GatePayload, fallback: string): { workspace: string; cwd: string } {
-  const workspace =
-    p.workspace_roots?.[0] ?? (p.hook_event_name === "beforeShellExecution" ? p.cwd : undefined) ?? fallback;
-  const cwd = p.hook_event_name === "beforeShellExecution" && p.cwd ? p.cwd : workspace;
-  return { workspace, cwd };
 }
 
 const McpFile = z.looseObject({
