@@ -283,3 +283,26 @@ describe("failures never allow", () => {
     expect(verdictFor(p, d).kind).toBe("card");
   });
 });
+
+describe("the cockpit's data folder through the hooks", () => {
+  const guardedDeps = (api: Api | null) => {
+    const d = deps(api, { allow: ["Shell(cat)", "Read(**)"] });
+    const base = d.context;
+    d.context = async (p) => ({ ...(await base(p)), protectedPaths: ["/w/.cockpit"] });
+    return d;
+  };
+
+  it("a read is blocked (the read hook cannot ask)", async () => {
+    expect((await run(readPayload("/w/.cockpit/credential.json"), guardedDeps(null))).output).toMatchObject({
+      permission: "deny",
+      user_message: expect.stringMatching(/needs a person/),
+    });
+  });
+
+  it("a shell command becomes a card even though Shell(cat) allows it", async () => {
+    const calls: { method: string; path: string; body?: unknown }[] = [];
+    const r = await run(shellPayload("cat .cockpit/credential.json"), guardedDeps(cockpit("pending", calls)));
+    expect(r).toMatchObject({ via: "card", output: { permission: "ask" } });
+    expect(calls.some((c) => c.path === "/api/agent/v1/cards")).toBe(true);
+  });
+});

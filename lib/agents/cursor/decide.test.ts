@@ -642,3 +642,41 @@ describe("modes", () => {
     expect(normalizeCursorMode(input)).toBe(want);
   });
 });
+
+describe("the cockpit's protected data folder (stricter than Cursor, as for every agent)", () => {
+  const guarded = (call: object, mode?: CursorMode, allow = ["Shell(cat)", "Read(**)", "Write(**)", "Shell(ls)"]) => {
+    const c = parseCursorCall(call);
+    if (!c.ok) throw new Error(c.error);
+    return decideCursor(c.call, { ...ctxOf([store(perms(allow))], shell, mode), protectedPaths: ["/w/.cockpit"] });
+  };
+
+  it.each([
+    ["a read of a file inside it", read(".cockpit/credential.json")],
+    ["a shell command naming it", sh("cat .cockpit/credential.json")],
+    ["a redirection into it", sh("ls > /w/.cockpit/x")],
+    ["a cd into it", sh("cd .cockpit && cat key")],
+  ])("%s asks a person, whatever the entries allow", (_, call) => {
+    const d = guarded(call);
+    expect(d).toMatchObject({ decision: "ask", step: "protected-path", protected: true });
+    expect(d.warnings).toContain("protected path");
+  });
+
+  it("no mode allows it, a deny still denies", () => {
+    expect(guarded(sh("cat .cockpit/db"), "force")).toMatchObject({ decision: "ask", protected: true });
+    expect(guarded(write(".cockpit/x"), "unrestricted").step).toBe("protected-path");
+    expect(guarded(sh("rm -rf .cockpit"), undefined, []).decision).toBe("ask");
+    const c = parseCursorCall(sh("rm -rf .cockpit"));
+    if (!c.ok) throw new Error(c.error);
+    const d = decideCursor(c.call, {
+      ...ctxOf([store(perms([], ["Shell(rm)"]))], shell),
+      protectedPaths: ["/w/.cockpit"],
+    });
+    expect(d.decision).toBe("deny");
+  });
+
+  it("calls elsewhere are unaffected", () => {
+    const d = guarded(read("src/a.ts"));
+    expect(d.decision).toBe("allow");
+    expect(d.protected).toBeUndefined();
+  });
+});

@@ -4,8 +4,18 @@
  * prompts; `Shell` matches the first token. Everything the docs leave open — compound commands, pipes, substitutions,
  * redirections, how project files merge — is decided conservatively and the decision says `inferred: true` with why.
  */
-import { analyzeShell, type ShellAnalysis, type ShellParser, type ShellPart, type StepName } from "@/lib/policy";
+import {
+  analyzeShell,
+  type PolicyContext,
+  type ShellAnalysis,
+  type ShellParser,
+  type ShellPart,
+  type StepName,
+  type ToolCall,
+} from "@/lib/policy";
+import { callFacts } from "@/lib/policy/call";
 import { resolveCallPath } from "@/lib/policy/paths";
+import { protectedHit } from "@/lib/policy/protected";
 import type { CursorCall } from "./call";
 import type { CursorAction, CursorRule, CursorScope } from "./config";
 import { hostOf, matchDomain, matchMcp, matchPath, matchShellPart, type Match, type PathEnv } from "./match";
@@ -42,9 +52,18 @@ export interface CursorContext extends PathEnv {
   /** Outermost first: global, then project files from the git root down to cwd. */
   stores: CursorStoreView[];
   shell?: ShellParser | null;
+  /**
+   * The cockpit's own data folder(s): a call that reads, writes or names one asks a person (never allowed by an
+   * entry or a mode), as for every agent (lib/policy/protected.ts). Stricter than Cursor, on purpose.
+   */
+  protectedPaths?: string[];
+  resolveSymlink?: (absPath: string) => string | null;
 }
 
-export type CursorStep = Extract<StepName, "deny-rule" | "allow-rule" | "fallback" | "yolo" | "invalid-store">;
+export type CursorStep = Extract<
+  StepName,
+  "deny-rule" | "allow-rule" | "fallback" | "yolo" | "invalid-store" | "protected-path"
+>;
 
 export interface CursorTraceEntry {
   step: CursorStep | "segment" | "merge" | "mode";
@@ -65,6 +84,8 @@ export interface CursorDecision {
   inferredWhy: string[];
   trace: CursorTraceEntry[];
   warnings: string[];
+  /** The call touches a protected folder: only a person may allow it, once (never remembered). */
+  protected?: true;
 }
 
 interface Effective {
@@ -140,6 +161,7 @@ class Builder {
     step: CursorStep,
     reason: string,
     rule: CursorRule | null = null,
+    isProtected = false,
   ): CursorDecision {
     this.trace.push({ step, outcome: "decided", why: reason });
     return {
@@ -153,6 +175,7 @@ class Builder {
       inferredWhy: [...this.inferred],
       trace: this.trace,
       warnings: [...this.warnings],
+      ...(isProtected ? { protected: true as const } : {}),
     };
   }
 }
@@ -244,6 +267,29 @@ function first(
 /** Absolute path of a call argument: `~` is home, relative paths start at Cursor's cwd. */
 export function resolvePath(p: string, cwd: string, home: string): string {
   return resolveCallPath(p, { workspaceRoot: cwd, cwd, home });
+}
+
+/** The protected folder the call reads, writes or names (the shared engine's check, on Claude-style facts). */
+function protectedFolder(call: CursorCall, ctx: CursorContext, cwd: string): string | null {
+  if (!ctx.protectedPaths?.length) return null;
+  const tool: ToolCall =
+    call.tool === "Shell"
+      ? { tool: "Bash", input: { command: call.command } }
+      : call.tool === "Read" || call.tool === "Write"
+        ? { tool: call.tool, input: { file_path: call.path } }
+        : { tool: call.tool, input: {} };
+  const pctx: PolicyContext = {
+    agent: "claude-code",
+    mode: "default",
+    workspaceRoot: ctx.workspaceRoot,
+    cwd,
+    home: ctx.home,
+    rules: [],
+    shell: ctx.shell,
+    protectedPaths: ctx.protectedPaths,
+    resolveSymlink: ctx.resolveSymlink,
+  };
+  return protectedHit(callFacts(tool, pctx), pctx);
 }
 
 const SHELL_OPEN =
@@ -341,6 +387,19 @@ export function decideCursor(call: CursorCall, ctx: CursorContext): CursorDecisi
     outcome: "passed",
     why: eff.deny.length ? "no deny entry covers the call" : "no deny entries",
   });
+
+  // 2b. The cockpit's data folder: a person, once — before any mode or entry could allow it.
+  const guarded = protectedFolder(call, ctx, cwd);
+  if (guarded) {
+    b.warnings.add("protected path");
+    return b.done(
+      "ask",
+      "protected-path",
+      `names the cockpit's protected folder ${guarded}: only a person may allow it, once`,
+      null,
+      true,
+    );
+  }
 
   // 3. --force / unrestricted: everything not denied runs (shell commands and file writes).
   if ((mode === "force" || mode === "unrestricted") && (call.tool === "Shell" || call.tool === "Write"))

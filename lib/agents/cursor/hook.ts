@@ -197,6 +197,14 @@ export function verdictFor(p: GatePayload, d: CursorDecision): Verdict {
     if (d.decision === "allow") return { kind: "answer", output: { permission: "allow" }, why: d.reason };
     // Cursor reads without a prompt unless a deny covers the file, and this hook cannot ask: pass through. A store
     // the cockpit cannot read might hold a Read() deny, so that case blocks (fail closed).
+    if (d.protected)
+      return {
+        kind: "answer",
+        output: deny(
+          `Reading the permissions cockpit's own data needs a person, and Cursor's read hook cannot ask: ${d.reason}`,
+        ),
+        why: d.reason,
+      };
     if (d.step === "invalid-store")
       return {
         kind: "answer",

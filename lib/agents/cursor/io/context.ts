@@ -18,6 +18,9 @@ export interface ContextOptions extends CursorEnv {
   cwd?: string;
   mode?: CursorMode;
   shell: ShellParser | null;
+  /** The cockpit's data folder(s) (lib/stores/policy-context `cockpitProtectedPaths`). */
+  protectedPaths?: string[];
+  resolveSymlink?: (absPath: string) => string | null;
 }
 
 /** The context `decideCursor` needs, with the stores as listed (so callers can show them). */
@@ -30,6 +33,8 @@ export async function loadCursorContext(o: ContextOptions): Promise<CursorContex
     mode: o.mode,
     stores,
     shell: o.shell,
+    protectedPaths: o.protectedPaths,
+    resolveSymlink: o.resolveSymlink,
   };
 }
 
