@@ -63,6 +63,26 @@ module.exports = {
       },
     },
     {
+      name: "cursor-core-is-pure",
+      severity: "error",
+      comment:
+        "lib/agents/cursor decides and edits text from data handed to it; disk access lives in lib/agents/cursor/io/.",
+      from: {
+        path: "^lib/agents/cursor/",
+        pathNot: ["^lib/agents/cursor/io/", "^lib/agents/cursor/index\\.ts$", "\\.test\\.ts$"],
+      },
+      to: {
+        path: [
+          "^(node:)?(fs|fs/promises|child_process|net|http|https|http2|dgram|dns|tls|os|worker_threads|cluster|module)$",
+          "^db/",
+          "^lib/agents/cursor/io/",
+          "^lib/(cards|notify|server|workspaces|auth|http|cli|session-entries|config|policy-runtime)/",
+          "^lib/stores/(?!(json-edit|json-append|errors)\\.ts$)",
+        ],
+        dependencyTypesNot: ["type-only"],
+      },
+    },
+    {
       name: "gemini-oracle-in-tests-only",
       severity: "error",
       comment: "@google/gemini-cli-core is a dev-only judge (differential tests, bench/), never used at run time.",
