@@ -1,6 +1,6 @@
 import type { DbOrTx } from "@/db/client";
 import { can, visibleWorkspaces } from "@/lib/auth/access";
-import type { Actor } from "@/lib/auth/actor";
+import { hasRole, type Actor } from "@/lib/auth/actor";
 import { ForbiddenError } from "@/lib/errors";
 
 /**
@@ -10,6 +10,8 @@ import { ForbiddenError } from "@/lib/errors";
 export interface AuditVisibility {
   workspaceIds: "all" | string[];
   global: boolean;
+  /** Changes to machine-wide stores (global, managed scope; rows with no workspace): every workspace's admins see them. */
+  machineEntries: boolean;
 }
 
 /**
@@ -20,10 +22,10 @@ export interface AuditVisibility {
 export async function auditVisibility(db: DbOrTx, actor: Actor): Promise<AuditVisibility> {
   void db; // memberships travel on the actor (re-read per request)
   if (actor.kind === "agent" || actor.kind === "notification")
-    return { workspaceIds: [actor.workspaceId], global: false };
+    return { workspaceIds: [actor.workspaceId], global: false, machineEntries: false };
   const workspaceIds = visibleWorkspaces(actor);
   const global = can(actor, "audit.view", null).ok && can(actor, "settings.manage", null).ok;
-  return { workspaceIds, global };
+  return { workspaceIds, global, machineEntries: global || hasRole(actor, "admin") };
 }
 
 /** Refuses a workspace filter the actor may not read (403 rather than an empty page that hides why). */

@@ -70,8 +70,10 @@ export function auditWhere(v: AuditVisibility, f: AuditFilters, cursor?: number)
   const parts: (SQL | undefined)[] = [];
   if (v.workspaceIds !== "all") {
     const ws = v.workspaceIds.length ? inArray(t.workspaceId, v.workspaceIds) : sql`false`;
-    parts.push(v.global ? or(ws, isNull(t.workspaceId)) : ws);
-  } else if (!v.global) parts.push(isNotNull(t.workspaceId));
+    const machine = and(isNull(t.workspaceId), like(t.action, "entry.%"));
+    parts.push(v.global ? or(ws, isNull(t.workspaceId)) : v.machineEntries ? or(ws, machine) : ws);
+  } else if (!v.global)
+    parts.push(v.machineEntries ? or(isNotNull(t.workspaceId), like(t.action, "entry.%")) : isNotNull(t.workspaceId));
   if (f.workspace) parts.push(eq(t.workspaceId, f.workspace));
   if (f.type) parts.push(f.type.endsWith(".*") ? like(t.action, `${f.type.slice(0, -1)}%`) : eq(t.action, f.type));
   if (f.outcome) parts.push(eq(t.outcome, f.outcome));

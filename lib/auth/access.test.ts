@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { ACTIONS, can, canManagePerson, requireCan, roleIn, visibleWorkspaces, type Action } from "./access";
+import {
+  ACTIONS,
+  PERSON_ACTIONS,
+  can,
+  canManagePerson,
+  requireCan,
+  roleIn,
+  visibleWorkspaces,
+  type Action,
+} from "./access";
 import type { Actor, Grant, PersonActor } from "./actor";
 
 const person = (grants: Grant[], owner = false): PersonActor => ({
@@ -52,12 +61,13 @@ describe("can(actor, action, workspace)", () => {
     expect(can(actor, action, "w1").ok).toBe(expected);
   });
 
-  it("the owner and the local CLI can do everything everywhere, including server-wide actions", () => {
+  it("the owner can do everything everywhere; the local CLI everything but the person-only doors", () => {
     for (const action of Object.keys(ACTIONS) as Action[])
       for (const ws of ["w1", "w2", null]) {
         expect(can(owner, action, ws)).toMatchObject({ ok: true, role: "owner" });
-        expect(can(local, action, ws).ok).toBe(true);
+        expect(can(local, action, ws).ok).toBe(!PERSON_ACTIONS.has(action));
       }
+    expect(can(local, "owner.pair", null)).toMatchObject({ ok: false, reason: expect.stringMatching(/person/) });
   });
 
   it("server-wide actions count only grants on all workspaces", () => {

@@ -1,4 +1,4 @@
-import { ALL_WORKSPACES, ROLES, type Actor, type Role, type WorkspaceRole } from "./actor";
+import { ALL_WORKSPACES, PERSON_ONLY, ROLES, type Actor, type Role, type WorkspaceRole } from "./actor";
 import { ForbiddenError } from "@/lib/errors";
 
 /**
@@ -27,6 +27,23 @@ export const ACTIONS = {
   "owner.pair": "owner",
 } as const satisfies Record<string, Role>;
 export type Action = keyof typeof ACTIONS;
+
+/**
+ * The doors: actions that yield a session, a person, a credential, a remembered allow or an answer, or that
+ * change who is asked or how an answer is proven. Only a person's own web session may take them: the local CLI
+ * credential and agent tokens are readable by anything running as the developer's OS user (an agent's
+ * `node -e` included), so they never reach an approval. `route({ person: true })` guards the same class at the
+ * HTTP edge, and app/api/person-only-routes.test.ts fails when a route reaches one of these without that guard.
+ */
+export const PERSON_ACTIONS: ReadonlySet<Action> = new Set<Action>([
+  "card.answer",
+  "entry.add",
+  "entry.narrow",
+  "owner.pair",
+  "collaborator.manage",
+  "workspace.settings",
+  "webhook.manage",
+]);
 
 /** Actions an agent token may take, only in its own workspace. */
 export const AGENT_ACTIONS = new Set<string>(["card.admit", "card.wait", "card.abort", "session.user_message"]);
@@ -70,6 +87,8 @@ export function can(actor: Actor, action: Action | AgentAction, workspaceId: str
   }
   const needed = ACTIONS[action as Action];
   if (actor.kind === "agent") return { ok: false, needed, reason: "agent tokens cannot do this" };
+  if (actor.kind === "local" && PERSON_ACTIONS.has(action as Action))
+    return { ok: false, needed, reason: `this ${PERSON_ONLY}` };
   if (actor.kind === "notification" && action !== "card.answer" && action !== "card.view")
     return { ok: false, needed, reason: "a notification action only answers its card" };
   const held = roleIn(actor, workspaceId);

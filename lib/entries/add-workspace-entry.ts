@@ -7,7 +7,7 @@ import { addSessionEntry } from "@/lib/session-entries/session-entries";
 import type { SessionEntryRow } from "@/lib/stores";
 import { addEntry, type AddResult } from "@/lib/stores";
 import { recordEntryChange } from "./audit";
-import { requirePerson, withStoreErrors, workspaceStores } from "./context";
+import { auditWorkspaceFor, requirePerson, requireStoreRight, withStoreErrors, workspaceStores } from "./context";
 import { requireCan } from "@/lib/auth/access";
 import { isToolWide, requireFreshPasskey } from "@/lib/auth/passkeys";
 import { auditActor } from "@/lib/audit";
@@ -36,7 +36,7 @@ export async function addWorkspaceEntry({
   input: AddWorkspaceEntryInput;
 }): Promise<AddResult> {
   const args = AddWorkspaceEntryInput.parse(input);
-  const role = requireCan(actor, "entry.add", args.workspace);
+  const role = requireStoreRight(actor, "entry.add", args.workspace, args.scope);
   if (args.action === "allow") requirePerson(actor, "adding an allow rule");
   if (args.action === "allow" && isToolWide(args.rule)) await requireFreshPasskey(db, actor, "a tool-wide allow rule");
   if (args.file && args.agent === "mevedel")
@@ -52,7 +52,8 @@ export async function addWorkspaceEntry({
     await recordEntryChange(db, {
       auditActor: auditActor(actor, { workspaceId: workspace.id, role }),
       actorName,
-      workspaceId: workspace.id,
+      workspaceId: auditWorkspaceFor(result.scope, workspace.id),
+      requestedIn: workspace.id,
       action: "entry.added",
       entryId: result.id,
       agent: args.agent,

@@ -13,7 +13,10 @@ export async function recordEntryChange(
   db: DbOrTx,
   args: {
     actorName: string;
-    workspaceId: string;
+    /** The entry's workspace; null for a machine-wide store (global, managed): every workspace's admins see it. */
+    workspaceId: string | null;
+    /** The workspace the request named (kept when the row belongs to no workspace). */
+    requestedIn?: string;
     action: EntryAuditAction;
     entryId: string;
     agent: string;
@@ -46,6 +49,7 @@ export async function recordEntryChange(
         oldVersion: result.before.version,
         newVersion: result.after.version,
         ...(result.scopeWarning ? { scopeWarning: result.scopeWarning } : {}),
+        ...(args.workspaceId === null && args.requestedIn ? { requestedIn: args.requestedIn } : {}),
         ...args.extra,
       },
     }),

@@ -1,6 +1,7 @@
 import "server-only";
 import type { Db } from "@/db/client";
-import { isPerson, PERSON_ONLY, type Actor } from "@/lib/auth/actor";
+import { can, requireCan, type Action } from "@/lib/auth/access";
+import { isPerson, PERSON_ONLY, type Actor, type Role } from "@/lib/auth/actor";
 import { ForbiddenError } from "@/lib/errors";
 import { sessionEntrySource } from "@/lib/session-entries/session-entries";
 import { storeEnv } from "@/lib/config/env";
@@ -11,6 +12,30 @@ import { getWorkspace, type Workspace } from "@/lib/workspaces/workspaces";
 /** Writing an allow rule (or rewriting an entry) is a person's act, like answering a card. */
 export function requirePerson(actor: Actor, doing: string): void {
   if (!isPerson(actor)) throw new ForbiddenError(`${doing} ${PERSON_ONLY}`);
+}
+
+/** Scopes whose files govern every workspace on this machine. */
+export const MACHINE_WIDE_SCOPES: ReadonlySet<string> = new Set(["global", "managed"]);
+
+/**
+ * The right to change an entry in `scope`, asked through the workspace the request names: a workspace store needs
+ * the role there; a global (or managed) store governs every workspace, so it needs the role on all workspaces.
+ */
+export function requireStoreRight(actor: Actor, action: Action, workspaceId: string, scope: string): Role {
+  const role = requireCan(actor, action, workspaceId);
+  if (!MACHINE_WIDE_SCOPES.has(scope)) return role;
+  const everywhere = can(actor, action, null);
+  if (!everywhere.ok)
+    throw new ForbiddenError(
+      `${scope} rules govern every workspace: changing them needs the ${everywhere.needed} role on all workspaces`,
+      { needed: everywhere.needed },
+    );
+  return everywhere.role;
+}
+
+/** Where a changed entry's audit row belongs: its workspace, or none for machine-wide stores (every admin sees it). */
+export function auditWorkspaceFor(scope: string, workspaceId: string): string | null {
+  return MACHINE_WIDE_SCOPES.has(scope) ? null : workspaceId;
 }
 
 export interface WorkspaceStores {

@@ -8,7 +8,7 @@ import { unifiedDiff } from "@/lib/hygiene/unified-diff";
 import { loadLintItems } from "@/lib/stores/load-lint-items";
 import { applyRemovals, planRemovals } from "@/lib/stores/remove-entries";
 import { recordEntryChange } from "./audit";
-import { withStoreErrors, workspaceStores } from "./context";
+import { auditWorkspaceFor, requireStoreRight, withStoreErrors, workspaceStores } from "./context";
 import { requireCan } from "@/lib/auth/access";
 import { auditActor } from "@/lib/audit";
 
@@ -96,15 +96,18 @@ export async function cleanUpWorkspace({
     }),
   }));
   if (!args.confirm) return { files, written: false };
+  // Removing lines from a global store changes every workspace: that needs the right on all of them.
+  const roles = plans.map((p) => requireStoreRight(actor, "entry.revoke", args.workspace, p.scope));
   for (const p of plans)
     if (args.confirm[p.store] !== p.version) throw new ConflictError(`${p.store} changed since the preview — refresh`);
   await withStoreErrors(() => applyRemovals(paths, plans));
-  for (const file of files)
+  for (const [i, file] of files.entries())
     for (const r of file.removed)
       await recordEntryChange(db, {
-        auditActor: auditActor(actor, { workspaceId: workspace.id, role }),
+        auditActor: auditActor(actor, { workspaceId: workspace.id, role: roles[i] ?? role }),
         actorName,
-        workspaceId: workspace.id,
+        workspaceId: auditWorkspaceFor(file.scope, workspace.id),
+        requestedIn: workspace.id,
         action: "entry.revoked",
         entryId: r.id,
         agent: items.find((i) => i.entry.id === r.id)?.entry.agent ?? "unknown",

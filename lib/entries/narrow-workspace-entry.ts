@@ -12,7 +12,7 @@ import {
   type NarrowResult,
 } from "@/lib/stores";
 import { recordEntryChange } from "./audit";
-import { requirePerson, withStoreErrors, workspaceStores } from "./context";
+import { auditWorkspaceFor, requirePerson, requireStoreRight, withStoreErrors, workspaceStores } from "./context";
 import { requireCan } from "@/lib/auth/access";
 import { auditActor } from "@/lib/audit";
 
@@ -42,17 +42,19 @@ export async function narrowWorkspaceEntry({
 }): Promise<NarrowResult> {
   requirePerson(actor, "rewriting an entry");
   const args = NarrowWorkspaceEntryInput.parse(input);
-  const role = requireCan(actor, "entry.narrow", args.workspace);
+  requireCan(actor, "entry.narrow", args.workspace);
   const actorName = actorLabel(actor);
   const { workspace, paths } = await workspaceStores(db, actorName, args.workspace);
   const entry = (await withStoreErrors(() => listEntries(paths))).entries.find((e) => e.id === args.id);
+  const role = requireStoreRight(actor, "entry.narrow", args.workspace, entry?.scope ?? "workspace");
   const result = await withStoreErrors(() =>
     narrowEntry({ ...paths, id: args.id, to: args.to, expectedVersion: args.version }),
   );
   await recordEntryChange(db, {
     auditActor: auditActor(actor, { workspaceId: workspace.id, role }),
     actorName,
-    workspaceId: workspace.id,
+    workspaceId: auditWorkspaceFor(result.scope, workspace.id),
+    requestedIn: workspace.id,
     action: "entry.narrowed",
     entryId: args.id,
     agent: entry?.agent ?? "unknown",

@@ -2,9 +2,9 @@ import "server-only";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { actorLabel, type Actor } from "@/lib/auth/actor";
-import { revokeEntryDetailed, type WriteResult } from "@/lib/stores";
+import { listEntries, revokeEntryDetailed, type WriteResult } from "@/lib/stores";
 import { recordEntryChange } from "./audit";
-import { withStoreErrors, workspaceStores } from "./context";
+import { auditWorkspaceFor, requireStoreRight, withStoreErrors, workspaceStores } from "./context";
 import { requireCan } from "@/lib/auth/access";
 import { auditActor } from "@/lib/audit";
 
@@ -27,10 +27,14 @@ export async function revokeWorkspaceEntry({
   input: RevokeWorkspaceEntryInput;
 }): Promise<WriteResult> {
   const args = RevokeWorkspaceEntryInput.parse(input);
-  const role = requireCan(actor, "entry.revoke", args.workspace);
+  requireCan(actor, "entry.revoke", args.workspace);
   const actorName = actorLabel(actor);
   const { workspace, paths, sessionSource } = await workspaceStores(db, actorName, args.workspace);
   const isSession = args.id.startsWith("session:");
+  const listed = isSession
+    ? null
+    : (await withStoreErrors(() => listEntries(paths))).entries.find((e) => e.id === args.id);
+  const role = requireStoreRight(actor, "entry.revoke", args.workspace, listed?.scope ?? "session");
   // The store layer finds the entry by id (one read of the stores) and gives it back for the audit row.
   const { result, entry } = await withStoreErrors(() =>
     revokeEntryDetailed({
@@ -45,7 +49,8 @@ export async function revokeWorkspaceEntry({
     await recordEntryChange(db, {
       auditActor: auditActor(actor, { workspaceId: workspace.id, role }),
       actorName,
-      workspaceId: workspace.id,
+      workspaceId: auditWorkspaceFor(result.scope, workspace.id),
+      requestedIn: workspace.id,
       action: "entry.revoked",
       entryId: args.id,
       agent: entry?.agent ?? "unknown",

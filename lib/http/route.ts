@@ -2,7 +2,7 @@ import "server-only";
 import { NextResponse, type NextRequest } from "next/server";
 import { z, ZodError, type ZodType } from "zod";
 import { getDb, type Db } from "@/db/client";
-import { hasRole, type AgentActor, type HumanActor, type Role } from "@/lib/auth/actor";
+import { hasRole, PERSON_ONLY, type AgentActor, type HumanActor, type Role } from "@/lib/auth/actor";
 import { actorFromAgentToken } from "@/lib/auth/agent-tokens";
 import { isLocalCredential } from "@/lib/auth/local-credential";
 import { actorFromSessionToken } from "@/lib/auth/sessions";
@@ -40,7 +40,20 @@ interface RouteOptions<Q, B, P, A extends Access> {
   params?: ZodType<P>;
   /** Largest body accepted (413 beyond); default 64 KiB for people's routes, 1 MiB for agent routes. */
   bodyLimit?: number;
+  /**
+   * A door: the route yields a session, a person, a credential, a remembered allow or an answer, or changes how
+   * approvals are proven. Only a person's own web session passes (403 for the local CLI credential and agent
+   * tokens, before the body is read). app/api/person-only-routes.test.ts lists every such route.
+   */
+  person?: boolean;
 }
+
+/** What a route handler declares, readable by the route inventory test. */
+export interface RouteMeta {
+  access: Access;
+  person: boolean;
+}
+export type RouteHandler = ((req: NextRequest, ctx: Ctx) => Promise<Response>) & { meta: RouteMeta };
 
 type Ctx = { params: Promise<Record<string, string | string[]>> };
 
@@ -93,7 +106,7 @@ export function route<A extends Access, Q = undefined, B = undefined, P = undefi
   options: RouteOptions<Q, B, P, A>,
   handler: (args: RouteArgs<Q, B, P, A>) => Promise<Response | unknown>,
 ) {
-  return async (req: NextRequest, ctx: Ctx): Promise<Response> => {
+  const handle = async (req: NextRequest, ctx: Ctx): Promise<Response> => {
     try {
       if (isUnsafeMethod(req.method) && options.access !== "agent" && !bearer(req)) {
         const refusal = csrfRefusal(req.method, req.headers, req.url, configuredOrigin());
@@ -109,6 +122,8 @@ export function route<A extends Access, Q = undefined, B = undefined, P = undefi
           return errorResponse(403, "agent tokens reach only the agent API (/api/agent/v1); this needs a person", {
             needed: options.access,
           });
+        if (options.person && actor.kind !== "user")
+          return errorResponse(403, `this ${PERSON_ONLY}`, { needed: "person" });
         if (options.access !== "agent" && !hasRole(actor, options.access as Role)) {
           const needed = options.access === "owner" ? "the owner" : `the ${options.access} role`;
           return errorResponse(403, `this needs ${needed}`, { needed: options.access });
@@ -151,4 +166,5 @@ export function route<A extends Access, Q = undefined, B = undefined, P = undefi
       return errorResponse(status, (error as Error).message, details);
     }
   };
+  return Object.assign(handle, { meta: { access: options.access, person: options.person === true } });
 }

@@ -10,6 +10,8 @@ import { openDb, setServerDb, type OpenedDb } from "@/db/client";
 import { auditEvents, cards, invites, memberships, sessions, users } from "@/db/schema";
 import type { Actor } from "@/lib/auth/actor";
 import { createInvite } from "@/lib/auth/invites";
+import { ensureOwner } from "@/lib/auth/owner";
+import { ownerActor } from "@/test/support/auth";
 import { createOwnerLoginLink } from "@/lib/auth/login-links";
 import { actorFromSessionToken, openSession } from "@/lib/auth/sessions";
 import { randomToken } from "@/lib/auth/tokens";
@@ -25,7 +27,8 @@ import * as collaboratorOne from "@/app/api/v1/collaborators/[id]/route";
 import * as answerRoute from "@/app/api/v1/cards/[id]/answer/route";
 
 type Handler = (req: NextRequest, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
-const LOCAL: Actor = { kind: "local", name: "local-cli" };
+/** Invites are a person's act (the local CLI credential is refused): the owner, signed in on the web. */
+let OWNER: Actor;
 let opened: OpenedDb;
 let f: NotifyFixture;
 let root: string;
@@ -39,6 +42,8 @@ beforeAll(async () => {
   setServerDb(opened);
   f = await notifyFixture({ opened, root, workspaceId: "w1" });
   process.env.HOME = f.home;
+  const owner = await ensureOwner(opened.db);
+  OWNER = ownerActor({ userId: owner.id, name: owner.name });
 });
 afterAll(async () => {
   process.env.HOME = savedHome;
@@ -87,7 +92,7 @@ const cookieOf = (res: Response) => res.headers.get("set-cookie")?.match(/cockpi
 const invite = (role: "viewer" | "approver" | "admin", hours = 1) =>
   createInvite({
     db: opened.db,
-    actor: LOCAL,
+    actor: OWNER,
     input: { role, workspaces: ["w1"], expiresInHours: hours },
     baseUrl: "https://cockpit.example",
   });
@@ -135,7 +140,7 @@ describe("invites", () => {
     await expect(
       createInvite({
         db: opened.db,
-        actor: LOCAL,
+        actor: OWNER,
         input: { role: "viewer", workspaces: "all", expiresInHours: 24 * 7 + 1 },
         baseUrl: "x",
       }),

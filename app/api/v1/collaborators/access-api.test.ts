@@ -19,6 +19,7 @@ import * as cardPasskeyOptions from "@/app/api/v1/cards/[id]/passkey-options/rou
 import * as stepUpRoute from "@/app/api/v1/passkeys/step-up/route";
 import * as workspaceSettings from "@/app/api/v1/workspaces/[id]/settings/route";
 import { LOCAL_CREDENTIAL_ENV } from "@/lib/auth/local-credential";
+import { ownerActor } from "@/test/support/auth";
 import { ensureOwner } from "@/lib/auth/owner";
 import { openSession } from "@/lib/auth/sessions";
 import { hashToken } from "@/lib/auth/tokens";
@@ -85,6 +86,8 @@ const userIds = {} as Record<Exclude<Who, "anon">, string>;
 const LOCAL: Actor = { kind: "local", name: "local-cli" };
 const savedHome = process.env.HOME;
 let otherFolder: string;
+/** Webhooks and invites are a person's act (the local CLI credential is refused): fixtures use the owner's session. */
+const asOwner = (): Actor => ownerActor({ userId: userIds.owner!, name: "owner" });
 
 async function person(who: Exclude<Who, "anon">, grants: [string | null, "viewer" | "approver" | "admin"][]) {
   const id = who === "owner" ? (await ensureOwner(opened.db)).id : `u-${who}`;
@@ -150,8 +153,8 @@ async function entry(rule = "Bash(npm:*)") {
   return { id: e.id, version: e.store.version };
 }
 const endpoint = async (workspace: string | null = "w1") =>
-  (await createEndpoint({ db: opened.db, actor: LOCAL, input: { url: "http://127.0.0.1:9/hook", workspace } })).endpoint
-    .id;
+  (await createEndpoint({ db: opened.db, actor: asOwner(), input: { url: "http://127.0.0.1:9/hook", workspace } }))
+    .endpoint.id;
 async function collaborator(grants: [string | null, "viewer" | "approver" | "admin"][] = [["w1", "viewer"]]) {
   const id = `u-${crypto.randomUUID()}`;
   await opened.db.insert(users).values({ id, name: "temp" });
@@ -539,7 +542,12 @@ const rows: Row[] = [
     method: "GET",
     needs: "admin",
     call: async () => {
-      await createInvite({ db: opened.db, actor: LOCAL, input: { role: "viewer", workspaces: ["w1"] }, baseUrl: "x" });
+      await createInvite({
+        db: opened.db,
+        actor: asOwner(),
+        input: { role: "viewer", workspaces: ["w1"] },
+        baseUrl: "x",
+      });
       return { url: "/api/v1/invites" };
     },
     list: (b) =>

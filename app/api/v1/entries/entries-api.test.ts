@@ -129,28 +129,16 @@ describe("/api/v1/entries", () => {
   });
 
   it("adds (201, 422 on a bad rule or an invalid store) and adds/revokes session entries", async () => {
-    const added = await call(addRoute.POST, "POST", "/api/v1/entries/add", {
-      workspace: "w",
-      agent: "claude-code",
-      scope: "global",
-      action: "deny",
-      rule: "Bash(curl:*)",
-    });
+    const denyBody = { workspace: "w", agent: "claude-code", scope: "global", action: "deny", rule: "Bash(curl:*)" };
+    // Adding is a door (route({ person: true })): even a deny rule goes through a person's session; the CLI
+    // writes its own files with `cockpit add`.
+    expect((await call(addRoute.POST, "POST", "/api/v1/entries/add", denyBody)).status).toBe(403);
+    const added = await call(addRoute.POST, "POST", "/api/v1/entries/add", denyBody, PERSON);
     expect(added).toMatchObject({
       status: 201,
       body: { result: { scopeWarning: expect.stringMatching(/every project/) } },
     });
-    expect(
-      (
-        await call(addRoute.POST, "POST", "/api/v1/entries/add", {
-          workspace: "w",
-          agent: "claude-code",
-          scope: "global",
-          action: "deny",
-          rule: "Bash(curl:*)",
-        })
-      ).status,
-    ).toBe(200);
+    expect((await call(addRoute.POST, "POST", "/api/v1/entries/add", denyBody, PERSON)).status).toBe(200);
     expect(
       (
         await call(

@@ -7,6 +7,7 @@ import { NextRequest } from "next/server";
 import { openDb, setServerDb, type OpenedDb } from "@/db/client";
 import { auditEvents, cards, notifyActionTokens, workspaces } from "@/db/schema";
 import { LOCAL_CREDENTIAL_ENV } from "@/lib/auth/local-credential";
+import { personHeaders } from "@/test/support/auth";
 import { hashToken } from "@/lib/auth/tokens";
 import { getCard } from "@/lib/cards";
 import { ADMIN, notifyFixture, startReceiver, type NotifyFixture, type Receiver } from "@/test/support/notify";
@@ -35,6 +36,7 @@ beforeAll(async () => {
   f = await notifyFixture({ opened, root });
   process.env.HOME = f.home;
   ntfy = await startReceiver(() => ({ status: 200, body: '{"id":"x"}' }));
+  asOwner = await personHeaders(opened.db);
 });
 afterAll(async () => {
   process.env.HOME = originalHome;
@@ -57,26 +59,27 @@ const call = (
     }),
     { params: Promise.resolve(init.params ?? {}) } as never,
   );
-const asLocal = { authorization: `Bearer ${LOCAL}` };
+/** Webhooks are managed from a person's web session (the local CLI credential is refused: it is a door). */
+let asOwner: Record<string, string>;
 
 describe("POST /api/v1/webhooks", () => {
   it("creates an endpoint: 201 with the id and a whsec_ secret shown once", async () => {
     const res = await call(webhooks.POST, "/api/v1/webhooks", {
       method: "POST",
-      headers: asLocal,
+      headers: asOwner,
       body: { url: ntfy.url, format: "json", events: ["card.admitted", "card.settled"] },
     });
     expect(res.status).toBe(201);
     const body = await res.json();
     expect(body.id).toMatch(/^ep_/);
     expect(body.secret).toMatch(/^whsec_/);
-    const list = await (await call(webhooks.GET, "/api/v1/webhooks", { headers: asLocal })).json();
+    const list = await (await call(webhooks.GET, "/api/v1/webhooks", { headers: asOwner })).json();
     expect(JSON.stringify(list)).not.toContain(body.secret);
     const audit = await opened.db.select().from(auditEvents).where(eq(auditEvents.action, "webhook.created"));
     expect(JSON.stringify(audit)).not.toContain(body.secret);
     const test = await call(testRoute.POST, `/api/v1/webhooks/${body.id}/test`, {
       method: "POST",
-      headers: asLocal,
+      headers: asOwner,
       params: { id: body.id },
     });
     expect(await test.json()).toMatchObject({ result: { ok: true, statusCode: 200, body: '{"id":"x"}' } });
@@ -89,7 +92,7 @@ describe("POST /api/v1/webhooks", () => {
   ])("refuses %s with 400 and the reason", async (url, reason) => {
     const res = await call(webhooks.POST, "/api/v1/webhooks", {
       method: "POST",
-      headers: asLocal,
+      headers: asOwner,
       body: { url, format: "json" },
     });
     expect(res.status).toBe(400);
@@ -108,38 +111,38 @@ describe("endpoint management routes", () => {
   it("edits the allow list, disables and re-enables, lists deliveries with attempts and redelivers", async () => {
     const put = await call(allowHosts.PUT, "/api/v1/notify/allow-hosts", {
       method: "PUT",
-      headers: asLocal,
+      headers: asOwner,
       body: { hosts: ["127.0.0.1", "NTFY.lan"] },
     });
     expect(await put.json()).toMatchObject({ hosts: ["127.0.0.1", "ntfy.lan"] });
     const bad = await call(allowHosts.PUT, "/api/v1/notify/allow-hosts", {
       method: "PUT",
-      headers: asLocal,
+      headers: asOwner,
       body: { hosts: ["http://x/"] },
     });
     expect(bad.status).toBe(400);
 
     const created = await (
-      await call(webhooks.POST, "/api/v1/webhooks", { method: "POST", headers: asLocal, body: { url: ntfy.url } })
+      await call(webhooks.POST, "/api/v1/webhooks", { method: "POST", headers: asOwner, body: { url: ntfy.url } })
     ).json();
     const params = { id: created.id };
     const off = await call(one.PATCH, `/api/v1/webhooks/${created.id}`, {
       method: "PATCH",
-      headers: asLocal,
+      headers: asOwner,
       body: { enabled: false, delaySeconds: 30 },
       params,
     });
     expect(await off.json()).toMatchObject({ endpoint: { enabled: false, delaySeconds: 30 } });
     const refused = await call(one.PATCH, `/api/v1/webhooks/${created.id}`, {
       method: "PATCH",
-      headers: asLocal,
+      headers: asOwner,
       body: { url: "http://192.168.9.9/" },
       params,
     });
     expect(refused.status).toBe(400);
     await call(one.PATCH, `/api/v1/webhooks/${created.id}`, {
       method: "PATCH",
-      headers: asLocal,
+      headers: asOwner,
       body: { enabled: true, delaySeconds: 0 },
       params,
     });
@@ -149,7 +152,7 @@ describe("endpoint management routes", () => {
     await w.tick();
     await w.idle();
     const log = await (
-      await call(deliveries.GET, `/api/v1/webhooks/${created.id}/deliveries`, { headers: asLocal, params })
+      await call(deliveries.GET, `/api/v1/webhooks/${created.id}/deliveries`, { headers: asOwner, params })
     ).json();
     const delivery = log.deliveries.find((d: { cardId: string }) => d.cardId === id);
     expect(delivery).toMatchObject({
@@ -160,19 +163,19 @@ describe("endpoint management routes", () => {
     });
     const again = await call(redeliverRoute.POST, "/x", {
       method: "POST",
-      headers: asLocal,
+      headers: asOwner,
       params: { id: created.id, deliveryId: delivery.id },
     });
     expect(again.status).toBe(200);
     await w.tick();
     await w.stop();
-    const detail = await (await call(one.GET, `/api/v1/webhooks/${created.id}`, { headers: asLocal, params })).json();
+    const detail = await (await call(one.GET, `/api/v1/webhooks/${created.id}`, { headers: asOwner, params })).json();
     expect(detail.deliveries.find((d: { id: string }) => d.id === delivery.id)).toMatchObject({
       status: "delivered",
       attempts: 2,
     });
-    expect((await call(one.DELETE, "/x", { method: "DELETE", headers: asLocal, params })).status).toBe(200);
-    expect((await call(one.GET, "/x", { headers: asLocal, params })).status).toBe(404);
+    expect((await call(one.DELETE, "/x", { method: "DELETE", headers: asOwner, params })).status).toBe(200);
+    expect((await call(one.GET, "/x", { headers: asOwner, params })).status).toBe(404);
   });
 });
 

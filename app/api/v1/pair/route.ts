@@ -3,7 +3,7 @@ import { publicBaseUrl } from "@/lib/http/base-url";
 import { json, route } from "@/lib/http/route";
 
 /** "Pair my phone": a single-use, 10-minute link that signs the owner in on another device. */
-export const POST = route({ access: "owner" }, async ({ db, actor }) => {
+export const POST = route({ access: "owner", person: true }, async ({ db, actor }) => {
   const link = await createPairingLink({ db, actor });
   return json(
     {

@@ -21,6 +21,7 @@ export const GET = route({ access: "viewer", query: ListQuery }, async ({ db, ac
 });
 
 /** Add a session entry by hand; revoke it through /api/v1/entries/revoke with its `session:` id. */
-export const POST = route({ access: "admin", body: AddWorkspaceSessionEntryInput }, async ({ db, actor, body }) =>
-  json({ entry: await addWorkspaceSessionEntry({ db, actor, input: body }) }, 201),
+export const POST = route(
+  { access: "admin", person: true, body: AddWorkspaceSessionEntryInput },
+  async ({ db, actor, body }) => json({ entry: await addWorkspaceSessionEntry({ db, actor, input: body }) }, 201),
 );

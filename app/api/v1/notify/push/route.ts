@@ -9,9 +9,12 @@ export const GET = route({ access: "viewer" }, async ({ db, actor }) => ({
 }));
 
 /** Enables push on this device: stores the browser's subscription for the signed-in person. */
-export const POST = route({ access: "viewer", body: PushSubscriptionInput }, async ({ req, db, actor, body }) => ({
-  subscription: await subscribePush({ db, actor, input: body, userAgent: req.headers.get("user-agent") }),
-}));
+export const POST = route(
+  { access: "viewer", person: true, body: PushSubscriptionInput },
+  async ({ req, db, actor, body }) => ({
+    subscription: await subscribePush({ db, actor, input: body, userAgent: req.headers.get("user-agent") }),
+  }),
+);
 
 export const DELETE = route(
   { access: "viewer", body: z.object({ endpoint: z.string().max(2000) }) },

@@ -8,7 +8,7 @@ import { clientAddress, passkeyLimit } from "@/lib/http/throttle";
  * changing roles, adding webhooks and writing a tool-wide allow rule require of a passkey holder.
  */
 export const POST = route(
-  { access: "viewer", body: z.object({ response: PasskeyAssertion.optional() }) },
+  { access: "viewer", person: true, body: z.object({ response: PasskeyAssertion.optional() }) },
   async ({ req, db, actor, body }) => {
     const who = actor.kind === "user" ? actor.userId : actor.name;
     const wait = Math.max(passkeyLimit.hit(`person:${who}`), passkeyLimit.hit(`address:${clientAddress(req.headers)}`));

@@ -6,7 +6,7 @@ import { deleteEndpoint, getEndpoint, listDeliveries, updateEndpoint, UpdateEndp
 const Params = z.object({ id: z.string().min(1).max(200) });
 
 /** One endpoint with its recent deliveries and every attempt. */
-export const GET = route({ access: "admin", params: Params }, async ({ db, actor, params }) => {
+export const GET = route({ access: "admin", person: true, params: Params }, async ({ db, actor, params }) => {
   await requireEndpoint(db, actor, params.id);
   return {
     endpoint: await getEndpoint(db, params.id),
@@ -15,13 +15,13 @@ export const GET = route({ access: "admin", params: Params }, async ({ db, actor
 });
 
 export const PATCH = route(
-  { access: "admin", params: Params, body: UpdateEndpointInput },
+  { access: "admin", person: true, params: Params, body: UpdateEndpointInput },
   async ({ db, actor, params, body }) => ({
     endpoint: await updateEndpoint({ db, actor, id: params.id, input: body }),
   }),
 );
 
-export const DELETE = route({ access: "admin", params: Params }, async ({ db, actor, params }) => {
+export const DELETE = route({ access: "admin", person: true, params: Params }, async ({ db, actor, params }) => {
   await deleteEndpoint({ db, actor, id: params.id });
   return { deleted: params.id };
 });

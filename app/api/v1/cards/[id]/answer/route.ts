@@ -14,7 +14,7 @@ export const dynamic = "force-dynamic";
  * else won or the card changed.
  */
 export const POST = route(
-  { access: "approver", params: z.object({ id: z.uuid() }), body: SettleCardInput },
+  { access: "approver", person: true, params: z.object({ id: z.uuid() }), body: SettleCardInput },
   async ({ req, db, actor, params, body }) => {
     // Per person and per client address: a flood of answers gets 429 with Retry-After.
     const who = actor.kind === "user" ? actor.userId : actor.name;

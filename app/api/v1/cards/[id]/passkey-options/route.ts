@@ -12,6 +12,7 @@ import { clientAddress, passkeyLimit } from "@/lib/http/throttle";
 export const POST = route(
   {
     access: "approver",
+    person: true,
     params: z.object({ id: z.uuid() }),
     body: z.object({
       outcome: z.enum(["allow", "deny"]),

@@ -4,7 +4,7 @@ import { setWorkspaceSettings, WorkspaceSettingsInput } from "@/lib/workspaces/w
 
 /** `{ requirePasskey }`: whether answers in this workspace must be confirmed with a passkey (admin there). */
 export const PUT = route(
-  { access: "admin", params: z.object({ id: z.string().min(1).max(200) }), body: WorkspaceSettingsInput },
+  { access: "admin", person: true, params: z.object({ id: z.string().min(1).max(200) }), body: WorkspaceSettingsInput },
   async ({ db, actor, params, body }) => ({
     workspace: await setWorkspaceSettings({ db, actor, input: { id: params.id, ...body } }),
   }),
