@@ -5,7 +5,6 @@ import { allCovered, coveredNotes, rulesToSave } from "@/lib/cards-client/covere
 import { storeFilePath } from "@/lib/cards-client/format";
 import { shortSessionId } from "@/lib/cards-client/group";
 import { useAnswerCard, type AnswerNotice } from "@/lib/cards-client/use-answer";
-import { isToolWideRule } from "@/lib/cards/tool-wide";
 import styles from "./cards.module.css";
 
 /** What keyboard shortcuts can do to the head card. */
@@ -33,12 +32,14 @@ export function AnswerPanel({ card, me, onNotice, actionsRef }: Props) {
   const answer = useAnswerCard(card, { me, onNotice });
   const confirmRef = useRef<HTMLDivElement>(null);
   const busy = answer.isPending;
+  // Tool-wide rules as the server's engine found them (lib/policy/tool-wide): they need an explicit confirmation.
+  const wideRules = new Set(card.remember.wide ?? []);
   const canSession =
-    !card.safetyCheck && card.remember.session.length > 0 && !card.remember.session.some(isToolWideRule);
+    !card.safetyCheck && card.remember.session.length > 0 && !card.remember.session.some((r) => wideRules.has(r));
   // Rules an existing allow already covers are not saved again (the server skips them too).
   const toSave = rulesToSave(card);
   const covers = allCovered(card);
-  const toolWide = toSave.filter(isToolWideRule);
+  const toolWide = toSave.filter((r) => wideRules.has(r));
   const canAlways = !card.safetyCheck && toSave.length > 0 && card.remember.workspaceStore !== null;
 
   const allowOnce = () => !busy && answer.mutate({ outcome: "allow", remember: "once" });

@@ -1,5 +1,7 @@
 import type { LoginLinkMint } from "@/lib/auth/login-link-notices";
+import type { PasskeyEnrolmentNotice as EnrolmentNotice } from "@/lib/auth/passkeys";
 import { LoginLinkNotice } from "./login-link-notice";
+import { PasskeyEnrolmentNotice } from "./passkey-enrolment-notice";
 import { NavLinks } from "./nav-links";
 import { ServiceWorkerRegistration } from "./service-worker";
 import { SignOutButton } from "./sign-out-button";
@@ -8,10 +10,12 @@ import { SignOutButton } from "./sign-out-button";
 export function AppShell({
   userName,
   loginLinks = [],
+  passkeyNotices = [],
   children,
 }: {
   userName: string;
   loginLinks?: LoginLinkMint[];
+  passkeyNotices?: EnrolmentNotice[];
   children: React.ReactNode;
 }) {
   return (
@@ -26,6 +30,7 @@ export function AppShell({
         <SignOutButton />
       </aside>
       <main className="content">
+        <PasskeyEnrolmentNotice notices={passkeyNotices} />
         <LoginLinkNotice mints={loginLinks} />
         {children}
       </main>

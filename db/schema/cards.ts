@@ -10,6 +10,8 @@ export type CardRemember = {
   workspaceStore: string | null;
   /** Parallel to `workspace`; present only when at least one proposed rule is already covered. */
   coveredBy?: (CoveredBy | null)[];
+  /** Proposed rules the engine finds match every input of their tool (lib/policy/tool-wide); absent: none. */
+  wide?: string[];
 };
 export type CardDecision = { step: string; reason: string; rule: string | null };
 export type CardSettlement = {

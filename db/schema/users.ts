@@ -105,6 +105,8 @@ export const passkeys = pgTable(
     backedUp: boolean("backed_up").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    /** The session that registered it: every other session of the person is told, and may remove it (issue 18). */
+    registeredSessionId: text("registered_session_id"),
   },
   (t) => [index("passkeys_user_id_idx").on(t.userId)],
 );

@@ -73,6 +73,8 @@ export async function createInvite({
   const args = CreateInviteInput.parse(input);
   const grants = grantsFor(args.role, args.workspaces);
   const role = requireGrantable(actor, grants);
+  // Anyone above viewer can answer or change rules: inviting them is as sensitive as changing a role.
+  if (args.role !== "viewer") await requireFreshPasskey(db, actor, `inviting an ${args.role}`);
   await requireWorkspacesExist(
     db,
     grants.map((g) => g.workspace),

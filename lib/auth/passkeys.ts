@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import {
   generateAuthenticationOptions,
@@ -11,14 +10,14 @@ import {
 import { z } from "zod";
 import type { Db, DbOrTx } from "@/db/client";
 import { passkeys, sessions, users, webauthnChallenges } from "@/db/schema";
-import { ForbiddenError, GoneError, NotFoundError, ValidationError } from "@/lib/errors";
+import { ConflictError, ForbiddenError, GoneError, NotFoundError, ValidationError } from "@/lib/errors";
 import { publicBaseUrl } from "@/lib/http/base-url";
 import { actorLabel, type Actor, type PersonActor } from "./actor";
+import { describeDevice } from "./device";
 import { auditActor, recordAudit } from "@/lib/audit";
 
 /** Challenges live five minutes and are used once. */
 export const CHALLENGE_TTL_MS = 5 * 60_000;
-const APPROVAL_TAG = "cockpit-approval-v1";
 
 /**
  * The relying party: the host and origin of COCKPIT_PUBLIC_URL (else http://localhost:PORT). WebAuthn refuses
@@ -31,14 +30,12 @@ export function relyingParty(base = publicBaseUrl()): { rpID: string; origin: st
   return { rpID: url.hostname, origin: url.origin, rpName: "Permissions Cockpit" };
 }
 
-/**
- * The challenge an approval's assertion must sign: base64url(SHA-256(tag ‖ cardHash ‖ outcome ‖ scope)).
- * The signature then proves this person's device approved exactly this card, outcome and scope.
- */
-export function approvalChallenge(cardHash: string, outcome: string, remember: string): string {
-  return createHash("sha256")
-    .update([APPROVAL_TAG, cardHash, outcome, remember].join("\u0000"), "utf8")
-    .digest("base64url");
+/** What an approval challenge is bound to; stored with the challenge, compared before the assertion counts. */
+export interface ApprovalBinding {
+  cardId: string;
+  cardHash: string;
+  outcome: string;
+  remember: string;
 }
 
 function requirePerson(actor: Actor): PersonActor {
@@ -48,13 +45,13 @@ function requirePerson(actor: Actor): PersonActor {
 
 async function storeChallenge(db: DbOrTx, challenge: string, purpose: string, userId: string | null, data = {}) {
   const expiresAt = new Date(Date.now() + CHALLENGE_TTL_MS);
-  await db
+  // Never re-armed: a challenge that was issued once (used or not) is never issued again.
+  const inserted = await db
     .insert(webauthnChallenges)
     .values({ id: crypto.randomUUID(), challenge, purpose, userId, data, expiresAt })
-    .onConflictDoUpdate({
-      target: webauthnChallenges.challenge,
-      set: { purpose, userId, data, expiresAt, usedAt: null },
-    });
+    .onConflictDoNothing({ target: webauthnChallenges.challenge })
+    .returning({ id: webauthnChallenges.id });
+  if (inserted.length === 0) throw new ConflictError("that passkey challenge was already issued; ask for a new one");
 }
 
 /** Uses a stored challenge once (one conditional UPDATE); refuses unknown, used, expired or foreign ones. */
@@ -88,8 +85,18 @@ function clientChallenge(response: { response: { clientDataJSON: string } }): st
   }
 }
 
+/**
+ * Registering a passkey when the person already has one needs a fresh confirmation with an existing one, made in
+ * this session: a stolen cookie cannot add the attacker's key. A person's FIRST passkey cannot be confirmed that
+ * way; it is announced instead (pendingPasskeyNotices) to every other session of the person, which may remove it.
+ */
+async function requireEnrolmentRight(db: DbOrTx, person: PersonActor): Promise<void> {
+  await requireFreshPasskey(db, person, "adding another passkey");
+}
+
 export async function passkeyRegistrationOptions({ db, actor }: { db: Db; actor: Actor }) {
   const person = requirePerson(actor);
+  await requireEnrolmentRight(db, person);
   const rp = relyingParty();
   const existing = await db.select().from(passkeys).where(eq(passkeys.userId, person.userId));
   const options = await generateRegistrationOptions({
@@ -122,6 +129,7 @@ export async function registerPasskey({
 }): Promise<{ id: string; name: string }> {
   const person = requirePerson(actor);
   const args = RegisterPasskeyInput.parse(input);
+  await requireEnrolmentRight(db, person);
   const challenge = clientChallenge(args.response);
   await consumeChallenge(db, challenge, "register", person.userId);
   const rp = relyingParty();
@@ -146,6 +154,7 @@ export async function registerPasskey({
       transports: info.credential.transports ?? [],
       deviceType: info.credentialDeviceType,
       backedUp: info.credentialBackedUp,
+      registeredSessionId: person.sessionId,
     });
     await recordAudit(tx, {
       actor: auditActor(actor),
@@ -189,8 +198,40 @@ export async function renamePasskey({
   return { id: row.id, name };
 }
 
+/** How long another session may remove a newly announced passkey without confirming with a passkey. */
+export const ENROLMENT_NOTICE_MS = 24 * 3600_000;
+
+/**
+ * May this session remove this passkey without a fresh confirmation? Only when it is the announced-enrolment
+ * revoke: the passkey was registered in ANOTHER session, after this session began, less than a day ago. Anything
+ * else (removing your own old key, a key registered here) needs a fresh passkey confirmation in this session.
+ */
+async function isAnnouncedEnrolment(
+  db: DbOrTx,
+  person: PersonActor,
+  key: { createdAt: Date; registeredSessionId: string | null },
+  now: Date,
+): Promise<boolean> {
+  if (!key.registeredSessionId || key.registeredSessionId === person.sessionId) return false;
+  if (now.getTime() - key.createdAt.getTime() > ENROLMENT_NOTICE_MS) return false;
+  const [mine] = await db
+    .select({ createdAt: sessions.createdAt })
+    .from(sessions)
+    .where(eq(sessions.id, person.sessionId));
+  return !!mine && mine.createdAt.getTime() < key.createdAt.getTime();
+}
+
 export async function removePasskey({ db, actor, input }: { db: Db; actor: Actor; input: { id: string } }) {
   const person = requirePerson(actor);
+  const [key] = await db
+    .select()
+    .from(passkeys)
+    .where(and(eq(passkeys.id, input.id), eq(passkeys.userId, person.userId)));
+  if (!key) throw new NotFoundError("no such passkey");
+  // Removing a passkey lowers how approvals are proven: confirm with a passkey, unless this is the revoke of a
+  // passkey that another session just enrolled (the announcement).
+  if (!(await isAnnouncedEnrolment(db, person, key, new Date())))
+    await requireFreshPasskey(db, person, "removing a passkey");
   await db.transaction(async (tx) => {
     const [row] = await tx
       .delete(passkeys)
@@ -212,28 +253,65 @@ export async function hasPasskey(db: DbOrTx, userId: string): Promise<boolean> {
   return !!row;
 }
 
-/** Options for an approval assertion: the challenge is derived from the card, the outcome and the scope. */
-export async function approvalAssertionOptions({
-  db,
-  actor,
-  input,
-}: {
-  db: Db;
-  actor: Actor;
-  input: { cardHash: string; outcome: string; remember: string };
-}) {
+export interface PasskeyEnrolmentNotice {
+  id: string;
+  name: string;
+  registeredAt: string;
+  /** The device of the session that registered it, and how that session signed in. */
+  device: string | null;
+  signIn: string | null;
+}
+
+/**
+ * Passkeys registered in another of this person's sessions, after this session began, in the last day: the app
+ * shows each until removed or a day passes, because an agent holding a login link could enrol the first passkey.
+ */
+export async function passkeyEnrolmentNotices(
+  db: DbOrTx,
+  person: PersonActor,
+  now = new Date(),
+): Promise<PasskeyEnrolmentNotice[]> {
+  const rows = await db
+    .select({ key: passkeys, userAgent: sessions.userAgent, signIn: sessions.signIn })
+    .from(passkeys)
+    .leftJoin(sessions, eq(sessions.id, passkeys.registeredSessionId))
+    .where(
+      and(eq(passkeys.userId, person.userId), gt(passkeys.createdAt, new Date(now.getTime() - ENROLMENT_NOTICE_MS))),
+    );
+  const out: PasskeyEnrolmentNotice[] = [];
+  for (const { key, userAgent, signIn } of rows)
+    if (await isAnnouncedEnrolment(db, person, key, now))
+      out.push({
+        id: key.id,
+        name: key.name,
+        registeredAt: key.createdAt.toISOString(),
+        device: userAgent ? describeDevice(userAgent) : null,
+        signIn: signIn ?? null,
+      });
+  return out;
+}
+
+/**
+ * Options for an approval assertion: a fresh server-random challenge, single use, bound to this person and to the
+ * card id, its content hash, the outcome and the scope. Asking again issues a new challenge; none is ever re-armed.
+ */
+export async function approvalAssertionOptions({ db, actor, input }: { db: Db; actor: Actor; input: ApprovalBinding }) {
   const person = requirePerson(actor);
   const mine = await db.select().from(passkeys).where(eq(passkeys.userId, person.userId));
   if (mine.length === 0)
     throw new ForbiddenError("register a passkey in Settings first: this workspace needs one to answer");
-  const challenge = approvalChallenge(input.cardHash, input.outcome, input.remember);
   const options = await generateAuthenticationOptions({
     rpID: relyingParty().rpID,
-    challenge: Buffer.from(challenge, "base64url"),
     allowCredentials: mine.map((p) => ({ id: p.id, transports: p.transports })),
     userVerification: "preferred",
   });
-  await storeChallenge(db, challenge, "approval", person.userId);
+  const binding: ApprovalBinding = {
+    cardId: input.cardId,
+    cardHash: input.cardHash,
+    outcome: input.outcome,
+    remember: input.remember,
+  };
+  await storeChallenge(db, options.challenge, "approval", person.userId, binding);
   return options;
 }
 
@@ -244,25 +322,38 @@ export const PasskeyAssertion = z.looseObject({
 export type PasskeyAssertion = z.infer<typeof PasskeyAssertion>;
 
 /**
- * Verifies an approval assertion BEFORE the card settles: the expected challenge is recomputed from the
- * stored card hash and the requested outcome and scope (a signature over another card fails), it must
- * have been issued to this person and not used, and the credential must be theirs.
+ * Verifies an approval assertion BEFORE the card settles: its challenge must be one the server issued to this
+ * person for exactly this card (id and current content hash), outcome and scope, unused and unexpired (it is
+ * consumed here), and the credential must be theirs. A signature over another card, or an old one, fails.
  */
 export async function verifyApprovalAssertion(
   db: DbOrTx,
   {
     actor,
+    cardId,
     cardHash,
     outcome,
     remember,
     assertion,
-  }: { actor: Actor; cardHash: string; outcome: string; remember: string; assertion: PasskeyAssertion },
+  }: { actor: Actor; assertion: PasskeyAssertion } & ApprovalBinding,
 ): Promise<{ credentialId: string; name: string }> {
   const person = requirePerson(actor);
-  const expected = approvalChallenge(cardHash, outcome, remember);
-  if (clientChallenge(assertion) !== expected)
+  const challenge = clientChallenge(assertion);
+  const [issued] = await db
+    .select({ data: webauthnChallenges.data, userId: webauthnChallenges.userId })
+    .from(webauthnChallenges)
+    .where(and(eq(webauthnChallenges.challenge, challenge), eq(webauthnChallenges.purpose, "approval")));
+  const bound = issued?.data as Partial<ApprovalBinding> | undefined;
+  if (!issued || issued.userId !== person.userId)
+    throw new ForbiddenError("the passkey signed a challenge the cockpit did not issue to you for this answer");
+  if (
+    bound?.cardId !== cardId ||
+    bound.cardHash !== cardHash ||
+    bound.outcome !== outcome ||
+    bound.remember !== remember
+  )
     throw new ForbiddenError("the passkey signed a different card, outcome or scope");
-  const key = await verifyOwnAssertion(db, person.userId, assertion, expected, "approval", new Date());
+  const key = await verifyOwnAssertion(db, person.userId, assertion, challenge, "approval", new Date());
   return { credentialId: key.id, name: key.name };
 }
 
@@ -390,10 +481,4 @@ export async function requireFreshPasskey(db: DbOrTx, actor: Actor, what: string
   const [row] = await db.select({ at: sessions.steppedUpAt }).from(sessions).where(eq(sessions.id, actor.sessionId));
   if (!row?.at || Date.now() - row.at.getTime() > STEP_UP_TTL_MS)
     throw new ForbiddenError(`${what} needs a fresh passkey confirmation`, { stepUp: true });
-}
-
-/** A rule that allows a whole tool (no specifier, or a match-everything one): `Bash`, `Bash(*)`, `Bash(:*)`. */
-export function isToolWide(rule: string): boolean {
-  const r = rule.trim();
-  return !r.includes("(") || /\(\s*(\*|:\*|\*\*)?\s*\)$/.test(r);
 }

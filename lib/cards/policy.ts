@@ -4,6 +4,7 @@ import type { CardRemember } from "@/db/schema";
 import { dialectOf } from "@/lib/agents";
 import { storeEnv } from "@/lib/config/env";
 import { coveringRule } from "@/lib/hygiene/remembering";
+import { isToolWideText } from "@/lib/policy/tool-wide";
 import { decideWith, loadPolicy, type PolicySnapshot } from "@/lib/policy-runtime/snapshot";
 import {
   explicitAllow,
@@ -111,6 +112,10 @@ export function evaluateWith(
       ? rememberRules(input.call, ctx)
       : { session: [], workspace: [] };
   let workspaceStore: string | null = null;
+  const wideRules = [...new Set([...rules.session, ...rules.workspace])].filter((r) =>
+    isToolWideText(r, snapshot.agent, ctx.shell ?? null),
+  );
+  const wide = wideRules.length ? { wide: wideRules } : {};
   if (rules.workspace.length) {
     const store = targetStore(snapshot.paths, snapshot.agent, "workspace");
     workspaceStore = path.relative(snapshot.paths.workspace, store.path);
@@ -121,9 +126,9 @@ export function evaluateWith(
       return r ? { rule: r.text, store: storeLabel(r.source.store, snapshot.paths), scope: r.source.scope } : null;
     });
     if (coveredBy.some(Boolean))
-      return { decision, modeBase, modeEffective, remember: { ...rules, workspaceStore, coveredBy } };
+      return { decision, modeBase, modeEffective, remember: { ...rules, workspaceStore, coveredBy, ...wide } };
   }
-  return { decision, modeBase, modeEffective, remember: { ...rules, workspaceStore } };
+  return { decision, modeBase, modeEffective, remember: { ...rules, workspaceStore, ...wide } };
 }
 
 /** Current policy for one call: a snapshot (see `cardSnapshot`) and one decision. */

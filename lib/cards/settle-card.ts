@@ -15,7 +15,8 @@ import { coalesceSiblings } from "./coalesce-siblings";
 import { getCard, getCardRow } from "./get-card";
 import { cardStorePaths, evaluateCall, policyAgent, type CardEnv } from "./policy";
 import { conflictFor, settleOnce } from "./settle-common";
-import { isToolWideRule } from "./tool-wide";
+import { isToolWideText } from "@/lib/policy/tool-wide";
+import { loadShellParser } from "@/lib/policy-runtime/shell-parser";
 import type { CardView } from "./view";
 
 export const ANSWER_CLIENTS = ["web", "ntfy", "push", "cli"] as const;
@@ -25,7 +26,7 @@ export const SettleCardInput = z.object({
   remember: z.enum(["once", "session", "workspace"]).default("once"),
   message: z.string().trim().max(5000).optional(),
   hash: z.string().regex(/^[0-9a-f]{64}$/, "the card's hash, as the card view shows it"),
-  /** A WebAuthn assertion over approvalChallenge(hash, outcome, remember); required where approvals need a passkey. */
+  /** A WebAuthn assertion over a challenge from passkey-options (bound to this card, outcome and scope); required where approvals need a passkey. */
   passkey: PasskeyAssertion.optional(),
   /** The person saw the warning that an Always-allow rule allows every use of the tool, and chose it. */
   confirmToolWide: z.boolean().optional(),
@@ -80,7 +81,11 @@ export async function settleCard({
       throw new UnprocessableError(
         `already allowed by ${first.rule} in ${first.store}: nothing new to save; allow it once instead`,
       );
-    const wide = card.remember[input.remember].filter((r, i) => !covered[i] && isToolWideRule(r));
+    // The engine's own predicate, recomputed now (not the admission-time copy the browser shows).
+    const shell = await loadShellParser();
+    const wide = card.remember[input.remember].filter(
+      (r, i) => !covered[i] && isToolWideText(r, policyAgent(card.agent), shell),
+    );
     if (wide.length && input.remember === "session")
       throw new UnprocessableError(
         `${wide.join(", ")} would allow every use of the tool; only Always allow can store it, with confirmation`,
@@ -106,6 +111,7 @@ export async function settleCard({
       });
     const verified = await verifyApprovalAssertion(db, {
       actor,
+      cardId: card.id,
       cardHash: card.hash,
       outcome: input.outcome,
       remember: input.remember,

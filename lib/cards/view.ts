@@ -29,6 +29,8 @@ export const CardView = z.object({
     workspaceStore: z.string().nullable(),
     /** Parallel to `workspace`: the existing allow that already covers each rule (absent: none is covered). */
     coveredBy: z.array(z.object({ rule: z.string(), store: z.string(), scope: z.string() }).nullable()).optional(),
+    /** Proposed rules that match every input of their tool (the engine's predicate): they need confirmation. */
+    wide: z.array(z.string()).optional(),
   }),
   decision: z.object({ step: z.string(), reason: z.string(), rule: z.string().nullable() }),
   createdAt: z.string(),

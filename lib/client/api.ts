@@ -40,7 +40,7 @@ export type ApiResult<T> =
 
 interface ErrorBody {
   error?: string;
-  details?: { kind?: string; needsPasskey?: boolean };
+  details?: { kind?: string; needsPasskey?: boolean; stepUp?: boolean };
   card?: CardView;
 }
 
@@ -76,6 +76,19 @@ export async function request<T>(
 }
 
 const id = (value: string) => encodeURIComponent(value);
+
+/**
+ * Runs a sensitive change; when the server asks for a fresh passkey confirmation (403 with `details.stepUp`), the
+ * browser's passkey prompt appears right there and the change is sent once more. A cancelled prompt returns the
+ * server's reason.
+ */
+async function withStepUp<T>(run: () => Promise<ApiResult<T>>): Promise<ApiResult<T>> {
+  const first = await run();
+  if (first.ok || first.status !== 403 || !first.body.details?.stepUp) return first;
+  const confirmed = await confirmWithPasskey();
+  if (!confirmed.ok) return { ...first, error: `${first.error} (${confirmed.error})` };
+  return run();
+}
 
 // ---- sign-in ----------------------------------------------------------------------------------
 
@@ -122,10 +135,10 @@ export type { Grant };
 
 export const fetchMe = () => request<Me>("/api/v1/me");
 export const createInvite = (input: CreateInviteInput) =>
-  request<{ id: string; url: string; expiresAt: string }>("/api/v1/invites", { body: input });
+  withStepUp(() => request<{ id: string; url: string; expiresAt: string }>("/api/v1/invites", { body: input }));
 export const fetchCollaborators = () => request<{ collaborators: PersonRow[] }>("/api/v1/collaborators");
 export const setCollaboratorRoles = (personId: string, roles: Grant[]) =>
-  request<unknown>(`/api/v1/collaborators/${id(personId)}`, { method: "PATCH", body: { roles } });
+  withStepUp(() => request<unknown>(`/api/v1/collaborators/${id(personId)}`, { method: "PATCH", body: { roles } }));
 export const removeCollaborator = (personId: string) =>
   request<unknown>(`/api/v1/collaborators/${id(personId)}`, { method: "DELETE" });
 export const fetchDevices = () => request<{ sessions: DeviceRow[] }>("/api/v1/devices");
@@ -134,11 +147,14 @@ export const endDevice = (sessionId: string) =>
 /** "Pair my phone": a 10-minute single-use sign-in link for the owner's other device. */
 export const pairPhone = () => request<{ url: string; expiresAt: string }>("/api/v1/pair", { method: "POST" });
 export const setWorkspaceSettings = (workspaceId: string, settings: { requirePasskey: boolean }) =>
-  request<unknown>(`/api/v1/workspaces/${id(workspaceId)}/settings`, { method: "PUT", body: settings });
+  withStepUp(() =>
+    request<unknown>(`/api/v1/workspaces/${id(workspaceId)}/settings`, { method: "PUT", body: settings }),
+  );
 
 export const fetchPasskeys = () => request<{ passkeys: PasskeyRow[] }>("/api/v1/passkeys");
 /** Registers a new passkey: options, the browser prompt, then the server stores the public key. */
-export const addPasskey = (name: string) =>
+export const addPasskey = (name: string) => withStepUp(() => registerPasskeyNow(name));
+const registerPasskeyNow = (name: string) =>
   ceremony(async () => {
     const options = await request<RegistrationOptions>("/api/v1/passkeys/options", { method: "POST" });
     if (!options.ok) return options;
@@ -148,7 +164,7 @@ export const addPasskey = (name: string) =>
 export const renamePasskey = (passkeyId: string, name: string) =>
   request<unknown>(`/api/v1/passkeys/${id(passkeyId)}`, { method: "PATCH", body: { name } });
 export const removePasskey = (passkeyId: string) =>
-  request<unknown>(`/api/v1/passkeys/${id(passkeyId)}`, { method: "DELETE" });
+  withStepUp(() => request<unknown>(`/api/v1/passkeys/${id(passkeyId)}`, { method: "DELETE" }));
 /** Step-up: a fresh passkey confirmation that sensitive changes need for the next 5 minutes. */
 export const confirmWithPasskey = () =>
   ceremony(async () => {
@@ -211,7 +227,7 @@ export const addEntry = (input: {
   action: "allow" | "ask" | "deny";
   rule: string;
   file?: string;
-}) => request<{ result: Returned<typeof addWorkspaceEntry> }>("/api/v1/entries/add", { body: input });
+}) => withStepUp(() => request<{ result: Returned<typeof addWorkspaceEntry> }>("/api/v1/entries/add", { body: input }));
 export const revokeEntry = (input: { workspace: string; id: string; version: string }) =>
   request<{ result: Returned<typeof revokeWorkspaceEntry> }>("/api/v1/entries/revoke", { body: input });
 export const narrowEntry = (input: { workspace: string; id: string; version: string; to: string }) =>
@@ -309,9 +325,13 @@ export type { EndpointView, DeliveryLogEntry, TestSendResult };
 export const setAllowHosts = (hosts: string[]) =>
   request<{ hosts: string[]; envHosts: string[] }>("/api/v1/notify/allow-hosts", { method: "PUT", body: { hosts } });
 export const createWebhook = (input: CreateEndpointInput) =>
-  request<{ id: string; secret: string; endpoint: EndpointView }>("/api/v1/webhooks", { body: input });
+  withStepUp(() =>
+    request<{ id: string; secret: string; endpoint: EndpointView }>("/api/v1/webhooks", { body: input }),
+  );
 export const updateWebhook = (endpointId: string, input: UpdateEndpointInput) =>
-  request<{ endpoint: EndpointView }>(`/api/v1/webhooks/${id(endpointId)}`, { method: "PATCH", body: input });
+  withStepUp(() =>
+    request<{ endpoint: EndpointView }>(`/api/v1/webhooks/${id(endpointId)}`, { method: "PATCH", body: input }),
+  );
 export const deleteWebhook = (endpointId: string) =>
   request<{ deleted: string }>(`/api/v1/webhooks/${id(endpointId)}`, { method: "DELETE" });
 export const testWebhook = (endpointId: string) =>

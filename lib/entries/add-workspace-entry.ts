@@ -9,7 +9,9 @@ import { addEntry, type AddResult } from "@/lib/stores";
 import { recordEntryChange } from "./audit";
 import { auditWorkspaceFor, requirePerson, requireStoreRight, withStoreErrors, workspaceStores } from "./context";
 import { requireCan } from "@/lib/auth/access";
-import { isToolWide, requireFreshPasskey } from "@/lib/auth/passkeys";
+import { requireFreshPasskey } from "@/lib/auth/passkeys";
+import { isToolWideText } from "@/lib/policy/tool-wide";
+import { loadShellParser } from "@/lib/policy-runtime/shell-parser";
 import { auditActor } from "@/lib/audit";
 import { ACTIONS, AGENTS } from "./filters";
 
@@ -38,7 +40,8 @@ export async function addWorkspaceEntry({
   const args = AddWorkspaceEntryInput.parse(input);
   const role = requireStoreRight(actor, "entry.add", args.workspace, args.scope);
   if (args.action === "allow") requirePerson(actor, "adding an allow rule");
-  if (args.action === "allow" && isToolWide(args.rule)) await requireFreshPasskey(db, actor, "a tool-wide allow rule");
+  if (args.action === "allow" && isToolWideText(args.rule, args.agent, await loadShellParser()))
+    await requireFreshPasskey(db, actor, "a tool-wide allow rule");
   if (args.file && args.agent === "mevedel")
     throw new ValidationError("mevedel has one store per scope: leave the file out");
   if (args.file === "settings.local.json" && args.scope === "global")

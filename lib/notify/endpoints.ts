@@ -206,6 +206,9 @@ export async function updateEndpoint({
         data.ntfyTopic === undefined ? current.ntfyTopic : data.ntfyTopic,
       ));
     await checkTarget(new URL(url), await targetPolicy(db, env));
+    // Where a webhook delivers decides who gets its Approve/Deny buttons: retargeting is as sensitive as adding one.
+    if (url !== current.url || topic !== current.ntfyTopic || format !== current.format)
+      await requireFreshPasskey(db, actor, "changing where a webhook delivers");
     Object.assign(patch, { url, ntfyTopic: topic, format });
   }
   if (data.events) patch.events = [...new Set(data.events)];

@@ -1,3 +1,4 @@
+import { isToolWideText } from "./tool-wide";
 import { callFacts } from "./call";
 import { decide } from "./decide";
 import { formatMevedelRule } from "./mevedel-rules";
@@ -74,18 +75,9 @@ export function rememberRules(call: ToolCall, ctx: PolicyContext): { session: st
   } else {
     out.push(agent === "mevedel" ? text(agent, call.tool, null) : call.tool);
   }
-  const narrow = out.filter((r) => !toolWide(r));
+  // Never propose a rule that matches every input of its tool (the engine's own predicate).
+  const narrow = out.filter((r) => !isToolWideText(r, ctx.agent, ctx.shell ?? null));
   return { session: narrow, workspace: narrow };
-}
-
-/** `Bash`, `Bash(*)`, `Shell()`, `shell_command`, a mevedel `("Bash" :action allow)`: would allow every command. */
-function toolWide(rule: string): boolean {
-  const m = /^\(?"?([A-Za-z_]+)"?(?:\((\s*\*?\s*)\))?(?:\s+:action\s+\w+\))?$/.exec(rule.trim());
-  if (!m) return false;
-  const tool = m[1].toLowerCase();
-  return ["bash", "shell", "shell_command", "monitor_command", "edit", "write", "read", "webfetch", "eval"].includes(
-    tool,
-  );
 }
 
 /**

@@ -1,3 +1,4 @@
+import { requireFreshPasskey } from "@/lib/auth/passkeys";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -191,6 +192,8 @@ export async function setWorkspaceSettings({
   const workspace = await viewWorkspace({ db, actor, input: { id: input.id } });
   const role = requireCan(actor, "workspace.settings", workspace.id);
   const { requirePasskey } = WorkspaceSettingsInput.parse(input);
+  if (workspace.requirePasskey && !requirePasskey)
+    await requireFreshPasskey(db, actor, "turning off the passkey requirement");
   return db.transaction(async (tx) => {
     const [row] = await tx
       .update(workspaces)

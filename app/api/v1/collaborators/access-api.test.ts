@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";
 import { openDb, setServerDb, type OpenedDb } from "@/db/client";
-import { memberships, notifyDeliveries, passkeys, users, workspaces } from "@/db/schema";
+import { memberships, notifyDeliveries, passkeys, sessions, users, workspaces } from "@/db/schema";
 import { passkeyRegistrationOptions } from "@/lib/auth/passkeys";
 import { actorFromSessionToken } from "@/lib/auth/sessions";
 import { SoftAuthenticator } from "@/test/support/soft-authenticator";
@@ -684,7 +684,14 @@ const rows: Row[] = [
     method: "DELETE",
     needs: "viewer",
     noOther: true,
-    call: async () => ({ url: "/x", params: { id: await fakePasskey(userIds.viewer) } }),
+    call: async () => {
+      // The role matrix, not the step-up (app/api/v1/passkeys/doors.test.ts): the viewer just confirmed.
+      await opened.db
+        .update(sessions)
+        .set({ steppedUpAt: new Date() })
+        .where(eq(sessions.tokenHash, hashToken(cookies.viewer!)));
+      return { url: "/x", params: { id: await fakePasskey(userIds.viewer) } };
+    },
   },
   {
     name: "POST /api/v1/cards/:id/passkey-options",

@@ -8,7 +8,6 @@ import { NextRequest } from "next/server";
 import { openDb, setServerDb, type OpenedDb } from "@/db/client";
 import { auditEvents, cards, memberships, sessions, users } from "@/db/schema";
 import { LOCAL_CREDENTIAL_ENV } from "@/lib/auth/local-credential";
-import { approvalChallenge } from "@/lib/auth/passkeys";
 import { openSession } from "@/lib/auth/sessions";
 import { SoftAuthenticator } from "@/test/support/soft-authenticator";
 import { hashToken } from "@/lib/auth/tokens";
@@ -84,7 +83,20 @@ function send(
     { params: Promise.resolve(params ?? {}) },
   );
 }
-async function register(cookie: string, name: string): Promise<SoftAuthenticator> {
+/** A fresh passkey confirmation in the session `cookie` (the step-up sensitive changes need). */
+async function stepUpWith(cookie: string, key: SoftAuthenticator) {
+  const options = (await (await send(stepUpRoute.POST, "POST", { cookie, body: {} })).json()) as { challenge: string };
+  const res = await send(stepUpRoute.POST, "POST", { cookie, body: { response: key.assert(options.challenge) } });
+  expect(res.status, await res.clone().text()).toBe(200);
+}
+/** Approval options for one answer: the server-random challenge the passkey must sign. */
+async function approvalOptions(cookie: string, cardId: string, outcome: "allow" | "deny", remember = "once") {
+  const res = await send(answerOptions.POST, "POST", { cookie, params: { id: cardId }, body: { outcome, remember } });
+  expect(res.status, await res.clone().text()).toBe(200);
+  return ((await res.json()) as { challenge: string }).challenge;
+}
+async function register(cookie: string, name: string, confirmWith?: SoftAuthenticator): Promise<SoftAuthenticator> {
+  if (confirmWith) await stepUpWith(cookie, confirmWith);
   const device = new SoftAuthenticator();
   const options = (await (await send(passkeyOptions.POST, "POST", { cookie })).json()) as { challenge: string };
   const res = await send(passkeysRoute.POST, "POST", { cookie, body: { name, response: device.register(options) } });
@@ -98,7 +110,11 @@ describe("passkeys", () => {
 
   it("a person registers several passkeys, names and removes them; a challenge works once", async () => {
     phone = await register(approver, "Ann's phone");
-    const laptop = await register(approver, "laptop");
+    // A second passkey needs a fresh confirmation with the first, in this session.
+    const refused = await send(passkeyOptions.POST, "POST", { cookie: approver });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ details: { stepUp: true } });
+    const laptop = await register(approver, "laptop", phone);
     let list = (await (await send(passkeysRoute.GET, "GET", { cookie: approver })).json()) as {
       passkeys: { id: string; name: string }[];
     };
@@ -177,8 +193,7 @@ describe("passkeys", () => {
     ).rejects.toMatchObject({ status: 403 });
 
     // A genuine assertion for card A, replayed against card B: refused, and B stays pending.
-    await send(answerOptions.POST, "POST", { cookie: approver, params: { id: a }, body: { outcome: "allow" } });
-    const forA = phone.assert(approvalChallenge(cardA.hash, "allow", "once"));
+    const forA = phone.assert(await approvalOptions(approver, a, "allow"));
     const forged = await send(answerRoute.POST, "POST", {
       cookie: approver,
       params: { id: b },
@@ -209,7 +224,7 @@ describe("passkeys", () => {
 
     // Someone else's passkey does not answer for Ann.
     const stranger = new SoftAuthenticator();
-    const fake = stranger.assert(approvalChallenge(cardB.hash, "deny", "once"));
+    const fake = stranger.assert(await approvalOptions(approver, b, "deny"));
     const res = await send(answerRoute.POST, "POST", {
       cookie: approver,
       params: { id: b },
@@ -221,6 +236,10 @@ describe("passkeys", () => {
 
   it("step-up: a passkey holder changes roles, adds webhooks and tool-wide allow rules only after a fresh confirmation", async () => {
     const adminKey = await register(admin, "Ada's key");
+    await opened.db
+      .update(sessions)
+      .set({ steppedUpAt: null })
+      .where(eq(sessions.tokenHash, hashToken(admin)));
     const target = "u-appr";
     const patch = () =>
       send(collaboratorOne.PATCH, "PATCH", {

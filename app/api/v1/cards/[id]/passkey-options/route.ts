@@ -6,8 +6,8 @@ import { route, tooMany } from "@/lib/http/route";
 import { clientAddress, passkeyLimit } from "@/lib/http/throttle";
 
 /**
- * Assertion options for answering this card with a passkey: the challenge is derived from the card's
- * hash, the outcome and the remember scope, so the signature covers exactly that answer.
+ * Assertion options for answering this card with a passkey: a server-random, single-use challenge bound to
+ * this person, the card (id and hash), the outcome and the remember scope, so the signature covers exactly that answer.
  */
 export const POST = route(
   {
@@ -25,6 +25,6 @@ export const POST = route(
     if (wait > 0) return tooMany(wait);
     const card = await getCardRow(db, { actor, cardId: params.id });
     requireCan(actor, "card.answer", card.workspaceId);
-    return approvalAssertionOptions({ db, actor, input: { cardHash: card.hash, ...body } });
+    return approvalAssertionOptions({ db, actor, input: { cardId: card.id, cardHash: card.hash, ...body } });
   },
 );

@@ -1,0 +1,1 @@
+ALTER TABLE "passkeys" ADD COLUMN "registered_session_id" text;
