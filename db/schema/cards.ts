@@ -52,6 +52,8 @@ export const cards = pgTable(
     warnings: jsonb("warnings").$type<string[]>().notNull().default([]),
     safetyCheck: boolean("safety_check").notNull().default(false),
     remember: jsonb("remember").$type<CardRemember>().notNull(),
+    /** The agent itself decided to ask (PermissionRequest): rules in its own files never settle it as allow. */
+    agentAsked: boolean("agent_asked").notNull().default(false),
     decision: jsonb("decision").$type<CardDecision>().notNull(),
     hash: text("hash").notNull(),
     status: text("status").$type<CardStatus>().notNull().default("pending"),

@@ -30,6 +30,11 @@ export const AdmitCardInput = z.object({
   tool: z.string().trim().min(1).max(300),
   input: z.record(z.string(), z.unknown()),
   reason: z.string().max(20_000).optional(),
+  /**
+   * True when the agent itself decided to ask (Claude Code's and Codex's PermissionRequest): rules the agent already
+   * weighed never settle the card as allow; only the cockpit's own answers and rules a person saves here do.
+   */
+  agentAsked: z.boolean().optional(),
 });
 export type AdmitCardInput = z.infer<typeof AdmitCardInput>;
 
@@ -80,6 +85,7 @@ export async function admitCard({
       mode: input.mode,
       cwd: input.cwd,
       call: { tool: input.tool, input: input.input },
+      agentAsked: input.agentAsked,
     },
     env,
   );
@@ -187,6 +193,7 @@ export async function admitCard({
         warnings,
         safetyCheck: d.safetyCheck,
         remember: evaluation.remember,
+        agentAsked: input.agentAsked ?? false,
         decision: { step: d.step, reason: d.reason, rule: d.rule },
         hash,
         createdAt: now,

@@ -16,8 +16,16 @@ export async function coalesceSiblings(
     workspaceId,
     rootSessionId,
     exceptId,
+    savedRules,
     env = {},
-  }: { workspaceId: string; rootSessionId: string; exceptId?: string; env?: CardEnv },
+  }: {
+    workspaceId: string;
+    rootSessionId: string;
+    exceptId?: string;
+    /** The rules the person just saved: the only file rules that may settle a card the agent itself asked. */
+    savedRules?: readonly string[];
+    env?: CardEnv;
+  },
 ): Promise<string[]> {
   const [workspace] = await db.select().from(workspaces).where(eq(workspaces.id, workspaceId));
   if (!workspace) return [];
@@ -50,6 +58,8 @@ export async function coalesceSiblings(
       mode: card.modeBase,
       cwd: card.cwd,
       call: { tool: card.tool, input: card.input },
+      agentAsked: card.agentAsked,
+      savedRules,
     });
     if (d.decision === "ask") continue;
     // A safety check is answered by a person; a rule may still tighten it to deny.

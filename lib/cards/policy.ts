@@ -50,6 +50,50 @@ export interface EvaluateInput {
   mode?: string | null;
   cwd?: string | null;
   call: ToolCall;
+  /**
+   * The agent itself decided to ask (Claude Code's PermissionRequest, Codex's): it already weighed the rules in its
+   * own files, so those never turn this into an allow (the floor, see `agentFloor`).
+   */
+  agentAsked?: boolean;
+  /** Rules a person just saved through the cockpit (coalescing after an answer): authority the floor accepts. */
+  savedRules?: readonly string[];
+}
+
+const AGENT_NAMES: Record<string, string> = {
+  "claude-code": "Claude Code",
+  codex: "Codex",
+  commandcode: "Command Code",
+  mevedel: "mevedel",
+  gemini: "Gemini CLI",
+  cursor: "Cursor CLI",
+};
+
+/** The why-line a floored card shows. */
+export function agentAskedReason(agent: string): string {
+  return `${AGENT_NAMES[agent] ?? agent} asked; no rule of the cockpit's may approve it`;
+}
+
+/**
+ * The floor: when the agent itself asked, an allow stands only on authority the cockpit holds itself — an answer a
+ * person gave in the cockpit ("allow for this session": a session entry in the cockpit's database) or a rule a
+ * person has just saved through the cockpit while this card waited. Rules in the agent's own settings files were
+ * already weighed by the agent, which still asked: if they seem to allow, the emulation is wrong, not the agent, so
+ * the card waits for a person. Denies stand (the cockpit may be stricter).
+ */
+export function agentFloor(
+  d: Decision,
+  { agent, agentAsked, savedRules }: { agent: string; agentAsked?: boolean; savedRules?: readonly string[] },
+): Decision {
+  if (!agentAsked || d.decision !== "allow") return d;
+  if (d.scope === "session" || d.store?.startsWith("session:")) return d;
+  if (d.rule !== null && savedRules?.includes(d.rule)) return d;
+  const why = agentAskedReason(agent);
+  return {
+    ...d,
+    decision: "ask",
+    reason: `${why} (the cockpit's reading: ${d.reason})`,
+    trace: [...d.trace, { step: d.step, outcome: "decided", why }],
+  };
 }
 
 /**
@@ -103,10 +147,14 @@ export async function cardSnapshot(
 /** Current policy for one call from a snapshot; a safety check offers nothing to remember. No I/O. */
 export function evaluateWith(
   snapshot: PolicySnapshot,
-  input: Pick<EvaluateInput, "mode" | "cwd" | "call">,
+  input: Pick<EvaluateInput, "mode" | "cwd" | "call" | "agentAsked" | "savedRules">,
 ): Evaluation {
   const { ctx, modeBase, modeEffective, decision: raw } = decideWith(snapshot, input);
-  const decision = forAskedCall(input.call, ctx, raw);
+  const decision = agentFloor(forAskedCall(input.call, ctx, raw), {
+    agent: snapshot.agent,
+    agentAsked: input.agentAsked,
+    savedRules: input.savedRules,
+  });
   const rules =
     decision.decision === "ask" && !decision.safetyCheck
       ? rememberRules(input.call, ctx)

@@ -137,6 +137,7 @@ export async function settleCard({
         mode: card.modeBase,
         cwd: card.cwd,
         call: { tool: card.tool, input: card.input },
+        agentAsked: card.agentAsked,
       },
       env,
     );
@@ -222,6 +223,10 @@ export async function settleCard({
       });
     }
   }
-  const coalesced = ruleCreated ? await coalesceSiblings(db, { ...key, exceptId: cardId, env }) : [];
+  const savedRules =
+    settlement.remember === "session"
+      ? card.remember.session
+      : card.remember.workspace.filter((_, i) => !card.remember.coveredBy?.[i]);
+  const coalesced = ruleCreated ? await coalesceSiblings(db, { ...key, exceptId: cardId, savedRules, env }) : [];
   return { card: await getCard(db, { cardId }), ruleNotSaved, coalesced };
 }

@@ -117,6 +117,8 @@ describe("cockpit hook claude-code", () => {
         input: PAYLOAD.tool_input,
         mode: "default",
         originPath: "/root",
+        // The floor (issue 19 §1): the command hook tells the cockpit that Claude Code itself asked.
+        agentAsked: true,
       },
     });
   });

@@ -113,6 +113,8 @@ async function permissionRequest(
     mode: payload.permission_mode,
     tool: payload.tool_name,
     input: payload.tool_input ?? {},
+    // Claude Code fires PermissionRequest only when it decided to ask: its own rules never turn that into allow.
+    agentAsked: true,
   });
   if (admitted.status === 200) {
     const d = (admitted.json as { decision: { decision: string; reason: string } }).decision;

@@ -50,6 +50,8 @@ export const POST = route(
         mode: body.permission_mode,
         tool: body.tool_name,
         input: body.tool_input ?? {},
+        // Claude Code fires PermissionRequest only when it decided to ask: its own rules never turn that into allow.
+        agentAsked: true,
       },
     });
     if (admitted.status !== "pending")

@@ -1,0 +1,1 @@
+ALTER TABLE "cards" ADD COLUMN "agent_asked" boolean DEFAULT false NOT NULL;
