@@ -1,11 +1,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openDb, type Db, type OpenedDb } from "@/db/client";
 import { auditCheckpoints, auditEvents } from "@/db/schema";
 import { SYSTEM_ACTOR } from "./actor";
+import { rowHash, type ChainedRow } from "./chain";
 import { checkpointNow } from "./checkpoint";
 import { configureAudit } from "./config";
 import { KEY_FILE } from "./keys";
@@ -197,6 +198,37 @@ describe("verifyAudit", () => {
   it("catches a rewrite of the whole chain that keeps the signed checkpoint", async () => {
     const report = await tampered("delete from audit_events where seq <= 2");
     expect(report).toMatchObject({ intact: false, reason: expect.stringMatching(/no signed checkpoint/) });
+  });
+
+  // Issue 18, MEDIUM 6: rows after the last signed checkpoint used to be rewritable with plain SHA-256.
+  it("catches a tail row edited and the chain after it re-hashed without the key (the row MAC)", async () => {
+    let report: Awaited<ReturnType<typeof verifyAudit>> | undefined;
+    await db()
+      .transaction(async (tx) => {
+        await tx.execute(sql.raw(`update audit_events set input = '{"command":"echo innocent"}' where seq = 8`));
+        // The attacker knows the algorithm: recompute hash and prev_hash from seq 8 to the head.
+        let prev = (await tx.select().from(auditEvents).where(eq(auditEvents.seq, 7)))[0]!.hash!;
+        for (let seq = 8; seq <= 10; seq++) {
+          const [row] = await tx.select().from(auditEvents).where(eq(auditEvents.seq, seq));
+          const hash = rowHash({ ...row!, seq, prevHash: prev } as ChainedRow);
+          await tx.update(auditEvents).set({ prevHash: prev, hash }).where(eq(auditEvents.seq, seq));
+          prev = hash;
+        }
+        report = await verifyAudit(tx as unknown as Db, { keyDir });
+        throw new Error("rollback");
+      })
+      .catch((e: Error) => {
+        if (e.message !== "rollback") throw e;
+      });
+    expect(report).toMatchObject({ intact: false, seq: 8, reason: expect.stringMatching(/MAC does not match/) });
+  });
+
+  it("catches MACs stripped from the newest rows", async () => {
+    expect(await tampered("update audit_events set mac = null where seq >= 9")).toMatchObject({
+      intact: false,
+      seq: 9,
+      reason: expect.stringMatching(/no MAC/),
+    });
   });
 
   it("says so when the signing key is gone", async () => {

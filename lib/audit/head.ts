@@ -2,6 +2,8 @@ import { asc, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { auditCheckpoints, auditEvents } from "@/db/schema";
 import { GENESIS, rowHash, type ChainedRow } from "./chain";
+import { keyDirOf } from "./config";
+import { rowMac, signingKey } from "./keys";
 
 /** A transaction: the only thing recordAudit accepts, so an audit row always commits with its change. */
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -37,10 +39,14 @@ async function sealLegacyRows(tx: Tx): Promise<Head> {
     ? { seq: Number(prev.seq), hash: prev.hash, at: null }
     : { seq: 0, hash: GENESIS, at: null };
   const rows = await tx.select().from(auditEvents).where(isNull(auditEvents.hash)).orderBy(asc(auditEvents.seq));
+  const key = signingKey(await keyDirOf())!;
   for (const row of rows) {
     const chained = { ...row, seq: Number(row.seq), prevHash: head.hash } as ChainedRow;
     const hash = rowHash(chained);
-    await tx.update(auditEvents).set({ prevHash: head.hash, hash }).where(eq(auditEvents.seq, row.seq));
+    await tx
+      .update(auditEvents)
+      .set({ prevHash: head.hash, hash, mac: rowMac(key, Number(row.seq), hash) })
+      .where(eq(auditEvents.seq, row.seq));
     head = { seq: Number(row.seq), hash, at: row.at };
   }
   return head;

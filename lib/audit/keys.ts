@@ -1,5 +1,7 @@
 import {
   createHash,
+  createHmac,
+  hkdfSync,
   createPrivateKey,
   createPublicKey,
   generateKeyPairSync,
@@ -51,6 +53,28 @@ export function signingKey(dir: string, { create = true }: { create?: boolean } 
   const key = fromPrivate(createPrivateKey(pem));
   cache.set(file, key);
   return key;
+}
+
+const MAC_TAG = "permissions-cockpit/audit-row-mac/v1";
+const macKeys = new WeakMap<SigningKey, Buffer>();
+
+/**
+ * The row MAC key: derived (HKDF-SHA256) from the checkpoint signing key, so the data folder holds one secret.
+ * Every appended row carries HMAC-SHA256(macKey, tag ‖ seq ‖ rowHash): anyone who edits a row and re-hashes the
+ * chain without the key is caught at the first edited row, not only at the next signed checkpoint.
+ */
+function macKey(key: SigningKey): Buffer {
+  let k = macKeys.get(key);
+  if (!k) {
+    const secret = key.privateKey.export({ format: "der", type: "pkcs8" });
+    k = Buffer.from(hkdfSync("sha256", secret, Buffer.alloc(0), MAC_TAG, 32));
+    macKeys.set(key, k);
+  }
+  return k;
+}
+
+export function rowMac(key: SigningKey, seq: number, hash: string): string {
+  return createHmac("sha256", macKey(key)).update(`${MAC_TAG}\u0000${seq}\u0000${hash}`).digest("base64url");
 }
 
 export function signStatement(key: SigningKey, statement: Buffer): string {

@@ -1,10 +1,11 @@
+import { rowMac, signingKey } from "./keys";
 import { is, sql } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import type { Db, DbOrTx } from "@/db/client";
 import { auditEvents } from "@/db/schema";
 import { rowHash, type ChainedRow } from "./chain";
 import { latestCheckpoint, maybeCheckpoint, writeCheckpoint } from "./checkpoint";
-import { auditConfig } from "./config";
+import { auditConfig, keyDirOf } from "./config";
 import { parseAuditEvent, type AuditActor, type AuditEvent } from "./events";
 import { lockHead, type Tx } from "./head";
 import { sanitizeDetail, sanitizeInput } from "./sanitize";
@@ -31,7 +32,8 @@ export async function recordAudit(tx: Tx, event: AuditEvent): Promise<{ seq: num
   const at = head.at && head.at > now ? head.at : now;
   const row = chainedRow(e, head.seq + 1, at, head.hash);
   const hash = rowHash(row);
-  await tx.insert(auditEvents).values({ ...row, hash });
+  const key = signingKey(await keyDirOf())!;
+  await tx.insert(auditEvents).values({ ...row, hash, mac: rowMac(key, row.seq, hash) });
   await maybeCheckpoint(tx, { seq: row.seq, hash, at });
   return { seq: row.seq, hash };
 }
@@ -40,7 +42,7 @@ export async function recordAudit(tx: Tx, event: AuditEvent): Promise<{ seq: num
 const INSERT_CHUNK = 2000;
 
 /** Column name and SQL type of every stored column, in the order of jsonb_to_recordset's record. */
-const COLUMNS: Array<[keyof ChainedRow | "hash", string, string]> = [
+const COLUMNS: Array<[keyof ChainedRow | "hash" | "mac", string, string]> = [
   ["seq", "seq", "bigint"],
   ["at", "at", "timestamptz"],
   ["workspaceId", "workspace_id", "text"],
@@ -66,6 +68,7 @@ const COLUMNS: Array<[keyof ChainedRow | "hash", string, string]> = [
   ["detail", "detail", "jsonb"],
   ["prevHash", "prev_hash", "text"],
   ["hash", "hash", "text"],
+  ["mac", "mac", "text"],
 ];
 const COLUMN_LIST = sql.raw(COLUMNS.map(([, c]) => `"${c}"`).join(", "));
 const RECORD_TYPE = sql.raw(COLUMNS.map(([, c, t]) => `"${c}" ${t}`).join(", "));
@@ -74,7 +77,7 @@ const RECORD_TYPE = sql.raw(COLUMNS.map(([, c, t]) => `"${c}" ${t}`).join(", "))
  * Many rows in one statement with one parameter: a JSON array expanded by jsonb_to_recordset. Far
  * cheaper than thousands of bind parameters (PGlite especially); the values are the hashed ones.
  */
-async function insertRows(tx: Tx, rows: (ChainedRow & { hash: string })[]): Promise<void> {
+async function insertRows(tx: Tx, rows: (ChainedRow & { hash: string; mac: string })[]): Promise<void> {
   const records = rows.map((r) => {
     const o: Record<string, unknown> = {};
     for (const [k, c] of COLUMNS) o[c] = k === "at" ? r.at.toISOString() : (r as unknown as Record<string, unknown>)[k];
@@ -97,12 +100,13 @@ export async function recordAuditBatch(tx: Tx, events: AuditEvent[]): Promise<{ 
   if (!parsed.length) return { first: head.seq + 1, last: head.seq };
   const now = new Date();
   const at = head.at && head.at > now ? head.at : now;
-  const rows: (ChainedRow & { hash: string })[] = [];
+  const rows: (ChainedRow & { hash: string; mac: string })[] = [];
+  const key = signingKey(await keyDirOf())!;
   let prev = head.hash;
   for (const [i, e] of parsed.entries()) {
     const row = chainedRow(e, head.seq + 1 + i, at, prev);
     prev = rowHash(row);
-    rows.push({ ...row, hash: prev });
+    rows.push({ ...row, hash: prev, mac: rowMac(key, row.seq, prev) });
   }
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) await insertRows(tx, rows.slice(i, i + INSERT_CHUNK));
   const every = auditConfig().checkpointEvery;

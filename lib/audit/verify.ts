@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { auditCheckpoints, auditEvents } from "@/db/schema";
 import { checkpointStatement, GENESIS, rowHash, type ChainedRow } from "./chain";
 import { keyDirOf } from "./config";
-import { signingKey, verifyStatement } from "./keys";
+import { rowMac, signingKey, verifyStatement } from "./keys";
 
 export type VerifyReport =
   | { intact: true; events: number; checkpoints: number; firstSeq: number | null; headSeq: number | null }
@@ -32,8 +32,9 @@ export async function verifyAudit(db: Db, { keyDir, pageSize = 5000 }: { keyDir?
     checkpoints: checkpoints.length,
   });
 
+  const key = signingKey(keyDir ?? (await keyDirOf()), { create: false });
+  let macSeen = false;
   if (checkpoints.length) {
-    const key = signingKey(keyDir ?? (await keyDirOf()), { create: false });
     if (!key) return broken(Number(checkpoints[0]!.seq), "the checkpoint signing key is missing from the data folder");
     for (const c of checkpoints) {
       if (c.keyId !== key.keyId) return broken(Number(c.seq), "checkpoint was signed by another key");
@@ -72,6 +73,13 @@ export async function verifyAudit(db: Db, { keyDir, pageSize = 5000 }: { keyDir?
       if (!row.hash) return broken(seq, "the event was never sealed into the chain");
       if (rowHash({ ...row, seq } as ChainedRow) !== row.hash)
         return broken(seq, "the event's content does not match its hash (a column was changed)");
+      // The keyed MAC: a row edited and re-hashed (with the chain after it) by someone without the key fails here.
+      if (row.mac) {
+        if (!key) return broken(seq, "the audit key is missing from the data folder, so row MACs cannot be checked");
+        if (row.mac !== rowMac(key, seq, row.hash))
+          return broken(seq, "the event's MAC does not match (it was rewritten without the audit key)");
+        macSeen = true;
+      } else if (macSeen) return broken(seq, "the event carries no MAC although earlier events do (it was rewritten)");
       const c = bySeq.get(seq);
       if (c && c.headHash !== row.hash) return broken(seq, "the event differs from the signed checkpoint at this seq");
       prev = { seq, hash: row.hash };

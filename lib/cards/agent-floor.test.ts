@@ -53,6 +53,7 @@ describe("the agent's own ask is a floor", () => {
       actor: OWNER,
       cardId: first.id,
       input: { outcome: "allow", remember: "session", hash: first.hash },
+      client: "web",
       env: f.env,
     });
     expect(await admit({ ...bash("make lint", "floor-3"), agentAsked: true })).toMatchObject({
@@ -72,6 +73,7 @@ describe("the agent's own ask is a floor", () => {
       actor: OWNER,
       cardId: a.id,
       input: { outcome: "allow", remember: "workspace", hash: a.hash },
+      client: "web",
       env: f.env,
     });
     expect(result.coalesced).toEqual([b.id]);
