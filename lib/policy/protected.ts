@@ -68,11 +68,23 @@ export function protectedHit(f: CallFacts, ctx: PolicyContext): string | null {
       const r = (name === "cd" || name === "pushd") && p.core[1] ? wordPath(p.core[1], f.env) : null;
       if (r && "path" in r) envs.push({ ...f.env, cwd: r.path });
     }
+    // A word with a variable the engine cannot expand may still reach the folder: `cat "$COCKPIT_DATA/x"`,
+    // `cat $D/local-credential.json`. It counts when it names the cockpit or a protected folder's own name.
+    const names = dirs.map((d) => fold(d.split("/").pop() ?? "")).filter((n) => n.length >= 3);
+    const mayReach = (word: string): boolean => {
+      const w = fold(word);
+      return (
+        /cockpit/i.test(word) ||
+        /local-credential|audit-signing-key/i.test(word) ||
+        names.some((n) => w.includes(n))
+      );
+    };
     for (const p of parts) {
       const tree = treeReader(p.core.length ? p.core : p.argv);
       for (const w of partWords(p))
         for (const env of envs) {
           const r = wordPath(w, env);
+          if (r && "unknown" in r && mayReach(w)) return dirs[0]!;
           if (!r || !("path" in r)) continue;
           const hit = inside(r.path) ?? (tree ? above(r.path) : null) ?? globReaches(r.globPrefix);
           if (hit) return hit;

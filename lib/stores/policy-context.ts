@@ -5,12 +5,33 @@ import { env } from "@/lib/config/env";
 import { normalizeMode, type Agent, type Mode, type PolicyContext, type ShellParser } from "@/lib/policy";
 import type { PolicyInputs } from "./load-policy-inputs";
 
-/** The engine's symlink resolver on the real file system: one hop, relative to the link's folder. */
+/**
+ * The engine's symlink resolver on the real file system: every hop of the longest existing prefix is resolved
+ * (`realpath`), the rest of the path appended as written. `ws/t/x` with `t -> /tmp` gives `/tmp/x` even when `x`
+ * does not exist; a dangling link gives its target. Null when nothing along the path is a link.
+ */
 export function resolveSymlink(abs: string): string | null {
-  try {
-    return path.resolve(path.dirname(abs), readlinkSync(abs));
-  } catch {
-    return null;
+  const rest: string[] = [];
+  let cur = path.resolve(abs);
+  for (;;) {
+    try {
+      const real = realpathSync(cur);
+      const full = rest.length ? path.join(real, ...rest) : real;
+      return full === path.resolve(abs) ? null : full;
+    } catch {
+      // A dangling link: its own target, then keep resolving from there.
+      try {
+        const target = path.resolve(path.dirname(cur), readlinkSync(cur));
+        const full = rest.length ? path.join(target, ...rest) : target;
+        return full === path.resolve(abs) ? null : full;
+      } catch {
+        /* not a link: go up one folder */
+      }
+      const parent = path.dirname(cur);
+      if (parent === cur) return null;
+      rest.unshift(path.basename(cur));
+      cur = parent;
+    }
   }
 }
 
