@@ -2,10 +2,34 @@ import { loadEnv } from "@/lib/config/env";
 import { readLocalCredential } from "@/lib/auth/local-credential";
 import { CliError } from "./verb";
 
-/** Calls the running server's API as the local owner, with the credential `cockpit start` left in the data folder. */
+/**
+ * The credential to call the server with: `COCKPIT_URL` + `COCKPIT_CLI_TOKEN` when the owner hands them over
+ * explicitly (the cockpit runs as its own OS user and its data folder is unreadable here, docs/deploy.md), else the
+ * one `cockpit start` left in the data folder.
+ */
+export function serverCredential(
+  vars: Record<string, string | undefined> = process.env,
+  dataDir = loadEnv().dataDir,
+): { url: string; token: string } | null {
+  const url = vars.COCKPIT_URL?.trim();
+  const token = vars.COCKPIT_CLI_TOKEN?.trim();
+  if (url || token) {
+    if (!url || !token) throw new CliError("set both COCKPIT_URL and COCKPIT_CLI_TOKEN, or neither");
+    if (!token.startsWith("cpc_")) throw new CliError("COCKPIT_CLI_TOKEN is not a cockpit CLI credential (cpc_…)");
+    try {
+      new URL(url);
+    } catch {
+      throw new CliError(`COCKPIT_URL is not a URL: ${url}`);
+    }
+    return { url, token };
+  }
+  return readLocalCredential(dataDir);
+}
+
+/** Calls the running server's API as the local owner (see `serverCredential`). */
 export async function callServer<T = unknown>(method: string, apiPath: string, body?: unknown): Promise<T> {
   const env = loadEnv();
-  const credential = readLocalCredential(env.dataDir);
+  const credential = serverCredential(process.env, env.dataDir);
   if (!credential)
     throw new CliError(`the cockpit is not running (no credential in ${env.dataDir}); start it with \`npm start\``);
   let res: Response;

@@ -74,9 +74,7 @@ export function protectedHit(f: CallFacts, ctx: PolicyContext): string | null {
     const mayReach = (word: string): boolean => {
       const w = fold(word);
       return (
-        /cockpit/i.test(word) ||
-        /local-credential|audit-signing-key/i.test(word) ||
-        names.some((n) => w.includes(n))
+        /cockpit/i.test(word) || /local-credential|audit-signing-key/i.test(word) || names.some((n) => w.includes(n))
       );
     };
     for (const p of parts) {
