@@ -1,4 +1,3 @@
-import { QueryProvider } from "@/components/cards/query-provider";
 import { AppShell } from "@/components/shell/app-shell";
 import { getDb } from "@/db/client";
 import { recentLoginLinkMints } from "@/lib/auth/login-link-notices";
@@ -13,10 +12,8 @@ export default async function SignedInLayout({ children }: { children: React.Rea
   const loginLinks = await recentLoginLinkMints(db, { sessionId: actor.sessionId });
   const passkeyNotices = await passkeyEnrolmentNotices(db, actor);
   return (
-    <QueryProvider>
-      <AppShell userName={actor.name} loginLinks={loginLinks} passkeyNotices={passkeyNotices}>
-        {children}
-      </AppShell>
-    </QueryProvider>
+    <AppShell userName={actor.name} loginLinks={loginLinks} passkeyNotices={passkeyNotices}>
+      {children}
+    </AppShell>
   );
 }

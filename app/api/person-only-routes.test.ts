@@ -24,6 +24,7 @@ import type { RouteHandler } from "@/lib/http/route";
 const DOORS: Record<string, string[]> = {
   "api/v1/cards/[id]/answer/route.ts": ["POST"],
   "api/v1/cards/[id]/passkey-options/route.ts": ["POST"],
+  "api/v1/cards/[id]/undo-remember/route.ts": ["POST"],
   "api/v1/entries/add/route.ts": ["POST"],
   "api/v1/entries/narrow/route.ts": ["POST"],
   "api/v1/session-entries/route.ts": ["POST"],

@@ -1,14 +1,16 @@
 import path from "node:path";
 import type { DbOrTx } from "@/db/client";
-import type { CardRemember } from "@/db/schema";
+import type { CardRemember, RememberOption } from "@/db/schema";
 import { dialectOf } from "@/lib/agents";
 import { storeEnv } from "@/lib/config/env";
 import { coveringRule } from "@/lib/hygiene/remembering";
+import { rememberOffers } from "@/lib/hygiene/remember-offers";
 import { isToolWideText } from "@/lib/policy/tool-wide";
 import { decideWith, loadPolicy, type PolicySnapshot } from "@/lib/policy-runtime/snapshot";
 import {
   explicitAllow,
-  rememberRules,
+  rememberChoices,
+  withSuggestions,
   type Agent,
   type Decision,
   type Mode,
@@ -57,6 +59,8 @@ export interface EvaluateInput {
   agentAsked?: boolean;
   /** Rules a person just saved through the cockpit (coalescing after an answer): authority the floor accepts. */
   savedRules?: readonly string[];
+  /** Rules the agent suggested remembering (Claude Code's `permission_suggestions`), one list per suggestion. */
+  suggestions?: readonly (readonly string[])[];
 }
 
 const AGENT_NAMES: Record<string, string> = {
@@ -147,7 +151,7 @@ export async function cardSnapshot(
 /** Current policy for one call from a snapshot; a safety check offers nothing to remember. No I/O. */
 export function evaluateWith(
   snapshot: PolicySnapshot,
-  input: Pick<EvaluateInput, "mode" | "cwd" | "call" | "agentAsked" | "savedRules">,
+  input: Pick<EvaluateInput, "mode" | "cwd" | "call" | "agentAsked" | "savedRules" | "suggestions">,
 ): Evaluation {
   const { ctx, modeBase, modeEffective, decision: raw } = decideWith(snapshot, input);
   const decision = agentFloor(forAskedCall(input.call, ctx, raw), {
@@ -155,28 +159,43 @@ export function evaluateWith(
     agentAsked: input.agentAsked,
     savedRules: input.savedRules,
   });
-  const rules =
+  const choices =
     decision.decision === "ask" && !decision.safetyCheck
-      ? rememberRules(input.call, ctx)
-      : { session: [], workspace: [] };
-  let workspaceStore: string | null = null;
-  const wideRules = [...new Set([...rules.session, ...rules.workspace])].filter((r) =>
-    isToolWideText(r, snapshot.agent, ctx.shell ?? null),
-  );
-  const wide = wideRules.length ? { wide: wideRules } : {};
-  if (rules.workspace.length) {
-    const store = targetStore(snapshot.paths, snapshot.agent, "workspace");
-    workspaceStore = path.relative(snapshot.paths.workspace, store.path);
-    // "When remembering": an allow already in a store (same or wider scope) that covers a proposed rule.
-    const source = { scope: "workspace" as const, store: store.path, base: snapshot.paths.workspace };
-    const coveredBy = rules.workspace.map((text) => {
+      ? withSuggestions(input.call, ctx, rememberChoices(input.call, ctx), input.suggestions ?? [])
+      : [];
+  if (choices.length === 0)
+    return { decision, modeBase, modeEffective, remember: { session: [], workspace: [], workspaceStore: null } };
+  const store = targetStore(snapshot.paths, snapshot.agent, "workspace");
+  const workspaceStore = path.relative(snapshot.paths.workspace, store.path);
+  const source = { scope: "workspace" as const, store: store.path, base: snapshot.paths.workspace };
+  // The lint's verdict on each choice; one it calls an error (over-broad) is never offered.
+  const offers = rememberOffers(choices, {
+    agent: snapshot.agent,
+    source,
+    workspace: snapshot.paths.workspace,
+    home: snapshot.paths.home,
+  });
+  if (offers.length === 0)
+    return { decision, modeBase, modeEffective, remember: { session: [], workspace: [], workspaceStore: null } };
+  // "When remembering": an allow already in a store (same or wider scope) that covers a proposed rule.
+  const options: RememberOption[] = offers.map((o) => {
+    const coveredBy = o.rules.map((text) => {
       const r = coveringRule(text, snapshot.agent, source, snapshot.inputs.rules);
       return r ? { rule: r.text, store: storeLabel(r.source.store, snapshot.paths), scope: r.source.scope } : null;
     });
-    if (coveredBy.some(Boolean))
-      return { decision, modeBase, modeEffective, remember: { ...rules, workspaceStore, coveredBy, ...wide } };
-  }
-  return { decision, modeBase, modeEffective, remember: { ...rules, workspaceStore, ...wide } };
+    return coveredBy.some(Boolean) ? { ...o, coveredBy } : o;
+  });
+  const first = options[0]!;
+  const wideRules = first.rules.filter((r) => isToolWideText(r, snapshot.agent, ctx.shell ?? null));
+  const remember: CardRemember = {
+    session: first.rules,
+    workspace: first.rules,
+    workspaceStore,
+    ...(first.coveredBy ? { coveredBy: first.coveredBy } : {}),
+    ...(wideRules.length ? { wide: wideRules } : {}),
+    options,
+  };
+  return { decision, modeBase, modeEffective, remember };
 }
 
 /** Current policy for one call: a snapshot (see `cardSnapshot`) and one decision. */

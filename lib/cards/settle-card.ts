@@ -14,6 +14,7 @@ import { publishCardChange } from "./bus";
 import { coalesceSiblings } from "./coalesce-siblings";
 import { getCard, getCardRow } from "./get-card";
 import { cardStorePaths, evaluateCall, policyAgent, type CardEnv } from "./policy";
+import { chosenRemember, REMEMBER_CHOICES } from "./remember-choice";
 import { conflictFor, settleOnce } from "./settle-common";
 import { isToolWideText } from "@/lib/policy/tool-wide";
 import { loadShellParser } from "@/lib/policy-runtime/shell-parser";
@@ -30,6 +31,8 @@ export const SettleCardInput = z.object({
   passkey: PasskeyAssertion.optional(),
   /** The person saw the warning that an Always-allow rule allows every use of the tool, and chose it. */
   confirmToolWide: z.boolean().optional(),
+  /** Which of the card's remember options to store (`remember.options[].level`); default the first, narrowest. */
+  choice: z.enum(REMEMBER_CHOICES).optional(),
 });
 export type SettleCardInput = z.infer<typeof SettleCardInput>;
 
@@ -69,23 +72,22 @@ export async function settleCard({
   if (card.status !== "pending") throw await conflictFor(db, card);
   if (input.hash !== card.hash)
     throw new ConflictError("the card changed; reload", { card: await getCard(db, { cardId }) });
+  const chosen = chosenRemember(card.remember, input.remember === "once" ? undefined : input.choice);
   if (input.remember !== "once") {
     if (card.safetyCheck) throw new UnprocessableError("this is a safety check: it can only be allowed once or denied");
     if (input.outcome === "deny")
       throw new UnprocessableError('a deny is not remembered; answer deny with remember "once"');
-    if (card.remember[input.remember].length === 0)
+    if (chosen.rules.length === 0)
       throw new UnprocessableError(`nothing can be remembered for this request; allow it once instead`);
-    const covered = input.remember === "workspace" ? (card.remember.coveredBy ?? []) : [];
+    const covered = input.remember === "workspace" ? chosen.coveredBy : [];
     const first = covered.find((c) => c);
-    if (first && covered.length === card.remember.workspace.length && covered.every(Boolean))
+    if (first && covered.length === chosen.rules.length && covered.every(Boolean))
       throw new UnprocessableError(
         `already allowed by ${first.rule} in ${first.store}: nothing new to save; allow it once instead`,
       );
     // The engine's own predicate, recomputed now (not the admission-time copy the browser shows).
     const shell = await loadShellParser();
-    const wide = card.remember[input.remember].filter(
-      (r, i) => !covered[i] && isToolWideText(r, policyAgent(card.agent), shell),
-    );
+    const wide = chosen.rules.filter((r, i) => !covered[i] && isToolWideText(r, policyAgent(card.agent), shell));
     if (wide.length && input.remember === "session")
       throw new UnprocessableError(
         `${wide.join(", ")} would allow every use of the tool; only Always allow can store it, with confirmation`,
@@ -125,6 +127,15 @@ export async function settleCard({
     message: input.message || null,
     source: "user",
     ...(confirmedWith ? { passkey: confirmedWith } : {}),
+    ...(input.outcome === "allow" && input.remember !== "once"
+      ? {
+          saved: {
+            level: chosen.level,
+            rules: input.remember === "session" ? chosen.rules : chosen.rules.filter((_, i) => !chosen.coveredBy[i]),
+            store: input.remember === "workspace" ? card.remember.workspaceStore : null,
+          },
+        }
+      : {}),
   };
   if (input.outcome === "allow") {
     const { decision } = await evaluateCall(
@@ -175,7 +186,7 @@ export async function settleCard({
     });
     if (!row) return null;
     if (settlement.outcome === "allow" && settlement.remember === "session") {
-      for (const rule of card.remember.session) {
+      for (const rule of chosen.rules) {
         await addSessionEntry(tx, {
           actorName: who,
           input: { ...key, agentSessionId: card.rootSessionId, agent: policyAgent(card.agent), action: "allow", rule },
@@ -194,8 +205,8 @@ export async function settleCard({
   let ruleCreated = settlement.outcome === "allow" && settlement.remember === "session";
   if (settlement.outcome === "allow" && settlement.remember === "workspace") {
     try {
-      for (const [i, rule] of card.remember.workspace.entries()) {
-        if (card.remember.coveredBy?.[i]) continue; // an existing allow already covers it: no redundant copy
+      for (const [i, rule] of chosen.rules.entries()) {
+        if (chosen.coveredBy[i]) continue; // an existing allow already covers it: no redundant copy
         await addEntry({
           ...cardStorePaths(workspace!.path, env),
           agent: policyAgent(card.agent),
@@ -211,22 +222,20 @@ export async function settleCard({
       await db.transaction(async (tx) => {
         await tx
           .update(cards)
-          .set({ settlement: { ...settlement, remember: "once", ruleNotSaved } })
+          .set({ settlement: { ...settlement, remember: "once", saved: undefined, ruleNotSaved } })
           .where(eq(cards.id, cardId));
         await recordAudit(tx, {
           actor: auditActor(actor, { workspaceId: card.workspaceId, role }),
           type: "card.rule_not_saved",
           target: cardId,
           workspaceId: card.workspaceId,
-          detail: { rules: card.remember.workspace, error: (error as Error).message },
+          detail: { rules: chosen.rules, error: (error as Error).message },
         });
       });
     }
   }
   const savedRules =
-    settlement.remember === "session"
-      ? card.remember.session
-      : card.remember.workspace.filter((_, i) => !card.remember.coveredBy?.[i]);
+    settlement.remember === "session" ? chosen.rules : chosen.rules.filter((_, i) => !chosen.coveredBy[i]);
   const coalesced = ruleCreated ? await coalesceSiblings(db, { ...key, exceptId: cardId, savedRules, env }) : [];
   return { card: await getCard(db, { cardId }), ruleNotSaved, coalesced };
 }

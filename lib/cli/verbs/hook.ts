@@ -8,6 +8,7 @@ import {
   allowOutput,
   denyOutput,
   originPathOf,
+  suggestedRules,
   type ClaudeHookOutput,
 } from "@/lib/agents/claude-code/hook";
 import { UsageError, type Verb } from "../verb";
@@ -115,6 +116,7 @@ async function permissionRequest(
     input: payload.tool_input ?? {},
     // Claude Code fires PermissionRequest only when it decided to ask: its own rules never turn that into allow.
     agentAsked: true,
+    suggestions: suggestedRules(payload),
   });
   if (admitted.status === 200) {
     const d = (admitted.json as { decision: { decision: string; reason: string } }).decision;

@@ -2,7 +2,14 @@ import { z } from "zod";
 import { json, route } from "@/lib/http/route";
 import { abortCard, admitCard, userMessage, waitForSettlement } from "@/lib/cards";
 import { recordToolUse } from "@/lib/cards/record-tool-use";
-import { ClaudeHookPayload, denyOutput, hookOutputFor, allowOutput, originPathOf } from "@/lib/agents/claude-code/hook";
+import {
+  ClaudeHookPayload,
+  denyOutput,
+  hookOutputFor,
+  allowOutput,
+  originPathOf,
+  suggestedRules,
+} from "@/lib/agents/claude-code/hook";
 
 export const dynamic = "force-dynamic";
 
@@ -52,6 +59,7 @@ export const POST = route(
         input: body.tool_input ?? {},
         // Claude Code fires PermissionRequest only when it decided to ask: its own rules never turn that into allow.
         agentAsked: true,
+        suggestions: suggestedRules(body),
       },
     });
     if (admitted.status !== "pending")
