@@ -7,6 +7,8 @@ import styles from "./rules.module.css";
 interface Impact {
   replayed: number;
   truncated: boolean;
+  /** "truncated after N calls (work budget …)" when the replay stopped early. */
+  note?: string | null;
   changed: {
     event: { seq: number; at: string; tool: string | null; input: Record<string, unknown> | null };
     before: { decision: string };
@@ -31,7 +33,15 @@ export function ImpactPreview({ workspace, entry, to }: { workspace: string; ent
     const abort = new AbortController();
     const timer = setTimeout(async () => {
       try {
-        const res = await entryImpact<Impact>({ workspace, id: entry.id, ...(to ? { to } : {}) }, abort.signal);
+        const ask = () => entryImpact<Impact>({ workspace, id: entry.id, ...(to ? { to } : {}) }, abort.signal);
+        let res = await ask();
+        // Previews are rate-limited per person: a busy answer says when to come back.
+        for (let tries = 0; !res.ok && res.status === 429 && tries < 3 && !abort.signal.aborted; tries++) {
+          const wait = Number((res.body as { retryAfter?: number }).retryAfter ?? 1);
+          await new Promise((r) => setTimeout(r, Math.min(10, Math.max(1, wait)) * 1000));
+          if (abort.signal.aborted) return;
+          res = await ask();
+        }
         setState(res.ok ? { key, impact: res.data } : { key, error: res.error });
       } catch {
         // Aborted: a newer SPEC owns the preview.
@@ -72,6 +82,12 @@ export function ImpactPreview({ workspace, entry, to }: { workspace: string; ent
               </strong>
             )}
           </span>
+          {current.impact!.note ? (
+            <span className="muted" data-testid="impact-truncated">
+              {" "}
+              The preview was {current.impact!.note}: older calls were not replayed.
+            </span>
+          ) : null}
           {current.impact!.changed.length ? (
             <ul className={styles.impactList}>
               {current.impact!.changed.slice(0, 8).map((c) => (
