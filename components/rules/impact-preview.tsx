@@ -2,6 +2,8 @@
 import { useEffect, useState } from "react";
 import Link from "next/link";
 import { entryImpact, type EntryView } from "@/lib/client/api";
+import { HiddenTextWarning } from "@/components/ui/hidden-text";
+import { revealDeep } from "@/lib/text/reveal";
 import styles from "./rules.module.css";
 
 interface Impact {
@@ -21,6 +23,23 @@ const callText = (input: Record<string, unknown> | null) => {
   const v = input.command ?? input.file_path ?? input.path ?? input.url ?? input.specifier;
   return typeof v === "string" ? v : JSON.stringify(input);
 };
+
+/** One replayed call whose decision would change. Its text is the agent's: hidden characters are revealed. */
+function ChangedCall({ change }: { change: Impact["changed"][number] }) {
+  const { value: event, hidden } = revealDeep(change.event);
+  return (
+    <li data-testid="impact-call">
+      <code>{event.tool}</code> <code className={styles.impactCall}>{callText(event.input)}</code>{" "}
+      <HiddenTextWarning hidden={hidden} />{" "}
+      <span className="muted">
+        {change.before.decision} → <strong>{change.after.decision}</strong>
+      </span>{" "}
+      <Link href={`/audit?q=${encodeURIComponent(callText(change.event.input))}`} className="muted">
+        #{change.event.seq}
+      </Link>
+    </li>
+  );
+}
 
 /**
  * "What would break?" before a revoke (`to` undefined) or a narrow: the calls of the last 30 days this
@@ -53,56 +72,48 @@ export function ImpactPreview({ workspace, entry, to }: { workspace: string; ent
     };
   }, [workspace, entry.id, to, key]);
 
-  const current = state?.key === key ? state : null;
+  const shown = state?.key === key ? state : null;
   return (
     <section className={styles.impact} data-testid="impact-preview" aria-live="polite" aria-label="Impact preview">
       <div className="muted" style={{ fontSize: "0.85rem" }}>
         Impact on the last 30 days
       </div>
-      {!current ? (
+      {!shown ? (
         <span className="muted">Replaying logged calls…</span>
-      ) : current.error ? (
-        <span className="error">{current.error}</span>
-      ) : current.impact!.replayed === 0 ? (
+      ) : shown.error ? (
+        <span className="error">{shown.error}</span>
+      ) : shown.impact!.replayed === 0 ? (
         <span data-testid="impact-summary">No logged calls in the last 30 days were decided by this entry.</span>
       ) : (
         <>
           <span data-testid="impact-summary">
-            Replayed {current.impact!.replayed}
-            {current.impact!.truncated ? "+" : ""} logged call{current.impact!.replayed === 1 ? "" : "s"}:{" "}
-            {current.impact!.changed.length === 0 ? (
+            Replayed {shown.impact!.replayed}
+            {shown.impact!.truncated ? "+" : ""} logged call{shown.impact!.replayed === 1 ? "" : "s"}:{" "}
+            {shown.impact!.changed.length === 0 ? (
               "none would change."
             ) : (
               <strong>
-                {current.impact!.changed.length} would now{" "}
-                {[...new Set(current.impact!.changed.map((c) => c.after.decision))]
+                {shown.impact!.changed.length} would now{" "}
+                {[...new Set(shown.impact!.changed.map((c) => c.after.decision))]
                   .map((d) => (d === "deny" ? "be denied" : d))
                   .join(" or ")}
                 .
               </strong>
             )}
           </span>
-          {current.impact!.note ? (
+          {shown.impact!.note ? (
             <span className="muted" data-testid="impact-truncated">
               {" "}
-              The preview was {current.impact!.note}: older calls were not replayed.
+              The preview was {shown.impact!.note}: older calls were not replayed.
             </span>
           ) : null}
-          {current.impact!.changed.length ? (
+          {shown.impact!.changed.length ? (
             <ul className={styles.impactList}>
-              {current.impact!.changed.slice(0, 8).map((c) => (
-                <li key={c.event.seq}>
-                  <code>{c.event.tool}</code> <code className={styles.impactCall}>{callText(c.event.input)}</code>{" "}
-                  <span className="muted">
-                    {c.before.decision} → <strong>{c.after.decision}</strong>
-                  </span>{" "}
-                  <Link href={`/audit?q=${encodeURIComponent(callText(c.event.input))}`} className="muted">
-                    #{c.event.seq}
-                  </Link>
-                </li>
+              {shown.impact!.changed.slice(0, 8).map((c) => (
+                <ChangedCall key={c.event.seq} change={c} />
               ))}
-              {current.impact!.changed.length > 8 ? (
-                <li className="muted">and {current.impact!.changed.length - 8} more</li>
+              {shown.impact!.changed.length > 8 ? (
+                <li className="muted">and {shown.impact!.changed.length - 8} more</li>
               ) : null}
             </ul>
           ) : null}
