@@ -195,36 +195,43 @@ describe("decide --jsonl", () => {
     expect(r.objects[5]).toMatchObject({ step: "external-dir" });
   });
 
-  it("works through bin/cockpit.mjs: stdin in, one line out per line, exit 1 when a line failed", async () => {
-    sb.write(".claude/settings.json", '{"permissions":{"deny":["Bash(curl *)"]}}');
-    const root = path.resolve(import.meta.dirname, "../..");
-    const input = [line({ agent: "claude-code", call: bash("curl x") }), "oops", line({ call: bash("ls") })].join("\n");
-    const result = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-      const child = execFile(
-        process.execPath,
-        [
-          path.join(root, "bin/cockpit.mjs"),
-          "decide",
-          "--jsonl",
-          "--workspace",
-          sb.workspace,
-          "--agent",
-          "claude-code",
-        ],
-        { env: { ...process.env, HOME: sb.home, COCKPIT_MANAGED_SETTINGS: "" } },
-        (error, stdout) => resolve({ code: error ? (error.code as number) : 0, stdout }),
+  // A real process start (tsx compiles the CLI): slow on a busy machine.
+  it(
+    "works through bin/cockpit.mjs: stdin in, one line out per line, exit 1 when a line failed",
+    { timeout: 90_000 },
+    async () => {
+      sb.write(".claude/settings.json", '{"permissions":{"deny":["Bash(curl *)"]}}');
+      const root = path.resolve(import.meta.dirname, "../..");
+      const input = [line({ agent: "claude-code", call: bash("curl x") }), "oops", line({ call: bash("ls") })].join(
+        "\n",
       );
-      child.stdin!.end(input);
-    });
-    expect(result.code).toBe(1);
-    const out = result.stdout
-      .trim()
-      .split("\n")
-      .map((l) => JSON.parse(l));
-    expect(out).toEqual([
-      expect.objectContaining({ decision: "deny", step: "deny-rule" }),
-      { error: expect.stringMatching(/^line 2: not valid JSON/) },
-      expect.objectContaining({ decision: "allow", step: "read-only" }),
-    ]);
-  });
+      const result = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+        const child = execFile(
+          process.execPath,
+          [
+            path.join(root, "bin/cockpit.mjs"),
+            "decide",
+            "--jsonl",
+            "--workspace",
+            sb.workspace,
+            "--agent",
+            "claude-code",
+          ],
+          { env: { ...process.env, HOME: sb.home, COCKPIT_MANAGED_SETTINGS: "" } },
+          (error, stdout) => resolve({ code: error ? (error.code as number) : 0, stdout }),
+        );
+        child.stdin!.end(input);
+      });
+      expect(result.code).toBe(1);
+      const out = result.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
+      expect(out).toEqual([
+        expect.objectContaining({ decision: "deny", step: "deny-rule" }),
+        { error: expect.stringMatching(/^line 2: not valid JSON/) },
+        expect.objectContaining({ decision: "allow", step: "read-only" }),
+      ]);
+    },
+  );
 });
