@@ -9,7 +9,13 @@ export const dynamic = "force-dynamic";
 export default async function SignedInLayout({ children }: { children: React.ReactNode }) {
   const actor = await requirePageActor();
   const db = await getDb();
-  const loginLinks = await recentLoginLinkMints(db, { sessionId: actor.sessionId });
+  // Only the owner can act on a CLI-minted link (anything running as their OS user can mint one).
+  const loginLinks = actor.owner
+    ? (await recentLoginLinkMints(db, { sessionId: actor.sessionId })).map((m) => ({
+        mintedAt: m.mintedAt.toISOString(),
+        usedAt: m.usedAt?.toISOString() ?? null,
+      }))
+    : [];
   const passkeyNotices = await passkeyEnrolmentNotices(db, actor);
   return (
     <AppShell userName={actor.name} loginLinks={loginLinks} passkeyNotices={passkeyNotices}>

@@ -11,6 +11,7 @@ import {
   type DeviceRow,
   type PersonRow,
 } from "@/lib/client/api";
+import { LoginLinkList, type LoginLinkMintView } from "@/components/shell/login-link-notice";
 import { QrLink } from "./qr-link";
 
 type Role = "viewer" | "approver" | "admin";
@@ -29,12 +30,15 @@ export function PeopleSettings({
   canManage,
   initialPeople,
   initialDevices,
+  loginLinks,
 }: {
   workspaces: { id: string; name: string }[];
   owner: boolean;
   canManage: boolean;
   initialPeople: PersonRow[];
   initialDevices: DeviceRow[];
+  /** The owner's CLI-minted login links of the last day (null for others). */
+  loginLinks: LoginLinkMintView[] | null;
 }) {
   const [people, setPeople] = useState(initialPeople);
   const [devices, setDevices] = useState(initialDevices);
@@ -212,7 +216,7 @@ export function PeopleSettings({
           {pairing ? <QrLink url={pairing.url} label="Pairing link" /> : null}
         </section>
       ) : null}
-      <section className="card stack" aria-labelledby="devices-heading">
+      <section className="card stack" aria-labelledby="devices-heading" id="sessions">
         <h2 id="devices-heading" style={{ marginTop: 0 }}>
           Your sessions
         </h2>
@@ -232,6 +236,7 @@ export function PeopleSettings({
             </li>
           ))}
         </ul>
+        {loginLinks ? <LoginLinkList mints={loginLinks} /> : null}
       </section>
     </div>
   );

@@ -1,7 +1,6 @@
-import type { LoginLinkMint } from "@/lib/auth/login-link-notices";
 import type { PasskeyEnrolmentNotice as EnrolmentNotice } from "@/lib/auth/passkeys";
 import { ConnectionStatus, SessionEndedBanner } from "./connection-status";
-import { LoginLinkNotice } from "./login-link-notice";
+import { LoginLinkNotice, type LoginLinkMintView } from "./login-link-notice";
 import { PasskeyEnrolmentNotice } from "./passkey-enrolment-notice";
 import { NavLinks } from "./nav-links";
 import { ServiceWorkerRegistration } from "./service-worker";
@@ -15,7 +14,8 @@ export function AppShell({
   children,
 }: {
   userName: string;
-  loginLinks?: LoginLinkMint[];
+  /** The owner's CLI-minted login links (others get none). */
+  loginLinks?: LoginLinkMintView[];
   passkeyNotices?: EnrolmentNotice[];
   children: React.ReactNode;
 }) {

@@ -16,7 +16,7 @@ const LABEL = {
 export function ConnectionStatus() {
   const { state } = useConnection();
   return (
-    <span className={`connection connection-${state}`} role="status" data-testid="connection" data-state={state}>
+    <span className={`connection connection-${state}`} data-testid="connection" data-state={state}>
       <Icon name={state === "offline" ? "wifiOff" : state === "reconnecting" ? "refresh" : "check"} size={14} />
       {LABEL[state]}
     </span>

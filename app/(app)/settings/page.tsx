@@ -16,6 +16,7 @@ import { PeopleSettings } from "@/components/collaborators/people-settings";
 import { PasskeysSettings } from "@/components/collaborators/passkeys-settings";
 import { PasskeyWorkspaces } from "@/components/collaborators/passkey-workspaces";
 import { listPasskeys } from "@/lib/auth/passkeys";
+import { recentLoginLinkMints } from "@/lib/auth/login-link-notices";
 
 export const metadata = { title: "Settings" };
 export const dynamic = "force-dynamic";
@@ -42,6 +43,14 @@ export default async function SettingsPage() {
         canManage={administered.length > 0}
         initialPeople={people}
         initialDevices={devices}
+        loginLinks={
+          actor.owner
+            ? (await recentLoginLinkMints(db, { sessionId: actor.sessionId })).map((m) => ({
+                mintedAt: m.mintedAt.toISOString(),
+                usedAt: m.usedAt?.toISOString() ?? null,
+              }))
+            : null
+        }
       />
       <PasskeysSettings initial={keys} />
       <PasskeyWorkspaces
