@@ -30,6 +30,7 @@ const DOORS: Record<string, string[]> = {
   "api/v1/session-entries/route.ts": ["POST"],
   "api/v1/pair/route.ts": ["POST"],
   "api/v1/invites/route.ts": ["GET", "POST"],
+  "api/v1/invites/[id]/route.ts": ["DELETE"],
   "api/v1/collaborators/route.ts": ["GET"],
   "api/v1/collaborators/[id]/route.ts": ["PATCH", "DELETE"],
   "api/v1/passkeys/route.ts": ["GET", "POST"],

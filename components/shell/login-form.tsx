@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { useSearchParams } from "next/navigation";
 import { login } from "@/lib/client/api";
 import { rememberNext, takeNext } from "@/lib/client/next-after-sign-in";
+import { safeNextPath } from "@/lib/text/next-path";
 import { Alert } from "@/components/ui/alert";
 import { Notice } from "@/components/ui/notice";
 
@@ -16,7 +17,8 @@ export function LoginForm() {
   const [message, setMessage] = useState<string | null>(null);
   const started = useRef(false);
   const token = params.get("token");
-  const next = params.get("next");
+  // Same-origin paths only: anything else is ignored, never shown or followed.
+  const next = safeNextPath(params.get("next"));
 
   useEffect(() => {
     if (next) rememberNext(next);

@@ -43,7 +43,7 @@ export function LoginLinkNotice({ mints }: { mints: LoginLinkMintView[] }) {
       <span>
         {unused.length === 1 ? "An unused login link was" : `${unused.length} unused login links were`} minted with the
         CLI (latest <Time iso={newest} />
-        ). Not you? <Link href="/settings#sessions">Review in Settings → Your sessions</Link>.
+        ). Not you? <Link href="/settings#sessions">Review the links</Link> (Settings → Your sessions).
       </span>
       <button type="button" className="login-link-dismiss" aria-label="Dismiss the login link notice" onClick={dismiss}>
         <Icon name="x" />
