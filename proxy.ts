@@ -21,7 +21,7 @@ export const config = {
   matcher: [
     {
       // Pages only: API routes answer JSON, static files carry no scripts of their own.
-      source: "/((?!api/|_next/static|_next/image|favicon.ico|icons/|sw.js|manifest.webmanifest).*)",
+      source: "/((?!api/|_next/static|_next/image|favicon.ico|icons/|sw.js|offline.html|manifest.webmanifest).*)",
       missing: [
         { type: "header", key: "next-router-prefetch" },
         { type: "header", key: "purpose", value: "prefetch" },

@@ -291,7 +291,7 @@ test("a file changed on disk after listing is refused: nothing written, refresh 
   await expect(page.getByRole("dialog")).toHaveCount(0);
   await expect(entry(page, "Bash(git tag:*)")).toBeVisible();
   await expect(entry(page, "Read(docs/**)")).toBeVisible();
-  expect(readAt).toMatch(/Read from disk at \d\d:\d\d:\d\d UTC/);
+  expect(readAt).toMatch(/Read from disk at \d\d:\d\d/);
 
   // The page's Refresh re-reads the files too.
   fs.writeFileSync(

@@ -9,6 +9,7 @@ export function Section({
   children,
   testId,
   className,
+  id,
 }: {
   title: React.ReactNode;
   intro?: React.ReactNode;
@@ -16,12 +17,19 @@ export function Section({
   children?: React.ReactNode;
   testId?: string;
   className?: string;
+  /** An anchor (`/settings#sessions`). */
+  id?: string;
 }) {
-  const id = useId();
+  const titleId = useId();
   return (
-    <section className={`card ${styles.section} ${className ?? ""}`} aria-labelledby={id} data-testid={testId}>
+    <section
+      className={`card ${styles.section} ${className ?? ""}`}
+      aria-labelledby={titleId}
+      data-testid={testId}
+      id={id}
+    >
       <div className={styles.sectionHead}>
-        <h2 id={id}>{title}</h2>
+        <h2 id={titleId}>{title}</h2>
         {actions}
       </div>
       {intro ? <p className={`muted ${styles.sectionIntro}`}>{intro}</p> : null}

@@ -18,7 +18,7 @@ import type { CreateEndpointInput } from "@/lib/notify/endpoints";
 import type { TestSendResult } from "@/lib/notify/send-test";
 import type { StorePresence } from "@/lib/workspaces/agent-stores";
 import type { Workspace } from "@/lib/workspaces/workspaces";
-import type { CollaboratorView, CreateInviteInput, Me } from "@/lib/auth/invites";
+import type { CollaboratorView, CreateInviteInput, InviteView, Me } from "@/lib/auth/invites";
 import type { listPasskeys } from "@/lib/auth/passkeys";
 import type { SessionView } from "@/lib/auth/sessions";
 import type { Grant } from "@/lib/auth/actor";
@@ -166,6 +166,10 @@ export type { Grant };
 export const fetchMe = () => request<Me>("/api/v1/me");
 export const createInvite = (input: CreateInviteInput) =>
   withStepUp(() => request<{ id: string; url: string; expiresAt: string }>("/api/v1/invites", { body: input }));
+export type InviteRow = Json<InviteView>;
+export const fetchInvites = () => request<{ invites: InviteRow[] }>("/api/v1/invites");
+export const revokeInvite = (inviteId: string) =>
+  request<{ revoked: string }>(`/api/v1/invites/${id(inviteId)}`, { method: "DELETE" });
 export const fetchCollaborators = () => request<{ collaborators: PersonRow[] }>("/api/v1/collaborators");
 export const setCollaboratorRoles = (personId: string, roles: Grant[]) =>
   withStepUp(() => request<unknown>(`/api/v1/collaborators/${id(personId)}`, { method: "PATCH", body: { roles } }));

@@ -41,6 +41,7 @@ export default async function RulesPage({ searchParams }: { searchParams: Search
     action: one(params.action),
     tool: one(params.tool),
     q: one(params.q),
+    finding: one(params.finding),
   });
   const filters = parsed.success ? parsed.data : {};
   const workspace = one(params.workspace);
