@@ -13,7 +13,7 @@ import { AnswerNoticeView } from "./notices";
 import { useNotices } from "./use-notices";
 
 /** One card on its own page (what notifications open); still meaningful after it settles; leads to the next one. */
-export function CardDetail({ id, me }: { id: string; me: string }) {
+export function CardDetail({ id, me, canAnswer }: { id: string; me: string; canAnswer: boolean }) {
   useCardEvents();
   const { data, error } = useQuery(cardQuery(id));
   const nextCard = useQuery(nextPendingCardQuery(id));
@@ -49,6 +49,7 @@ export function CardDetail({ id, me }: { id: string; me: string }) {
           card={data.card}
           me={me}
           onNotice={onNotice}
+          canAnswer={canAnswer}
           notice={
             notice && pending ? (
               <AnswerNoticeView notice={notice} onDismiss={notices.dismiss} linkCard={false} />

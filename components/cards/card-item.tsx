@@ -25,13 +25,15 @@ interface Props {
   permalink?: boolean;
   /** A refusal about this card that leaves it pending (the answer failed): shown inside it. */
   notice?: React.ReactNode;
+  /** The person may answer here (approver or above in the card's workspace); viewers see no answer controls. */
+  canAnswer?: boolean;
 }
 
 /**
  * One permission prompt, built around answering: what is asked (the subject), the warnings and why it asked
  * come first; the facts are folded under Details; the answer bar stays on screen while the card does.
  */
-export function CardItem({ card: raw, me, onNotice, head, actionsRef, permalink, notice }: Props) {
+export function CardItem({ card: raw, me, onNotice, head, actionsRef, permalink, notice, canAnswer = true }: Props) {
   const card = displayCard(raw);
   const ref = useRef<HTMLElement>(null);
   const pending = card.status === "pending";
@@ -180,7 +182,13 @@ export function CardItem({ card: raw, me, onNotice, head, actionsRef, permalink,
       </details>
 
       {notice}
-      {pending ? <AnswerPanel card={card} me={me} onNotice={onNotice} actionsRef={actionsRef} /> : null}
+      {pending && canAnswer ? <AnswerPanel card={card} me={me} onNotice={onNotice} actionsRef={actionsRef} /> : null}
+      {pending && !canAnswer ? (
+        <p className={styles.viewOnly} data-testid="view-only">
+          <Icon name="info" size={16} /> You can see this request; answering it needs the approver role in{" "}
+          {card.workspace.name}.
+        </p>
+      ) : null}
     </article>
   );
 }

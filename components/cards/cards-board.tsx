@@ -22,7 +22,8 @@ import { useNotices } from "./use-notices";
  * The pending queue grouped by root session, live, with keyboard shortcuts for the head card. An answered card
  * leaves a notice where it was (what was answered, about which request); focus and scroll move to the next one.
  */
-export function CardsBoard({ me }: { me: string }) {
+export function CardsBoard({ me, answerIn }: { me: string; answerIn: string[] | "all" }) {
+  const canAnswer = (workspaceId: string) => answerIn === "all" || answerIn.includes(workspaceId);
   useCardEvents();
   const pending = useQuery(pendingCardsQuery());
   const settled = useQuery(settledCardsQuery());
@@ -139,6 +140,7 @@ export function CardsBoard({ me }: { me: string }) {
                   onNotice={onNotice}
                   head={card.id === head?.id}
                   actionsRef={card.id === head?.id ? actions : undefined}
+                  canAnswer={canAnswer(card.workspace.id)}
                   permalink
                   notice={
                     notice ? (
