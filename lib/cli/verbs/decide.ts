@@ -1,14 +1,13 @@
 import path from "node:path";
 import { terminalJson } from "@/lib/text/reveal";
-import { z } from "zod";
-import { normalizeMode } from "@/lib/policy";
+import { agentModule, storeAgentIds } from "@/lib/agents/registry";
+import type { AgentEngine } from "@/lib/agents/types";
 import type { SessionEntryRow } from "@/lib/stores/session";
 import { callServer } from "../server-client";
-import { decideWith, loadPolicy } from "@/lib/policy-runtime/snapshot";
-import { cliFailure, parseAgentFlag, storePathsFromFlags } from "../store-support";
+import { cliFailure, storePathsFromFlags } from "../store-support";
 import { parseFlags, CliError, UsageError, type Verb } from "../verb";
 
-const usage = `Usage: cockpit decide --workspace DIR --agent commandcode|claude-code|mevedel [--mode M] [--session ID] --call JSON [--explain]
+const usage = `Usage: cockpit decide --workspace DIR --agent ${storeAgentIds().join("|")} [--mode M] [--session ID] --call JSON [--explain]
 
   Decide one tool call with the workspace's and $HOME's stores, exactly as the agent would.
   Prints one JSON object: {"decision","step","rule","scope","store","reason"}.
@@ -20,7 +19,15 @@ const usage = `Usage: cockpit decide --workspace DIR --agent commandcode|claude-
                    (without a server, only the files decide and a note goes to stderr)
   --explain        add the trace, cause and warnings`;
 
-const Call = z.object({ tool: z.string().min(1), input: z.record(z.string(), z.unknown()).default({}) });
+const FLAGS = {
+  workspace: { type: "string" },
+  agent: { type: "string" },
+  mode: { type: "string" },
+  session: { type: "string" },
+  call: { type: "string" },
+  cwd: { type: "string" },
+  explain: { type: "boolean" },
+} as const;
 
 /**
  * Session rules live in the server's database: read them through its API when it runs;
@@ -39,61 +46,58 @@ async function sessionRowsFor(workspace: string, sessionId: string): Promise<Ses
   }
 }
 
+/** The `--agent` value before the flags are parsed: the agent's engine may add flags of its own. */
+function agentFlag(argv: string[]): string | undefined {
+  const at = argv.findIndex((a) => a === "--agent" || a.startsWith("--agent="));
+  if (at < 0) return undefined;
+  return argv[at]!.includes("=") ? argv[at]!.slice("--agent=".length) : argv[at + 1];
+}
+
+async function engineFor(agent: string | undefined): Promise<AgentEngine> {
+  if (agent === undefined) throw new CliError(`--agent is required (${storeAgentIds().join(", ")})`, 2);
+  try {
+    return await agentModule(agent, "stores").engine();
+  } catch (error) {
+    throw new CliError((error as Error).message, 2);
+  }
+}
+
 export const decideVerb: Verb = {
   name: "decide",
   summary: "decide a tool call with the stores' rules and explain why",
   usage,
   async run(argv) {
-    const { values, positionals } = parseFlags(
-      argv,
-      {
-        workspace: { type: "string" },
-        agent: { type: "string" },
-        mode: { type: "string" },
-        session: { type: "string" },
-        call: { type: "string" },
-        cwd: { type: "string" },
-        explain: { type: "boolean" },
-      },
-      true,
-    );
+    const agent = agentFlag(argv);
+    const engine = await engineFor(agent);
+    const { values, positionals } = parseFlags(argv, { ...FLAGS, ...engine.flags }, true);
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    let agentFlag;
-    try {
-      agentFlag = parseAgentFlag(values.agent, true)!;
-    } catch (error) {
-      throw new CliError((error as Error).message, 2);
-    }
-    if (!values.call) throw new UsageError("--call JSON is required");
+    if (typeof values.call !== "string") throw new UsageError("--call JSON is required");
     let raw: unknown;
     try {
       raw = JSON.parse(values.call);
     } catch (error) {
       throw new CliError(`--call is not valid JSON: ${(error as Error).message}`, 2);
     }
-    const call = Call.safeParse(raw);
-    if (!call.success)
-      throw new CliError(
-        `--call must be {"tool": "...", "input": {...}}: ${call.error.issues[0].path.join(".") || "call"} ${call.error.issues[0].message}`,
-        2,
-      );
+    const call = engine.parseCall(raw);
+    if (!call.ok) throw new CliError(`--call must be {"tool": "...", "input": {...}}: ${call.error}`, 2);
+    const mode = values.mode as string | undefined;
+    if (mode !== undefined && !engine.parseMode(mode).ok) throw new CliError(`unknown mode "${mode}" for ${agent}`, 2);
+    const options = Object.fromEntries(
+      Object.keys(engine.flags ?? {}).flatMap((k) => {
+        const v = (values as Record<string, string | boolean | undefined>)[k];
+        return v === undefined ? [] : [[k, v]];
+      }),
+    );
     try {
-      const agent = agentFlag;
-      if (values.mode !== undefined && !normalizeMode(agent, values.mode).ok)
-        throw new CliError(`unknown mode "${values.mode}" for ${agent}`, 2);
-      const paths = storePathsFromFlags(values.workspace);
-      const sessionRows = values.session ? await sessionRowsFor(paths.workspace, values.session) : [];
-      const snapshot = await loadPolicy({ paths, agent, sessionRows, sessionId: values.session });
-      const {
-        decision: d,
-        ctx,
-        ignoredDefault,
-      } = decideWith(snapshot, {
-        call: call.data,
-        mode: values.mode,
-        cwd: values.cwd ? path.resolve(values.cwd) : undefined,
-      });
-      if (ignoredDefault) process.stderr.write(`cockpit decide: ignoring defaultMode ${ignoredDefault}\n`);
+      const paths = storePathsFromFlags(values.workspace as string | undefined);
+      const session = values.session as string | undefined;
+      const cwd = typeof values.cwd === "string" ? path.resolve(values.cwd) : undefined;
+      const sessionRows = session ? await sessionRowsFor(paths.workspace, session) : [];
+      const snapshot = await engine.load({ paths, cwd, sessionRows, sessionId: session });
+      const result = snapshot.decide({ call: call.value, mode, cwd, options });
+      if (result.ignoredDefault)
+        process.stderr.write(`cockpit decide: ignoring defaultMode ${result.ignoredDefault}\n`);
+      const d = result.decision;
       const out: Record<string, unknown> = {
         decision: d.decision,
         step: d.step,
@@ -103,13 +107,11 @@ export const decideVerb: Verb = {
         reason: d.reason,
       };
       if (values.explain)
-        Object.assign(out, {
-          trace: d.trace,
-          cause: d.cause,
-          warnings: d.warnings,
-          safetyCheck: d.safetyCheck,
-          mode: ctx.mode,
-        });
+        Object.assign(
+          out,
+          { trace: d.trace, cause: d.cause, warnings: d.warnings, safetyCheck: d.safetyCheck },
+          result.explain,
+        );
       process.stdout.write(terminalJson(out) + "\n");
       return 0;
     } catch (error) {
