@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { rememberChoices, withSuggestions, type PolicyContext, type ToolCall } from "@/lib/policy";
-import { loadShellParser } from "@/lib/policy-runtime/shell-parser";
+import { loadShellParser } from "@/lib/agents/shared/shell-parser";
+import { parseAnyRule } from "@/lib/stores/policy-adapter";
 import { ctx, HOME, sh, useShell, WS } from "@/test/support/policy";
 import { rememberOffers } from "./remember-offers";
 
@@ -13,7 +14,14 @@ function offers(call: ToolCall, over: Partial<PolicyContext> = {}, suggestions: 
   const store = c.agent === "claude-code" ? ".claude/settings.local.json" : ".commandcode/settings.local.json";
   const source = { scope: "workspace" as const, store: `${WS}/${store}`, base: WS };
   const choices = withSuggestions(call, c, rememberChoices(call, c), suggestions);
-  return rememberOffers(choices, { agent: c.agent, source, workspace: WS, home: HOME });
+  return rememberOffers(choices, {
+    agent: c.agent,
+    source,
+    format: c.agent === "claude-code" ? "claude-json" : "commandcode-json",
+    parse: (text) => parseAnyRule(text, "allow", c.agent, source),
+    workspace: WS,
+    home: HOME,
+  });
 }
 const summary = (list: ReturnType<typeof offers>) =>
   list.map((o) => `${o.level}${o.suggested ? "*" : ""} ${o.verdict.severity} ${o.rules.join(" + ")}`);

@@ -3,8 +3,8 @@
  * page's lint would give its rules once saved. A choice with an error (over-broad: arbitrary code, a shell
  * reading stdin, writes to home) is never offered; warnings and notes (a one-off command) are shown beside it.
  */
-import type { Agent, RememberChoice, Rule, RuleSource } from "@/lib/policy";
-import { parseMevedelRuleText, parseRule } from "@/lib/policy";
+import type { Agent, ParseResult, RememberChoice, Rule, RuleSource } from "@/lib/policy";
+import type { StoreFormat } from "@/lib/stores/types";
 import { findOneOff, findOverBroad } from "./danger";
 import type { LintItem, Severity } from "./types";
 
@@ -22,18 +22,12 @@ export interface RememberLintEnv {
   agent: Agent;
   /** The store the rules would go to (scope, file, base), as the engine reads them back. */
   source: RuleSource;
+  /** That store's format (as the Rules page lists it). */
+  format: StoreFormat;
+  /** Reads a rule text as the agent's engine does (its dialect, its store's syntax). */
+  parse: (text: string) => ParseResult<Rule>;
   workspace: string;
   home: string;
-}
-
-const FORMAT = { "claude-code": "claude-json", commandcode: "commandcode-json", mevedel: "mevedel-plist" } as const;
-
-function parse(text: string, env: RememberLintEnv): Rule | null {
-  const r =
-    env.agent === "mevedel" && text.trim().startsWith("(")
-      ? parseMevedelRuleText(text, env.source)
-      : parseRule(text, "allow", { agent: env.agent, source: env.source });
-  return r.ok ? r.value : null;
 }
 
 /** The lint's verdict on rules about to be saved: the findings of over-broad and one-off, as for a listed entry. */
@@ -43,7 +37,8 @@ export function lintProposedRules(
 ): { severity: "ok" | Severity; notes: string[] } {
   const items: LintItem[] = [];
   for (const [i, text] of rules.entries()) {
-    const rule = parse(text, env);
+    const parsed = env.parse(text);
+    const rule = parsed.ok ? parsed.value : null;
     if (!rule) return { severity: "error", notes: [`${text} is not a rule the agent can read`] };
     items.push({
       rule,
@@ -58,7 +53,7 @@ export function lintProposedRules(
         specifier: null,
         store: {
           path: env.source.store,
-          format: FORMAT[env.agent],
+          format: env.format,
           version: "new",
           valid: true,
         },
