@@ -44,6 +44,12 @@ test("a notification's deep link survives sign-in; measured: deep link → first
   await expect(page).toHaveURL(new RegExp(`/cards/${id}$`));
   await expect(page.getByRole("button", { name: "Allow once" })).toBeVisible();
   const throughSignIn = Date.now() - started;
+  // Answerable without scrolling, on the phone too: both answer buttons are on screen as the page opens.
+  await expect(page.getByRole("button", { name: "Allow once" })).toBeInViewport();
+  await expect(page.getByRole("button", { name: "Deny", exact: true })).toBeInViewport();
+  await page.screenshot({
+    path: `${process.env.E2E_SCREENSHOTS ?? "test-results"}/deep-link-card-${test.info().project.name}.png`,
+  });
   console.log(
     `[deep link ${test.info().project.name}] answer button visible after ${signedIn} ms signed in, ${throughSignIn} ms through a sign-in`,
   );

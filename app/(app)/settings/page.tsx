@@ -10,6 +10,7 @@ import { PasskeysSettings } from "@/components/collaborators/passkeys-settings";
 import { PasskeyWorkspaces } from "@/components/collaborators/passkey-workspaces";
 import { PeopleSection } from "@/components/collaborators/people-section";
 import { SessionsSection } from "@/components/collaborators/sessions-section";
+import { Icon } from "@/components/ui/icon";
 import { Section } from "@/components/ui/section";
 import { listAgentTokens } from "@/lib/auth/agent-tokens";
 import { can } from "@/lib/auth/access";
@@ -100,7 +101,7 @@ export default async function SettingsPage() {
       ) : null}
       <Section title="Notifications" intro="Get pending cards on your phone (push, ntfy, webhooks).">
         <Link className="button" href="/settings/notifications">
-          Notification settings →
+          Notification settings <Icon name="arrowRight" size={16} />
         </Link>
       </Section>
       {can(actor, "audit.verify", null).ok ? (
