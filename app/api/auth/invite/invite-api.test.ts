@@ -190,6 +190,8 @@ describe("invites", () => {
       ip,
     });
     expect(ok.status).toBe(200);
+    // …and it does not reset the count: the next guess from that key is still refused.
+    expect((await guess()).status).toBe(429);
   });
 });
 
