@@ -31,7 +31,7 @@ beforeAll(async () => {
   token = (
     await createAgentToken({ db: opened.db, actor: { kind: "local", name: "local-cli" }, input: { workspaceId: "w" } })
   ).token;
-});
+}, 120_000);
 afterAll(async () => {
   configureAudit({ keyDir: undefined });
   await opened.close();

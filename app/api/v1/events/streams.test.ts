@@ -11,7 +11,7 @@ beforeAll(async () => {
   opened = await openDb({ kind: "embedded" });
   setServerDb(opened);
   await opened.db.insert(users).values({ id: "u-streams", name: "Streams", isOwner: true });
-});
+}, 120_000);
 afterAll(async () => opened.close());
 
 const stream = (cookie: string) =>
