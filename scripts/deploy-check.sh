@@ -70,7 +70,9 @@ as_dev() { runuser -u "$DEV" -- env -i PATH="$PATH" HOME="$DEV_HOME" "$@"; }
 status_as_dev() {
   as_dev node -e '
     const [url, method, bearer, body] = process.argv.slice(1);
-    const headers = { "content-type": "application/json", ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) };
+    // Same-origin, so a refusal is about who is asking, not the CSRF check.
+    const headers = { "content-type": "application/json", origin: new URL(url).origin };
+    if (bearer) headers.authorization = `Bearer ${bearer}`;
     fetch(url, { method, headers, body }).then((r) => process.stdout.write(String(r.status)), () => process.stdout.write("000"));
   ' "$URL$2" "$1" "${3:-}" "${4:-"{}"}"
 }
