@@ -27,8 +27,21 @@ id "$DEV" >/dev/null 2>&1 || useradd --create-home --shell /bin/bash "$DEV"
 DEV_HOME=$(getent passwd "$DEV" | cut -d: -f6)
 chmod 0755 "$DEV_HOME" # the service reads the developer's global agent settings (docs: an ACL does the same)
 
+# The service user must reach the checkout. CI may clone under a 0700 home (/root): grant o+x on each folder above
+# the checkout that lacks it for the length of the check, and take it back on exit.
+OPENED=()
+if ! runuser -u "$SERVICE" -- test -r "$ROOT/bin/cockpit.mjs"; then
+  dir=$ROOT
+  while [ "$dir" != / ]; do
+    dir=$(dirname "$dir")
+    if [ -z "$(find "$dir" -maxdepth 0 -perm -o+x)" ]; then
+      chmod o+x "$dir" && OPENED+=("$dir")
+    fi
+  done
+  step "opened ${OPENED[*]:-nothing} to $SERVICE (o+x) for the check"
+fi
 runuser -u "$SERVICE" -- test -r "$ROOT/bin/cockpit.mjs" ||
-  fail "the user $SERVICE cannot read $ROOT (every folder above it needs o+x); run the check from a readable checkout"
+  fail "the user $SERVICE cannot read $ROOT even with o+x on every folder above it"
 if [ ! -f "$ROOT/.next/BUILD_ID" ]; then
   step "no production build yet: building once"
   NEXT_TELEMETRY_DISABLED=1 npx next build >/dev/null
@@ -47,6 +60,7 @@ SERVER_PID=
 cleanup() {
   [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true
   rm -rf "$DATA" "$PROJECT" "$LOG"
+  for dir in "${OPENED[@]}"; do chmod o-x "$dir"; done
 }
 trap cleanup EXIT
 
