@@ -52,6 +52,8 @@ export type CardSettlement = {
   passkey?: { id: string; name: string };
   /** Rules a remembering answer stored (absent: nothing, or a card settled before this was recorded). */
   saved?: RememberSaved;
+  /** The answering person's role in the card's workspace at that moment, shown next to their name. */
+  role?: string;
 };
 
 /** One permission prompt mirrored from an agent: the full request and its single settlement. */

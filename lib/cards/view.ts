@@ -73,6 +73,8 @@ export const CardView = z.object({
           undone: z.object({ by: z.string(), at: z.string() }).optional(),
         })
         .optional(),
+      /** The answering person's role then: names show it, so "by owner" cannot be a collaborator's chosen name. */
+      role: z.string().optional(),
     })
     .nullable(),
 });
@@ -126,6 +128,7 @@ export function toCardView(card: CardRow, workspace: WorkspaceRow, hold: HoldRow
             ...(s.ruleNotSaved ? { ruleNotSaved: s.ruleNotSaved } : {}),
             ...(s.passkey ? { passkey: s.passkey } : {}),
             ...(s.saved ? { saved: s.saved } : {}),
+            ...(s.role ? { role: s.role } : {}),
           }
         : null,
   };
