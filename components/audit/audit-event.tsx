@@ -1,8 +1,10 @@
 "use client";
 import { useMemo, useState } from "react";
 import { HiddenTextWarning } from "@/components/ui/hidden-text";
+import { Time } from "@/components/ui/time";
 import { revealDeep } from "@/lib/text/reveal";
 import styles from "./audit.module.css";
+import { auditSentence } from "./sentence";
 
 export interface AuditEventView {
   seq: number;
@@ -34,16 +36,6 @@ export interface AuditEventView {
 }
 
 type TraceStep = { step?: string; outcome?: string; why?: string };
-
-/** One line that says what happened: the command, path or URL when there is one. */
-export function summary(e: AuditEventView): string {
-  const i = e.input ?? {};
-  const v = i.command ?? i.file_path ?? i.path ?? i.url ?? i.pattern ?? i.specifier;
-  if (typeof v === "string") return v;
-  if (e.rule) return e.rule;
-  if (e.target) return e.target;
-  return "";
-}
 
 const outcomeClass = (o: string | null) =>
   o === "allow" ? styles.allow : o === "deny" ? styles.deny : o === "ask" ? styles.ask : "";
@@ -77,7 +69,7 @@ export function AuditEventItem({
   // An agent's report or an imported log may say a person answered; only the cockpit's own rows are shown as such.
   const reported = e.actor.type === "agent" && Boolean(e.source?.startsWith("user"));
   const trace = Array.isArray(e.detail.trace) ? (e.detail.trace as TraceStep[]) : null;
-  const line = summary(e);
+  const sentence = auditSentence(e);
   return (
     <li className={styles.event} data-testid="audit-event" data-seq={e.seq}>
       <button
@@ -87,26 +79,33 @@ export function AuditEventItem({
         onClick={() => setOpen((o) => !o)}
         data-testid="audit-event-toggle"
       >
-        <time dateTime={e.at} className={styles.time}>
-          {new Date(e.at).toLocaleString()}
-        </time>
-        <span className={styles.type}>{e.type}</span>
+        <span className={styles.time}>
+          <Time iso={e.at} />
+        </span>
         {e.outcome ? <span className={`${styles.outcome} ${outcomeClass(e.outcome)}`}>{e.outcome}</span> : null}
         {e.source ? (
           <span className="tag" title={reported ? REPORTED : undefined} data-testid="audit-source">
             {reported ? `reported: ${e.source}` : e.source}
           </span>
         ) : null}
-        <span className={styles.who} data-testid="audit-who">
-          {e.actor.type === "user" && e.actor.role ? `${e.actor.label} (${e.actor.role})` : e.actor.label}
+        <span className={styles.sentence} data-testid="audit-sentence">
+          <strong data-testid="audit-who">{sentence.who}</strong> {sentence.verb}
+          {sentence.what ? (
+            <>
+              {" "}
+              <code className={styles.line}>{sentence.what}</code>
+            </>
+          ) : null}
+          {sentence.where ? ` ${sentence.where}` : null}
         </span>
-        {e.tool ? <code className={styles.tool}>{e.tool}</code> : null}
-        {line ? <code className={styles.line}>{line}</code> : null}
         <HiddenTextWarning hidden={hidden} />
       </button>
       {open ? (
         <div className={styles.details} data-testid="audit-details">
           <dl>
+            <Field label="Event">
+              <code>{e.type}</code>
+            </Field>
             <Field label="Seq">#{e.seq}</Field>
             <Field label="Time (UTC)">{e.at}</Field>
             <Field label="Workspace">{workspaceName}</Field>
