@@ -128,6 +128,11 @@ test("every page and every open dialog has no serious or critical axe violation"
   await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
   await expect(page.getByRole("dialog")).toHaveCount(0);
 
+  // Leave the queue as it was: the card is denied (later specs expect no one else's pending card).
+  await page.goto(`/cards/${id}`);
+  await page.getByRole("button", { name: "Deny", exact: true }).click();
+  await expect(page.getByTestId("answer-notice")).toContainText("Denied: kubectl delete");
+
   // The app's own offline page (what the service worker serves when the server is down).
   await page.goto("/offline.html");
   await expect(page.getByRole("heading").first()).toBeVisible();
