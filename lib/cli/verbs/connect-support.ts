@@ -29,11 +29,17 @@ export function workspaceFolder(value: string | undefined): string {
   return fs.realpathSync(folder);
 }
 
-export function agentArg(positionals: string[]): void {
-  if (positionals.length !== 1 || positionals[0] !== "claude-code")
+/** Agents `connect` and `disconnect` know: their hooks live in a workspace settings file. */
+export const CONNECTABLE = ["claude-code", "commandcode"] as const;
+export type Connectable = (typeof CONNECTABLE)[number];
+
+export function agentArg(positionals: string[]): Connectable {
+  const agent = positionals[0] as Connectable;
+  if (positionals.length !== 1 || !CONNECTABLE.includes(agent))
     throw new UsageError(
       positionals.length
-        ? `unsupported agent "${positionals.join(" ")}" (only claude-code)`
-        : "name the agent: claude-code",
+        ? `unsupported agent "${positionals.join(" ")}" (${CONNECTABLE.join(" or ")})`
+        : `name the agent: ${CONNECTABLE.join(" or ")}`,
     );
+  return agent;
 }

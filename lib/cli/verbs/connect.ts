@@ -1,9 +1,15 @@
 import { addHooks, cockpitHandler, editClaudeSettings } from "@/lib/agents/claude-code/connect";
+import * as commandcode from "@/lib/agents/commandcode/connect";
 import { parseFlags, CliError, type Verb } from "../verb";
 import { agentArg, cliEntryPoint, hookUrl, workspaceFolder } from "./connect-support";
 
 const usage = `Usage: cockpit connect claude-code --workspace DIR [--http] [--url URL]
+       cockpit connect commandcode --workspace DIR [--url URL]
 
+  commandcode: adds \`cockpit hook commandcode\` to PreToolUse (timeout 600 s: it may wait for a person) and
+  PostToolUse (timeout 10 s, audit) in DIR/.commandcode/settings.json, for every tool (no matcher).
+
+  claude-code:
   Adds the cockpit's hook for PermissionRequest and UserPromptSubmit, and its audit hook for PreToolUse
   and PostToolUse (timeout 10 s), to DIR/.claude/settings.local.json
   (the file's other content is kept byte for byte; running it twice changes nothing).
@@ -16,7 +22,7 @@ Claude Code then needs COCKPIT_TOKEN in its environment: \`cockpit agent-token c
 
 export const connectVerb: Verb = {
   name: "connect",
-  summary: "add the cockpit's permission hook to an agent's settings (claude-code)",
+  summary: "add the cockpit's permission hook to an agent's settings (claude-code, commandcode)",
   usage,
   async run(argv) {
     const { values, positionals } = parseFlags(
@@ -24,9 +30,10 @@ export const connectVerb: Verb = {
       { workspace: { type: "string" }, http: { type: "boolean" }, url: { type: "string" } },
       true,
     );
-    agentArg(positionals);
+    const agent = agentArg(positionals);
     const workspace = workspaceFolder(values.workspace);
     const url = hookUrl(values.url);
+    if (agent === "commandcode") return connectCommandCode(workspace, url, Boolean(values.http));
     const handler = cockpitHandler({ url, http: Boolean(values.http), cliPath: cliEntryPoint() });
     let result;
     try {
@@ -45,3 +52,25 @@ export const connectVerb: Verb = {
     return 0;
   },
 };
+
+/** Command Code: a command hook only (it has no HTTP handler). */
+async function connectCommandCode(workspace: string, url: string, http: boolean): Promise<number> {
+  if (http) throw new CliError("Command Code hooks are commands only: --http is for claude-code", 2);
+  const handler = commandcode.commandCodeHandler({ url, cliPath: cliEntryPoint() });
+  let result;
+  try {
+    result = await commandcode.editCommandCodeSettings(workspace, (text) => commandcode.addHooks(text, handler));
+  } catch (error) {
+    throw new CliError((error as Error).message);
+  }
+  process.stdout.write(
+    result.changed
+      ? `Added the cockpit hook (PreToolUse, PostToolUse) to ${result.file}.\n`
+      : `${result.file} already has the cockpit hook; nothing changed.\n`,
+  );
+  process.stdout.write(
+    `Start Command Code with an agent token in its environment:\n  export COCKPIT_TOKEN=...   (create one: npx cockpit agent-token create --workspace ${workspace})\n` +
+      `Command Code's docs do not say a hook's allow skips its own prompt: after an allow in the cockpit it may still ask.\n`,
+  );
+  return 0;
+}

@@ -1,10 +1,12 @@
 import { editClaudeSettings, removeHooks } from "@/lib/agents/claude-code/connect";
+import * as commandcode from "@/lib/agents/commandcode/connect";
 import { parseFlags, CliError, type Verb } from "../verb";
 import { agentArg, workspaceFolder } from "./connect-support";
 
-const usage = `Usage: cockpit disconnect claude-code --workspace DIR
+const usage = `Usage: cockpit disconnect claude-code|commandcode --workspace DIR
 
-  Removes exactly the hooks \`cockpit connect\` added to DIR/.claude/settings.local.json; nothing else changes.`;
+  Removes exactly the hooks \`cockpit connect\` added (claude-code: DIR/.claude/settings.local.json;
+  commandcode: DIR/.commandcode/settings.json); nothing else changes.`;
 
 export const disconnectVerb: Verb = {
   name: "disconnect",
@@ -12,11 +14,14 @@ export const disconnectVerb: Verb = {
   usage,
   async run(argv) {
     const { values, positionals } = parseFlags(argv, { workspace: { type: "string" } }, true);
-    agentArg(positionals);
+    const agent = agentArg(positionals);
     const workspace = workspaceFolder(values.workspace);
     let result;
     try {
-      result = await editClaudeSettings(workspace, (text) => removeHooks(text));
+      result =
+        agent === "commandcode"
+          ? await commandcode.editCommandCodeSettings(workspace, (text) => commandcode.removeHooks(text))
+          : await editClaudeSettings(workspace, (text) => removeHooks(text));
     } catch (error) {
       throw new CliError((error as Error).message);
     }

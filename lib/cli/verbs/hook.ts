@@ -11,8 +11,15 @@ import {
   type ClaudeHookOutput,
 } from "@/lib/agents/claude-code/hook";
 import { UsageError, type Verb } from "../verb";
+import { commandCodeHook } from "./hook-commandcode";
 
-const usage = `Usage: cockpit hook claude-code   (reads Claude Code's hook payload on stdin)
+const usage = `Usage: cockpit hook claude-code|commandcode   (reads the agent's hook payload on stdin)
+
+  commandcode: PreToolUse decides the call with Command Code's rules (seed 002 engine); a call it would ask
+  about becomes a card, and the answer is printed as Command Code's allow/deny JSON. PostToolUse is recorded
+  in the audit log. Unreachable cockpit, bad token, timeout: nothing is printed (Command Code decides).
+
+  claude-code:
 
   PermissionRequest  posts a card to the cockpit, waits for the answer and prints Claude Code's
                      allow/deny JSON. Unreachable cockpit, bad token, timeout or any error: prints
@@ -25,7 +32,7 @@ Environment:
   COCKPIT_URL        the cockpit (default: the running cockpit's local URL, else http://localhost:3000)
   COCKPIT_HOOK_WAIT  seconds to wait for an answer (default 590)`;
 
-function cockpitUrl(): string {
+export function cockpitUrl(): string {
   if (process.env.COCKPIT_URL) return process.env.COCKPIT_URL.replace(/\/$/, "");
   try {
     const credential = readLocalCredential(loadEnv().dataDir);
@@ -36,13 +43,13 @@ function cockpitUrl(): string {
   return "http://localhost:3000";
 }
 
-async function readStdin(): Promise<string> {
+export async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString("utf8");
 }
 
-type Api = (
+export type Api = (
   method: string,
   apiPath: string,
   body?: unknown,
@@ -54,7 +61,7 @@ type Api = (
  * One HTTP exchange on a fresh connection (no keep-alive): a reused socket would keep a stopping
  * cockpit process alive and pin the hook to it instead of reconnecting to the restarted one.
  */
-function api(base: string, token: string): Api {
+export function api(base: string, token: string): Api {
   return (method, apiPath, body, timeoutMs = 10_000, cancel) =>
     new Promise((resolve, reject) => {
       const url = new URL(apiPath, base);
@@ -121,7 +128,22 @@ async function permissionRequest(
     return d.decision === "allow" ? allowOutput() : denyOutput(d.reason);
   }
   if (admitted.status !== 201) return {};
-  const id = (admitted.json as { id: string }).id;
+  const outcome = await waitForCard(call, (admitted.json as { id: string }).id, waitSeconds, stopping);
+  return outcome ? hookOutputFor(outcome) : {};
+}
+
+type CardAnswer = Parameters<typeof hookOutputFor>[0];
+
+/**
+ * Long-polls an admitted card until it settles (its outcome), the wait runs out or the process is told to stop
+ * (null: the card is retired with DELETE, so it grants nothing later). A restarting cockpit is waited for.
+ */
+export async function waitForCard(
+  call: Api,
+  id: string,
+  waitSeconds: number,
+  stopping: AbortSignal,
+): Promise<CardAnswer | null> {
   const deadline = Date.now() + waitSeconds * 1000;
   try {
     while (!stopping.aborted) {
@@ -144,28 +166,32 @@ async function permissionRequest(
         await new Promise((r) => setTimeout(r, 1000));
         continue;
       }
-      if (res.status !== 200) return {};
-      const outcome = res.json as Parameters<typeof hookOutputFor>[0];
-      if (outcome.status !== "pending") return hookOutputFor(outcome);
+      if (res.status !== 200) return null;
+      const outcome = res.json as CardAnswer;
+      if (outcome.status !== "pending") return outcome;
       // Released early (the cockpit is restarting): pause before asking again.
       if (Date.now() - asked < (wait - 1) * 1000) await new Promise((r) => setTimeout(r, 1000));
     }
   } catch {
     // fall through to the abort below
   }
-  // Nobody answered in time, or Claude Code stopped us (the terminal answered): retire the card.
+  // Nobody answered in time, or the agent stopped us (its terminal answered): retire the card.
   await call("DELETE", `/api/agent/v1/cards/${id}`, undefined, 5000).catch(() => undefined);
-  return {};
+  return null;
 }
 
 export const hookVerb: Verb = {
   name: "hook",
-  summary: "Claude Code hook bridge: mirror permission prompts to the cockpit",
+  summary: "Claude Code and Command Code hook bridge: mirror permission prompts to the cockpit",
   usage,
   async run(argv) {
+    if (argv.length === 1 && argv[0] === "commandcode")
+      return commandCodeHook({ api, cockpitUrl, readStdin, waitForCard });
     if (argv.length !== 1 || argv[0] !== "claude-code")
       throw new UsageError(
-        argv.length ? `unknown agent "${argv.join(" ")}" (only claude-code)` : "name the agent: claude-code",
+        argv.length
+          ? `unknown agent "${argv.join(" ")}" (claude-code or commandcode)`
+          : "name the agent: claude-code or commandcode",
       );
     const stop = new AbortController();
     const onSignal = () => stop.abort();
