@@ -6,6 +6,8 @@ import { auditEvents } from "@/db/schema";
 import { AUDIT_LOCK_KEY } from "./head";
 import { recordAuditBatch } from "./record";
 import type { AuditEvent, AuditEventType, DecisionSource } from "./events";
+import { TOOL_NAME } from "@/lib/cards/tool-input";
+import { revealHidden } from "@/lib/text/reveal";
 
 /** One batch the CLI streams to the owner-only import route. */
 export const ImportBatch = z.object({
@@ -21,7 +23,20 @@ export const ImportBatch = z.object({
         fields: z.record(z.string(), z.unknown()),
       }),
     )
-    .max(5000),
+    .max(5000)
+    .superRefine((entries, ctx) => {
+      // Tool names follow the agents' grammar, as on the card and events APIs (no hidden characters).
+      for (const e of entries)
+        for (const key of ["tool", "tool-name"]) {
+          const tool = e.fields[key];
+          if (tool === undefined || (typeof tool === "string" && TOOL_NAME.test(tool))) continue;
+          ctx.addIssue({
+            code: "custom",
+            message: `line ${e.line}: :${key} ${revealHidden(JSON.stringify(tool).slice(0, 80))} is not a tool name (letters, digits, _; or mcp__server__tool)`,
+          });
+          return;
+        }
+    }),
 });
 export type ImportBatch = z.infer<typeof ImportBatch>;
 
@@ -147,12 +162,16 @@ export function mevedelEvent(workspaceId: string, entry: ImportBatch["entries"][
     cwd: str(f["execution-directory"], 4096),
     tool,
     input: inputOf(f, tool),
+    // The log's own fields live under `imported`: none of them can pose as the cockpit's trace, passkey or device.
     detail: {
-      ...f,
+      imported: {
+        ...f,
+        ...(o.raw && o.raw !== o.outcome ? { outcomeRaw: o.raw } : {}),
+        ...(o.reason !== undefined ? { reason: o.reason } : {}),
+        ...(o.feedback !== undefined ? { feedback: o.feedback } : {}),
+      },
       event,
-      ...(o.raw && o.raw !== o.outcome ? { outcomeRaw: o.raw } : {}),
-      ...(o.reason !== undefined ? { reason: o.reason } : {}),
-      ...(o.feedback !== undefined ? { feedback: o.feedback } : {}),
+      // The cockpit parsed and checked it (an ISO instant), so it may sit beside `at` for the time filter.
       ...(occurredAt ? { occurredAt } : {}),
       loggedAt: str(f.time ?? f.timestamp, 100),
       importedFrom: "mevedel permission-log.el",

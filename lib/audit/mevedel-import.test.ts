@@ -120,7 +120,7 @@ describe("cockpit audit import of a real log", () => {
       outcome: "allow",
       source: "config",
       input: { command: "git log --oneline -20" },
-      detail: { via: "rule", origin: "/root", mode: "ask", "command-class": "read-only" },
+      detail: { imported: { via: "rule", origin: "/root", mode: "ask", "command-class": "read-only" } },
     });
     const read = all.find((e) => e.tool === "Read" && e.type === "agent.decision")!;
     expect(read.input).toEqual({ path: "/home/jörg/projekte/café/README.md" });
@@ -128,11 +128,11 @@ describe("cockpit audit import of a real log", () => {
     expect(glob).toMatchObject({
       outcome: "ask",
       input: { path: "/srv/données/**" },
-      detail: { "resource-path": "/srv/données" },
+      detail: { imported: { "resource-path": "/srv/données" } },
     });
     const agent = all.find((e) => e.tool === "Agent")!;
     expect(agent).toMatchObject({ input: { name: "verifier" }, store: "session" });
-    const hook = all.find((e) => e.detail.via === "pre-tool-hook")!;
+    const hook = all.find((e) => (e.detail.imported as Record<string, unknown>).via === "pre-tool-hook")!;
     expect(hook).toMatchObject({ outcome: "deny", source: "hook" });
 
     // Queue events: the card's id, depth and modes; Eval's multi-line expression intact.
@@ -140,27 +140,33 @@ describe("cockpit audit import of a real log", () => {
     expect(enq).toMatchObject({
       target: "1724054472000000002-permission-14",
       input: { expression: '(progn\n  (message "héllo, 世界")\n  (+ 1 2))' },
-      detail: { "queue-depth": 1, "permission-mode-effective": "ask", "eval-mode": "live", origin: "/root/worker" },
+      detail: {
+        imported: { "queue-depth": 1, "permission-mode-effective": "ask", "eval-mode": "live", origin: "/root/worker" },
+      },
     });
     const protectedEnq = all.find((e) => e.type === "card.enqueued" && e.tool === "ApplyPatch")!;
-    expect(protectedEnq.detail).toMatchObject({ "protected-path": true, "resource-access": "write" });
+    expect(protectedEnq.detail.imported).toMatchObject({ "protected-path": true, "resource-access": "write" });
 
     // Answers: the dotted pairs keep their text; allow-session / always-allow are a person's allows.
     const byId = (id: string, type: string) => all.find((e) => e.target === id && e.type === type)!;
     expect(byId("1724054370000000001-permission-13", "card.resolved")).toMatchObject({
       outcome: "deny",
       source: "user_reject",
-      detail: { reason: 'Do not touch .git/config;\nedit .gitconfig.local instead (see "CONTRIBUTING").' },
+      detail: {
+        imported: { reason: 'Do not touch .git/config;\nedit .gitconfig.local instead (see "CONTRIBUTING").' },
+      },
     });
     expect(byId("1724054472000000002-permission-14", "card.resolved")).toMatchObject({
       outcome: "deny",
       source: "user_reject",
-      detail: { feedback: "Use batch mode,\nplease — live Eval touches my buffers.", outcomeRaw: "feedback" },
+      detail: {
+        imported: { feedback: "Use batch mode,\nplease — live Eval touches my buffers.", outcomeRaw: "feedback" },
+      },
     });
     expect(byId("1724054523000000003-permission-15", "card.resolved")).toMatchObject({
       outcome: "allow",
       source: "user_temporary",
-      detail: { outcomeRaw: "allow-session" },
+      detail: { imported: { outcomeRaw: "allow-session" } },
     });
     expect(byId("1724054580000000005-permission-17", "card.resolved")).toMatchObject({
       outcome: "allow",
@@ -185,17 +191,17 @@ describe("cockpit audit import of a real log", () => {
     expect(byId("1724108400000000009-permission-21", "card.expired")).toMatchObject({
       outcome: "deny",
       source: null,
-      detail: { reason: expect.stringContaining("\nDo not retry") },
+      detail: { imported: { reason: expect.stringContaining("\nDo not retry") } },
     });
     // Nested plists stay structured; the reviewer's result is kept as a decision of its own.
     const sandbox = byId("1724054731000000006-permission-18", "card.enqueued");
-    expect(sandbox.detail["requested-additional-permissions"]).toEqual({
+    expect((sandbox.detail.imported as Record<string, unknown>)["requested-additional-permissions"]).toEqual({
       network: true,
       "file-system": [{ path: "/home/jörg/.npm", access: "write", recursive: true }],
     });
     expect(byId("1724054731000000006-permission-18", "agent.decision")).toMatchObject({
       outcome: "deny",
-      detail: { event: "permission-review-completed", "review-seconds": 1.42, "review-source": "auto" },
+      detail: { event: "permission-review-completed", imported: { "review-seconds": 1.42, "review-source": "auto" } },
     });
   });
 
