@@ -1,7 +1,6 @@
 import { terminalJson } from "@/lib/text/reveal";
 import { z } from "zod";
-import { AGENTS } from "@/lib/stores/discover";
-import type { Agent } from "@/lib/stores/types";
+import { storeAgentIds } from "@/lib/agents/registry";
 import { DecideCall, DecideInputError, firstIssue, type Decider } from "./decide-one";
 
 /** One line of `decide --jsonl`; unknown keys are refused so a typo ("mod") never decides silently. */
@@ -19,7 +18,7 @@ export const MAX_LINE_CHARS = 1_000_000;
 export interface DecideLinesOptions {
   decider: Decider;
   /** `--agent` / `--mode` from the command line: used for lines that do not name their own. */
-  defaults: { agent?: Agent; mode?: string };
+  defaults: { agent?: string; mode?: string };
   explain: boolean;
   /** Writes one batch of output lines; resolves when the stream can take more. */
   write: (text: string) => Promise<void>;
@@ -38,11 +37,9 @@ async function decideLine(text: string, o: DecideLinesOptions): Promise<Record<s
   const line = DecideLine.safeParse(raw);
   if (!line.success) throw new DecideInputError(firstIssue(line.error));
   const agent = line.data.agent ?? o.defaults.agent;
-  if (!agent) throw new DecideInputError(`agent is required (${AGENTS.join(", ")})`);
-  if (!(AGENTS as string[]).includes(agent))
-    throw new DecideInputError(`unknown agent "${agent}" (use ${AGENTS.join(", ")})`);
+  if (!agent) throw new DecideInputError(`agent is required (${storeAgentIds().join(", ")})`);
   const { out, ignoredDefault } = await o.decider.decide({
-    agent: agent as Agent,
+    agent,
     call: line.data.call,
     mode: line.data.mode ?? o.defaults.mode,
     session: line.data.session,

@@ -5,10 +5,10 @@ import type { Db, DbOrTx } from "@/db/client";
 import { auditEvents } from "@/db/schema";
 import { apiEvent } from "@/lib/audit/query";
 import { actorLabel, type Actor } from "@/lib/auth/actor";
-import { policyAgent } from "@/lib/cards/policy";
+import { rulesAgentOf } from "@/lib/agents";
 import { UnprocessableError, NotFoundError } from "@/lib/errors";
 import { type Decision, type Rule } from "@/lib/policy";
-import { decideWith, loadPolicy, type PolicySnapshot } from "@/lib/policy-runtime/snapshot";
+import { decideWith, loadPolicy, type PolicySnapshot } from "@/lib/agents/shared/ladder-snapshot";
 import { listEntries, type Entry } from "@/lib/stores";
 import type { PolicyInputs } from "@/lib/stores/load-policy-inputs";
 import { narrowedRule } from "@/lib/stores/narrow-entry";
@@ -141,7 +141,7 @@ async function replayImpact({
   // Each replay decides twice on the server's one thread: yield between batches, stop at the budget.
   const pace = pacer({ budget, signal, onYield });
   for (const row of rows) {
-    if (!row.tool || !row.input || policyAgent(row.agent ?? "") !== entry.agent) continue;
+    if (!row.tool || !row.input || rulesAgentOf(row.agent ?? "") !== entry.agent) continue;
     if (!(await pace.next())) break;
     const mode = typeof row.detail.mode === "string" ? row.detail.mode : null;
     const call = { tool: row.tool, input: row.input };

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { CardSettlement, CardStatus } from "@/db/schema/cards";
 
 /** Command Code's hook stdin (reference §3.2): the fields the cockpit reads; the rest passes through. */
 export const CommandCodeHookPayload = z.looseObject({
@@ -26,12 +25,6 @@ export type CommandCodeHookOutput =
       };
     };
 
-/**
- * The card warning for Command Code: its docs list `permissionDecision: "allow"` as "the tool is not blocked" but
- * never say it skips Command Code's own approval prompt, so a cockpit allow may be followed by that prompt.
- */
-export const PROMPT_MAY_FOLLOW = "agent may still ask";
-
 export const allowOutput = (reason: string): CommandCodeHookOutput => ({
   hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", permissionDecisionReason: reason },
 });
@@ -41,16 +34,3 @@ export const denyOutput = (reason: string): CommandCodeHookOutput => ({
   systemMessage: `permissions cockpit: ${reason}`,
   hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: reason },
 });
-
-/** Command Code's hook JSON for a card outcome; pending (timeout) and aborted give no opinion, never an allow. */
-export function hookOutputFor(outcome: {
-  status: CardStatus;
-  settlement: (CardSettlement & { by?: string | null }) | null;
-}): CommandCodeHookOutput {
-  const s = outcome.settlement;
-  if (outcome.status === "pending" || outcome.status === "aborted" || !s) return {};
-  const by = s.by ? ` by ${s.by}` : "";
-  if (s.outcome === "allow" && (outcome.status === "allowed" || outcome.status === "coalesced"))
-    return allowOutput(`Allowed in the permissions cockpit${by}.`);
-  return denyOutput(s.message || `Denied in the permissions cockpit${by}.`);
-}

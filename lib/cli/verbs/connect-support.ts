@@ -3,6 +3,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { readLocalCredential } from "@/lib/auth/local-credential";
 import { loadEnv } from "@/lib/config/env";
+import { CONNECTOR_AGENTS } from "@/lib/agents";
+import { connectorOf } from "@/lib/agents/registry";
+import type { AgentConnector } from "@/lib/agents/types";
 import { CliError, UsageError } from "../verb";
 
 /** The cockpit's URL for hooks: --url, COCKPIT_URL, the running cockpit's credential, else localhost:PORT. */
@@ -29,17 +32,18 @@ export function workspaceFolder(value: string | undefined): string {
   return fs.realpathSync(folder);
 }
 
-/** Agents `connect` and `disconnect` know: their hooks live in a workspace settings file. */
-export const CONNECTABLE = ["claude-code", "commandcode"] as const;
-export type Connectable = (typeof CONNECTABLE)[number];
-
-export function agentArg(positionals: string[]): Connectable {
-  const agent = positionals[0] as Connectable;
-  if (positionals.length !== 1 || !CONNECTABLE.includes(agent))
+/** The agent named on the command line, with its connector; unknown or without one: a usage error (exit 2). */
+export async function connectorArg(positionals: string[]): Promise<{ id: string; connector: AgentConnector }> {
+  if (positionals.length !== 1)
     throw new UsageError(
       positionals.length
-        ? `unsupported agent "${positionals.join(" ")}" (${CONNECTABLE.join(" or ")})`
-        : `name the agent: ${CONNECTABLE.join(" or ")}`,
+        ? `name one agent, not "${positionals.join(" ")}"`
+        : `name the agent: ${CONNECTOR_AGENTS.join(", ")}`,
     );
-  return agent;
+  const id = positionals[0]!;
+  try {
+    return { id, connector: await connectorOf(id) };
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }

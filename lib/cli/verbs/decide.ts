@@ -1,14 +1,14 @@
 import path from "node:path";
 import { terminalJson } from "@/lib/text/reveal";
-import { normalizeMode } from "@/lib/policy";
+import { storeAgentIds } from "@/lib/agents/registry";
 import type { SessionEntryRow } from "@/lib/stores/session";
 import { callServer } from "../server-client";
 import { decideLines } from "../decide-jsonl";
-import { DecideCall, DecideInputError, Decider, firstIssue } from "../decide-one";
-import { cliFailure, parseAgentFlag, storePathsFromFlags } from "../store-support";
+import { DecideCall, DecideInputError, Decider, engineFor, firstIssue } from "../decide-one";
+import { cliFailure, storePathsFromFlags } from "../store-support";
 import { parseFlags, CliError, UsageError, type Verb } from "../verb";
 
-const usage = `Usage: cockpit decide --workspace DIR --agent commandcode|claude-code|mevedel [--mode M] [--session ID] --call JSON [--explain]
+const usage = `Usage: cockpit decide --workspace DIR --agent ${storeAgentIds().join("|")} [--mode M] [--session ID] --call JSON [--explain]
        cockpit decide --jsonl --workspace DIR [--agent A] [--mode M] [--explain]  < calls.jsonl
 
   Decide one tool call with the workspace's and $HOME's stores, exactly as the agent would.
@@ -26,6 +26,24 @@ const usage = `Usage: cockpit decide --workspace DIR --agent commandcode|claude-
   --session ID     agent session id: its session rules are read from the running cockpit
                    (without a server, only the files decide and a note goes to stderr)
   --explain        add the trace, cause and warnings`;
+
+const FLAGS = {
+  workspace: { type: "string" },
+  agent: { type: "string" },
+  mode: { type: "string" },
+  session: { type: "string" },
+  call: { type: "string" },
+  cwd: { type: "string" },
+  explain: { type: "boolean" },
+  jsonl: { type: "boolean" },
+} as const;
+
+/** The `--agent` value before the flags are parsed. */
+function agentFlagOf(argv: string[]): string | undefined {
+  const at = argv.findIndex((a) => a === "--agent" || a.startsWith("--agent="));
+  if (at < 0) return undefined;
+  return argv[at]!.includes("=") ? argv[at]!.slice("--agent=".length) : argv[at + 1];
+}
 
 /**
  * Session rules live in the server's database: read them through its API when it runs;
@@ -49,29 +67,30 @@ export const decideVerb: Verb = {
   summary: "decide a tool call with the stores' rules and explain why",
   usage,
   async run(argv) {
-    const { values, positionals } = parseFlags(
-      argv,
-      {
-        workspace: { type: "string" },
-        agent: { type: "string" },
-        mode: { type: "string" },
-        session: { type: "string" },
-        call: { type: "string" },
-        cwd: { type: "string" },
-        explain: { type: "boolean" },
-        jsonl: { type: "boolean" },
-      },
-      true,
-    );
-    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    let agentFlag;
+    // The agent's engine may add flags of its own (`engine.flags`): find it before parsing the rest.
+    const agentFlag = agentFlagOf(argv);
+    const jsonl = argv.includes("--jsonl");
+    if (agentFlag === undefined && !jsonl) throw new CliError(`--agent is required (${storeAgentIds().join(", ")})`, 2);
+    let engine;
     try {
-      agentFlag = parseAgentFlag(values.agent, !values.jsonl);
+      engine = agentFlag === undefined ? undefined : await engineFor(agentFlag);
     } catch (error) {
       throw new CliError((error as Error).message, 2);
     }
-    if (values.mode !== undefined && agentFlag && !normalizeMode(agentFlag, values.mode).ok)
+    const extra = jsonl ? {} : (engine?.flags ?? {});
+    const { values: parsed, positionals } = parseFlags(argv, { ...FLAGS, ...extra }, true);
+    const values = parsed as {
+      [K in keyof typeof FLAGS]?: (typeof FLAGS)[K]["type"] extends "boolean" ? boolean : string;
+    };
+    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    if (values.mode !== undefined && engine && !engine.parseMode(values.mode).ok)
       throw new CliError(`unknown mode "${values.mode}" for ${agentFlag}`, 2);
+    const options = Object.fromEntries(
+      Object.keys(extra).flatMap((k) => {
+        const v = (parsed as Record<string, string | boolean | undefined>)[k];
+        return v === undefined ? [] : [[k, v]];
+      }),
+    );
     const paths = storePathsFromFlags(values.workspace);
     const decider = new Decider(paths, (id) => sessionRowsFor(paths.workspace, id));
     if (values.jsonl) {
@@ -104,6 +123,7 @@ export const decideVerb: Verb = {
       const { out, ignoredDefault } = await decider.decide({
         agent: agentFlag!,
         call: call.data,
+        options,
         mode: values.mode,
         session: values.session,
         cwd: values.cwd ? path.resolve(values.cwd) : undefined,

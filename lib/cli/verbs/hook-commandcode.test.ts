@@ -55,8 +55,7 @@ beforeAll(async () => {
         });
       return send(201, { id: "c1", status: "pending", hash: "h", url: "http://x/cards/c1" });
     }
-    if (req.method === "POST" && req.url === "/api/agent/v1/events")
-      return send(201, { recorded: 1, first: 1, last: 1 });
+    if (req.method === "POST" && req.url === "/api/agent/v1/tool-use") return send(201, { recorded: 1 });
     if (req.method === "DELETE") return send(200, { id: "c1", aborted: true });
     if (req.method === "GET" && req.url!.startsWith("/api/agent/v1/cards/c1")) {
       if (answer === "never" || answer === "coalesced") {
@@ -133,7 +132,7 @@ describe("cockpit hook commandcode", () => {
       hookSpecificOutput: {
         hookEventName: "PreToolUse",
         permissionDecision: "allow",
-        permissionDecisionReason: "Allowed in the permissions cockpit by alice.",
+        permissionDecisionReason: "Allowed in the permissions cockpit.",
       },
     });
     expect(seen[0]).toMatchObject({
@@ -195,20 +194,16 @@ describe("cockpit hook commandcode", () => {
     expect(seen).toEqual([
       {
         method: "POST",
-        url: "/api/agent/v1/events",
+        url: "/api/agent/v1/tool-use",
         auth: "Bearer cpa_test",
         body: {
           agent: "commandcode",
-          events: [
-            {
-              kind: "post_tool_use",
-              sessionId: "test",
-              toolUseId: "toolu_2",
-              tool: "shell_command",
-              input: { command: "npm test" },
-              cwd: ws,
-            },
-          ],
+          phase: "post",
+          sessionId: "test",
+          toolUseId: "toolu_2",
+          tool: "shell_command",
+          input: { command: "npm test" },
+          cwd: ws,
         },
       },
     ]);
