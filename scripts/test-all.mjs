@@ -26,6 +26,8 @@ const suites = [
   ["unit", "npx", ["vitest", "run"]],
   ["postgres", "npx", ["vitest", "run", "--config", "vitest.pg.config.ts"]],
   ["e2e", "npx", ["playwright", "test"]],
+  // The mevedel bridge's ERT tests (Debian's emacs-nox) against a real cockpit; after e2e, which built the app.
+  ["emacs", "node", ["integrations/mevedel/test/run.mjs"]],
 ];
 const only = process.argv.slice(2);
 const results = [];
