@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { z } from "zod";
+// zod/mini: the hook bridge reads this file on its small bundle (dist/cli/hook.mjs).
+import * as z from "zod/mini";
 import { digestsEqual, hashToken, randomToken } from "./tokens";
 
 /** What `cockpit start` leaves in the data folder (mode 0600) for CLI verbs that need the server. */

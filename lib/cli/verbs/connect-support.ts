@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { readLocalCredential } from "@/lib/auth/local-credential";
 import { loadEnv } from "@/lib/config/env";
+import { packageRoot } from "../package-root";
 import { CliError, UsageError } from "../verb";
 
 /** The cockpit's URL for hooks: --url, COCKPIT_URL, the running cockpit's credential, else localhost:PORT. */
@@ -19,7 +19,7 @@ export function hookUrl(flag: string | undefined): string {
 
 /** Absolute path of this checkout's CLI entry point, for command hooks run from any folder. */
 export function cliEntryPoint(): string {
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../bin/cockpit.mjs");
+  return path.join(packageRoot(), "bin", "cockpit.mjs");
 }
 
 export function workspaceFolder(value: string | undefined): string {

@@ -1,7 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import { readLocalCredential } from "@/lib/auth/local-credential";
-import { loadEnv } from "@/lib/config/env";
+import { dataDirOf } from "@/lib/config/data-dir";
 import {
   ClaudeHookPayload,
   hookOutputFor,
@@ -27,13 +27,8 @@ Environment:
 
 function cockpitUrl(): string {
   if (process.env.COCKPIT_URL) return process.env.COCKPIT_URL.replace(/\/$/, "");
-  try {
-    const credential = readLocalCredential(loadEnv().dataDir);
-    if (credential) return credential.url.replace(/\/$/, "");
-  } catch {
-    // A bad environment only means no default; fall through.
-  }
-  return "http://localhost:3000";
+  const credential = readLocalCredential(dataDirOf());
+  return credential ? credential.url.replace(/\/$/, "") : "http://localhost:3000";
 }
 
 async function readStdin(): Promise<string> {

@@ -2,10 +2,11 @@ import { z } from "zod";
 import { json, route } from "@/lib/http/route";
 import { abortCard, admitCard, userMessage, waitForSettlement } from "@/lib/cards";
 import { recordToolUse } from "@/lib/cards/record-tool-use";
-import { ClaudeHookPayload, denyOutput, hookOutputFor, allowOutput, originPathOf } from "@/lib/agents/claude-code/hook";
+import { claudeHookShape, denyOutput, hookOutputFor, allowOutput, originPathOf } from "@/lib/agents/claude-code/hook";
 
 export const dynamic = "force-dynamic";
 
+const ClaudeHookPayload = z.looseObject(claudeHookShape);
 const Query = z.object({ wait: z.coerce.number().min(1).max(600).default(590) });
 
 /**

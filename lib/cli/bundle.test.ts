@@ -1,0 +1,136 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildCli, freshBundle, type CliManifest } from "@/scripts/build-cli.mjs";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cli-bundle-"));
+// Inside the checkout: the bundle loads its external packages from node_modules beside it.
+const out = path.join(ROOT, "dist", `test-${process.pid}`);
+let manifest: CliManifest;
+
+beforeAll(async () => {
+  manifest = await buildCli(ROOT, out);
+}, 60_000);
+afterAll(() => {
+  fs.rmSync(tmp, { recursive: true, force: true });
+  fs.rmSync(out, { recursive: true, force: true });
+});
+
+function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const vars: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    HOME: tmp,
+    COCKPIT_ROOT: ROOT,
+    COCKPIT_MANAGED_SETTINGS: "",
+    ...extra,
+  };
+  return vars as NodeJS.ProcessEnv;
+}
+
+/** Runs one bundle's `main` the way bin/cockpit.mjs does, in a fresh process. */
+function runBundle(file: string, argv: string[], stdin: string, env: Record<string, string> = {}) {
+  const script = `const { main } = await import(${JSON.stringify(pathToFileURL(path.join(out, file)).href)});
+process.exitCode = await main(${JSON.stringify(argv)});`;
+  return spawnSync(process.execPath, ["--liftoff-only", "--input-type=module", "-e", script], {
+    input: stdin,
+    encoding: "utf8",
+    env: childEnv(env),
+    timeout: 30_000,
+  });
+}
+
+describe("the prebuilt CLI", () => {
+  it("keeps the hook bridge apart from the database, the engine, the stores and the parsers", () => {
+    const allowed = [
+      "lib/agents/claude-code/hook.ts",
+      "lib/auth/local-credential.ts",
+      "lib/auth/tokens.ts",
+      "lib/cli/hook-main.ts",
+      "lib/cli/verb.ts",
+      "lib/cli/verbs/hook.ts",
+      "lib/config/data-dir.ts",
+    ];
+    const inputs = manifest.entries.hook!.inputs.filter(
+      (f) => !/^(package(-lock)?|tsconfig)\.json$|^scripts\//.test(f),
+    );
+    expect(inputs).toContain("lib/cli/verbs/hook.ts");
+    expect(inputs.filter((f) => !allowed.includes(f))).toEqual([]);
+    const hook = fs.readFileSync(path.join(out, "hook.mjs"), "utf8");
+    // Only Node's own modules are loaded at run time: no package's files (zod/mini is bundled, tree-shaken).
+    const imports = [...hook.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
+    expect(imports.every((i) => i!.startsWith("node:"))).toBe(true);
+    expect(hook.length).toBeLessThan(150_000);
+  });
+
+  it("answers a hook from the bundle: an unreachable cockpit prints nothing, so the terminal decides", () => {
+    const payload = JSON.stringify({
+      hook_event_name: "PermissionRequest",
+      session_id: "s1",
+      tool_name: "Bash",
+      tool_input: { command: "rm -rf build" },
+    });
+    const r = runBundle("hook.mjs", ["hook", "claude-code"], payload, {
+      COCKPIT_TOKEN: "cpa_x",
+      COCKPIT_URL: "http://127.0.0.1:9",
+    });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe("");
+    const usage = runBundle("hook.mjs", ["hook", "codex-nope"], "");
+    expect(usage.status).toBe(2);
+    expect(usage.stderr).toContain("Usage: cockpit hook");
+  });
+
+  it("decides from the bundle exactly as from the sources", () => {
+    const ws = path.join(tmp, "ws");
+    fs.mkdirSync(path.join(ws, ".claude"), { recursive: true });
+    fs.writeFileSync(path.join(ws, ".claude", "settings.json"), '{"permissions":{"deny":["Bash(curl *)"]}}');
+    const r = runBundle(
+      "main.mjs",
+      [
+        "decide",
+        "--workspace",
+        ws,
+        "--agent",
+        "claude-code",
+        "--call",
+        '{"tool":"Bash","input":{"command":"ls && curl x"}}',
+      ],
+      "",
+    );
+    expect(r.stderr).toBe("");
+    expect(JSON.parse(r.stdout)).toMatchObject({ decision: "deny", step: "deny-rule", rule: "Bash(curl *)" });
+  });
+});
+
+describe("freshBundle", () => {
+  const root = path.join(tmp, "fresh");
+  const dist = path.join(root, "dist");
+  const write = (inputs: string[], builtAt: number) => {
+    fs.mkdirSync(dist, { recursive: true });
+    fs.writeFileSync(
+      path.join(dist, "manifest.json"),
+      JSON.stringify({ builtAt, entries: { hook: { file: "hook.mjs", inputs } } }),
+    );
+  };
+
+  it("uses the bundle while every source is older, and the sources once one is newer, missing or unlisted", () => {
+    fs.mkdirSync(path.join(root, "lib"), { recursive: true });
+    const source = path.join(root, "lib", "a.ts");
+    fs.writeFileSync(source, "");
+    const past = new Date(Date.now() - 60_000);
+    fs.utimesSync(source, past, past);
+    write(["lib/a.ts"], Date.now() - 1000);
+    expect(freshBundle("hook", root, dist)).toBe(path.join(dist, "hook.mjs"));
+    expect(freshBundle("main", root, dist)).toBeNull();
+    fs.utimesSync(source, new Date(), new Date());
+    expect(freshBundle("hook", root, dist)).toBeNull();
+    write(["lib/gone.ts"], Date.now() + 60_000);
+    expect(freshBundle("hook", root, dist)).toBeNull();
+    fs.rmSync(path.join(dist, "manifest.json"));
+    expect(freshBundle("hook", root, dist)).toBeNull();
+  });
+});

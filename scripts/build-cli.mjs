@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+// Bundles the `cockpit` command ahead of time (npm's `prepare` on install, and `cockpit start`), so a run
+// loads plain JavaScript instead of transpiling TypeScript: dist/cli/main.mjs (every verb) and
+// dist/cli/hook.mjs (only the hook bridge, which agents start on every tool call).
+// bin/cockpit.mjs uses a bundle only while it is fresh: dist/cli/manifest.json lists each bundle's source
+// files, and a newer source means the TypeScript runs (through tsx) instead.
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const CLI_DIST = "dist/cli";
+/** Entry name → source file; bin/cockpit.mjs picks "hook" for `cockpit hook …`, "main" otherwise. */
+export const ENTRIES = { main: "lib/cli/main.ts", hook: "lib/cli/hook-main.ts" };
+/** Files that change a bundle's meaning without being one of its inputs. */
+const ALWAYS_INPUTS = ["package.json", "package-lock.json", "tsconfig.json", "scripts/build-cli.mjs"];
+
+const BUNDLED_PACKAGES = ["zod", "jsonc-parser", "picomatch", "shell-quote"];
+
+/** esbuild plugin: bare imports of packages outside `names` stay imports (resolved from node_modules at run time). */
+function bundleOnly(names) {
+  return {
+    name: "bundle-only",
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (args.path.startsWith("node:") || args.path.startsWith("@/")) return undefined;
+        const pkg = args.path.startsWith("@") ? args.path.split("/").slice(0, 2).join("/") : args.path.split("/")[0];
+        return names.includes(pkg) ? undefined : { path: args.path, external: true };
+      });
+    },
+  };
+}
+
+export async function buildCli(root = ROOT, out = path.join(root, CLI_DIST)) {
+  const esbuild = await import("esbuild");
+  // Sources are compared with the start of the build: one edited meanwhile makes the bundle stale.
+  const builtAt = Date.now();
+  const tmp = `${out}.tmp-${process.pid}`;
+  fs.rmSync(tmp, { recursive: true, force: true });
+  const common = {
+    absWorkingDir: root,
+    outdir: tmp,
+    outExtension: { ".js": ".mjs" },
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    // ESM builds first: jsonc-parser's UMD main requires its files at run time, which a bundle cannot.
+    mainFields: ["module", "main"],
+    tsconfig: path.join(root, "tsconfig.json"),
+    // Small pure-JavaScript packages go into the bundle: Node loading their module files one by one costs
+    // more than the rest of a run (zod alone ~0.1 s). Everything else (web-tree-sitter, which finds files
+    // beside itself; the database drivers) loads from node_modules as usual.
+    plugins: [bundleOnly(BUNDLED_PACKAGES)],
+    metafile: true,
+    logLevel: "warning",
+    legalComments: "none",
+  };
+  const manifest = { builtAt, entries: {} };
+  for (const name of Object.keys(ENTRIES)) {
+    const result = await esbuild.build({ ...common, entryPoints: { [name]: ENTRIES[name] } });
+    const outputs = Object.entries(result.metafile.outputs);
+    const inputs = outputs.flatMap(([, o]) => Object.keys(o.inputs));
+    // Sources (not packages: package.json and the lockfile stand for them) decide freshness.
+    const sources = inputs.filter((f) => !f.includes("node_modules/"));
+    manifest.entries[name] = { file: `${name}.mjs`, inputs: [...new Set([...sources, ...ALWAYS_INPUTS])].sort() };
+  }
+  fs.writeFileSync(path.join(tmp, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
+  // Swap in the new folder whole: a concurrent `cockpit` never sees a half-written bundle.
+  const old = `${out}.old-${process.pid}`;
+  if (fs.existsSync(out)) fs.renameSync(out, old);
+  fs.renameSync(tmp, out);
+  fs.rmSync(old, { recursive: true, force: true });
+  return manifest;
+}
+
+/**
+ * The bundle for `entry` ("main" or "hook") when every source it was built from is older than it, else null.
+ * bin/cockpit.mjs calls this on every run: one small JSON read and a stat per source file.
+ */
+export function freshBundle(entry, root = ROOT, dist = path.join(root, CLI_DIST)) {
+  try {
+    const manifest = JSON.parse(fs.readFileSync(path.join(dist, "manifest.json"), "utf8"));
+    const { file, inputs } = manifest.entries[entry];
+    for (const input of inputs) if (fs.statSync(path.join(root, input)).mtimeMs > manifest.builtAt) return null;
+    return path.join(dist, file);
+  } catch {
+    // Missing, unreadable or naming a deleted source: stale.
+    return null;
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const started = Date.now();
+  // --if-stale (`cockpit start`): leave fresh bundles alone.
+  if (process.argv.includes("--if-stale") && Object.keys(ENTRIES).every((e) => freshBundle(e))) process.exit(0);
+  buildCli().then(
+    (m) =>
+      process.stdout.write(
+        `cockpit CLI bundled into ${CLI_DIST}/ (${Object.keys(m.entries).join(", ")}) in ${Date.now() - started} ms\n`,
+      ),
+    (error) => {
+      // A failed bundle is not fatal: bin/cockpit.mjs runs the TypeScript sources instead.
+      process.stderr.write(`cockpit: could not bundle the CLI (${error.message}); it will run from source\n`);
+      process.exit(0);
+    },
+  );
+}
