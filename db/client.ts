@@ -27,6 +27,21 @@ export function migrationsFolder(): string {
 export type OpenOptions =
   { kind: "embedded"; dataDir?: string /* undefined = in memory */ } | { kind: "postgres"; url: string };
 
+/**
+ * A dumped, migrated data folder an in-memory database starts from (PGlite `dumpDataDir`), named by
+ * COCKPIT_PGLITE_TEMPLATE: creating a cluster costs seconds of CPU per database, loading one a fraction.
+ * The test runner sets it (test/support/pglite-template.ts); migrations still run, so a stale one is only slower.
+ */
+function memoryTemplate(): Blob | undefined {
+  const file = process.env.COCKPIT_PGLITE_TEMPLATE;
+  if (!file) return undefined;
+  try {
+    return new Blob([fs.readFileSync(file)]);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Opens a database and applies pending migrations. Tests call this directly for isolated instances. */
 export async function openDb(options: OpenOptions): Promise<OpenedDb> {
   if (options.kind === "postgres") {
@@ -46,7 +61,11 @@ export async function openDb(options: OpenOptions): Promise<OpenedDb> {
   // pg_trgm backs the audit log's free-text search (migration 0007 creates the extension).
   const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
   if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
-  const client = new PGlite({ dataDir: options.dataDir, extensions: { pg_trgm } });
+  const client = new PGlite({
+    dataDir: options.dataDir,
+    extensions: { pg_trgm },
+    loadDataDir: options.dataDir ? undefined : memoryTemplate(),
+  });
   await client.waitReady;
   const db = drizzle({ client, schema, casing: "snake_case" }) as unknown as Db;
   await migrate(db as never, { migrationsFolder: migrationsFolder() });

@@ -6,7 +6,10 @@
 // `node scripts/test-all.mjs unit e2e` runs only those suites; TEST_SERIAL=1 runs them one after another.
 import { spawn } from "node:child_process";
 
-/** name, command, arguments; `after`: starts once that suite has finished (it shares what that one uses). */
+/**
+ * name, command, arguments; `before`: a command run first (a build); `after`: starts once that suite has
+ * finished (it shares what that one uses); `db`: the one suite that gets DATABASE_URL.
+ */
 const suites = [
   { name: "format", cmd: "npx", args: ["prettier", "--check", "."] },
   // No circular imports; lib/policy imports no I/O (rules in .dependency-cruiser.cjs).
@@ -32,7 +35,8 @@ const suites = [
   { name: "unit", cmd: "npx", args: ["vitest", "run"] },
   // Only the Postgres suite talks to DATABASE_URL; the e2e server keeps its own embedded database.
   { name: "postgres", cmd: "npx", args: ["vitest", "run", "--config", "vitest.pg.config.ts"], db: true },
-  { name: "e2e", cmd: "npx", args: ["playwright", "test"] },
+  // The build first, apart from Playwright's server start-up timeout (it takes minutes while other suites run).
+  { name: "e2e", cmd: "npx", args: ["playwright", "test"], before: ["npx", ["next", "build"]] },
 ];
 
 const only = process.argv.slice(2);
@@ -46,29 +50,35 @@ const serial = process.env.TEST_SERIAL === "1";
 const started = Date.now();
 const seconds = (since) => Math.round((Date.now() - since) / 1000);
 
-function run(suite) {
+/** Runs one command, collecting its output; resolves with whether it exited 0. */
+function exec(cmd, args, env, chunks) {
   return new Promise((resolve) => {
-    const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", FORCE_COLOR: process.env.FORCE_COLOR ?? "0" };
-    if (!suite.db) delete env.DATABASE_URL;
-    const t = Date.now();
-    process.stdout.write(
-      `=== ${suite.name} started (${suite.cmd} ${suite.args.join(" ")}) at +${seconds(started)} s\n`,
-    );
-    const child = spawn(suite.cmd, suite.args, { env, stdio: ["ignore", "pipe", "pipe"] });
-    const chunks = [];
+    const child = spawn(cmd, args, { env, stdio: ["ignore", "pipe", "pipe"] });
     child.stdout.on("data", (d) => chunks.push(d));
     child.stderr.on("data", (d) => chunks.push(d));
-    const finish = (ok, extra = "") => {
-      const output = Buffer.concat(chunks).toString("utf8");
-      const result = { name: suite.name, ok, seconds: seconds(t) };
-      process.stdout.write(
-        `\n=== ${suite.name}: ${ok ? "ok" : "FAILED"} in ${result.seconds} s\n${output}${extra}${output.endsWith("\n") ? "" : "\n"}`,
-      );
-      resolve(result);
-    };
-    child.on("error", (error) => finish(false, `could not start: ${error.message}\n`));
-    child.on("close", (code) => finish(code === 0));
+    child.on("error", (error) => {
+      chunks.push(Buffer.from(`could not start ${cmd}: ${error.message}\n`));
+      resolve(false);
+    });
+    child.on("close", (code) => resolve(code === 0));
   });
+}
+
+async function run(suite) {
+  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", FORCE_COLOR: process.env.FORCE_COLOR ?? "0" };
+  if (!suite.db) delete env.DATABASE_URL;
+  const t = Date.now();
+  const steps = [...(suite.before ? [suite.before] : []), [suite.cmd, suite.args]];
+  const commands = steps.map(([c, a]) => `${c} ${a.join(" ")}`).join(" && ");
+  process.stdout.write(`=== ${suite.name} started (${commands}) at +${seconds(started)} s\n`);
+  const chunks = [];
+  let ok = true;
+  for (const [cmd, args] of steps) if (ok) ok = await exec(cmd, args, env, chunks);
+  const output = Buffer.concat(chunks).toString("utf8");
+  const result = { name: suite.name, ok, seconds: seconds(t) };
+  const tail = output.endsWith("\n") ? "" : "\n";
+  process.stdout.write(`\n=== ${suite.name}: ${ok ? "ok" : "FAILED"} in ${result.seconds} s\n${output}${tail}`);
+  return result;
 }
 
 const results = [];
