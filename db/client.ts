@@ -28,13 +28,14 @@ export type OpenOptions =
   { kind: "embedded"; dataDir?: string /* undefined = in memory */ } | { kind: "postgres"; url: string };
 
 /**
- * A dumped, migrated data folder an in-memory database starts from (PGlite `dumpDataDir`), named by
+ * A dumped, migrated data folder a new embedded database starts from (PGlite `dumpDataDir`), named by
  * COCKPIT_PGLITE_TEMPLATE: creating a cluster costs seconds of CPU per database, loading one a fraction.
  * The test runner sets it (test/support/pglite-template.ts); migrations still run, so a stale one is only slower.
+ * Never used for a data folder that already holds a database.
  */
-function memoryTemplate(): Blob | undefined {
+function template(dataDir: string | undefined): Blob | undefined {
   const file = process.env.COCKPIT_PGLITE_TEMPLATE;
-  if (!file) return undefined;
+  if (!file || (dataDir && fs.existsSync(path.join(dataDir, "PG_VERSION")))) return undefined;
   try {
     return new Blob([fs.readFileSync(file)]);
   } catch {
@@ -64,7 +65,7 @@ export async function openDb(options: OpenOptions): Promise<OpenedDb> {
   const client = new PGlite({
     dataDir: options.dataDir,
     extensions: { pg_trgm },
-    loadDataDir: options.dataDir ? undefined : memoryTemplate(),
+    loadDataDir: template(options.dataDir),
   });
   await client.waitReady;
   const db = drizzle({ client, schema, casing: "snake_case" }) as unknown as Db;

@@ -5,6 +5,7 @@
 // Each suite's output is printed whole when it ends, so parallel logs never interleave.
 // `node scripts/test-all.mjs unit e2e` runs only those suites; TEST_SERIAL=1 runs them one after another.
 import { spawn } from "node:child_process";
+import { availableParallelism, loadavg } from "node:os";
 
 /**
  * name, command, arguments; `before`: a command run first (a build); `after`: starts once that suite has
@@ -50,17 +51,29 @@ const serial = process.env.TEST_SERIAL === "1";
 const started = Date.now();
 const seconds = (since) => Math.round((Date.now() - since) / 1000);
 
-/** Runs one command, collecting its output; resolves with whether it exited 0. */
+const CPU_MARK = "::test-all-cpu";
+
+/**
+ * Runs one command, collecting its output; resolves with whether it exited 0 and the CPU seconds it and its
+ * children used (bash's `time`): on a shared machine wall time says little, CPU time says what a suite costs.
+ */
 function exec(cmd, args, env, chunks) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+    const script = `TIMEFORMAT="${CPU_MARK} %U %S"; time "$@"`;
+    const child = spawn("bash", ["-c", script, "bash", cmd, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+    let cpu = 0;
     child.stdout.on("data", (d) => chunks.push(d));
-    child.stderr.on("data", (d) => chunks.push(d));
+    child.stderr.on("data", (d) => {
+      const text = d.toString("utf8");
+      const mark = text.match(new RegExp(`${CPU_MARK} ([\\d.]+) ([\\d.]+)`));
+      if (mark) cpu += Number(mark[1]) + Number(mark[2]);
+      chunks.push(mark ? Buffer.from(text.replace(mark[0], "").replace(/^\n$/, "")) : d);
+    });
     child.on("error", (error) => {
       chunks.push(Buffer.from(`could not start ${cmd}: ${error.message}\n`));
-      resolve(false);
+      resolve({ ok: false, cpu });
     });
-    child.on("close", (code) => resolve(code === 0));
+    child.on("close", (code) => resolve({ ok: code === 0, cpu }));
   });
 }
 
@@ -73,11 +86,18 @@ async function run(suite) {
   process.stdout.write(`=== ${suite.name} started (${commands}) at +${seconds(started)} s\n`);
   const chunks = [];
   let ok = true;
-  for (const [cmd, args] of steps) if (ok) ok = await exec(cmd, args, env, chunks);
+  let cpu = 0;
+  for (const [cmd, args] of steps) {
+    if (!ok) break;
+    const step = await exec(cmd, args, env, chunks);
+    ok = step.ok;
+    cpu += step.cpu;
+  }
   const output = Buffer.concat(chunks).toString("utf8");
-  const result = { name: suite.name, ok, seconds: seconds(t) };
+  const result = { name: suite.name, ok, seconds: seconds(t), cpu: Math.round(cpu) };
   const tail = output.endsWith("\n") ? "" : "\n";
-  process.stdout.write(`\n=== ${suite.name}: ${ok ? "ok" : "FAILED"} in ${result.seconds} s\n${output}${tail}`);
+  const head = `${ok ? "ok" : "FAILED"} in ${result.seconds} s (CPU ${result.cpu} s)`;
+  process.stdout.write(`\n=== ${suite.name}: ${head}\n${output}${tail}`);
   return result;
 }
 
@@ -95,8 +115,13 @@ if (serial) {
   results.push(...(await Promise.all(chosen.map(start))));
 }
 
-process.stdout.write(`\n=== summary (${seconds(started)} s in all${serial ? ", one suite at a time" : ""})\n`);
-for (const r of results) process.stdout.write(`${r.ok ? "ok  " : "FAIL"}  ${r.name} (${r.seconds} s)\n`);
+const cpu = results.reduce((sum, r) => sum + r.cpu, 0);
+const cores = availableParallelism();
+process.stdout.write(
+  `\n=== summary: ${seconds(started)} s in all${serial ? ", one suite at a time" : ""}; CPU ${cpu} s on ${cores} cores (load average now ${loadavg()[0].toFixed(1)})\n`,
+);
+for (const r of results)
+  process.stdout.write(`${r.ok ? "ok  " : "FAIL"}  ${r.name} (${r.seconds} s, CPU ${r.cpu} s)\n`);
 const failed = results.filter((r) => !r.ok).length;
 process.stdout.write(`suites: ${results.length - failed} passed, ${failed} failed\n`);
 process.exit(failed ? 1 : 0);
