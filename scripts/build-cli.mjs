@@ -31,6 +31,28 @@ function bundleOnly(names) {
   };
 }
 
+/**
+ * esbuild plugin for the hook bundle: an agent's engine and stores (lib/agents/<agent>/agent.ts loads them lazily)
+ * are left out. A hook answers through the cockpit's HTTP API and never loads them; left in, code splitting would
+ * share their packages (full zod) with the hook's own code and make every hook run load them.
+ */
+function withoutEngines() {
+  return {
+    name: "without-engines",
+    setup(build) {
+      build.onResolve({ filter: /^\.\.?\/([\w-]+\/)?(engine|stores)$/ }, (args) =>
+        /lib[\\/]agents[\\/][^\\/]+[\\/]agent\.ts$/.test(args.importer)
+          ? { path: args.path, namespace: "hook-without-engines" }
+          : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: "hook-without-engines" }, (args) => ({
+        contents: `throw new Error("an agent's ${path.basename(args.path)} is not in the hook bundle (dist/cli/hook.mjs)");`,
+        loader: "js",
+      }));
+    },
+  };
+}
+
 export async function buildCli(root = ROOT, out = path.join(root, CLI_DIST)) {
   const esbuild = await import("esbuild");
   // Sources are compared with the start of the build: one edited meanwhile makes the bundle stale.
@@ -58,11 +80,19 @@ export async function buildCli(root = ROOT, out = path.join(root, CLI_DIST)) {
   };
   const manifest = { builtAt, entries: {} };
   for (const name of Object.keys(ENTRIES)) {
-    const result = await esbuild.build({ ...common, entryPoints: { [name]: ENTRIES[name] } });
+    // Split: what an entry imports lazily (an agent's engine, stores or connector) lands in chunks of its own,
+    // loaded only when that code runs; the hook bridge loads its connector and nothing else.
+    const result = await esbuild.build({
+      ...common,
+      entryPoints: { [name]: ENTRIES[name] },
+      plugins: [...common.plugins, ...(name === "hook" ? [withoutEngines()] : [])],
+      splitting: true,
+      chunkNames: `${name}-[name]-[hash]`,
+    });
     const outputs = Object.entries(result.metafile.outputs);
     const inputs = outputs.flatMap(([, o]) => Object.keys(o.inputs));
     // Sources (not packages: package.json and the lockfile stand for them) decide freshness.
-    const sources = inputs.filter((f) => !f.includes("node_modules/"));
+    const sources = inputs.filter((f) => !f.includes("node_modules/") && !f.includes(":"));
     manifest.entries[name] = { file: `${name}.mjs`, inputs: [...new Set([...sources, ...ALWAYS_INPUTS])].sort() };
   }
   fs.writeFileSync(path.join(tmp, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");

@@ -2,7 +2,7 @@
 // `npx tsx bench/mevedel-agreement/run.ts [--misses]`). Prints "agree N/M (P%)", and the misses with --misses,
 // marking those where the engine is more permissive than mevedel.
 import { decide } from "@/lib/policy/decide";
-import { loadShellParser } from "@/lib/policy-runtime/shell-parser";
+import { loadShellParser } from "@/lib/agents/shared/shell-parser";
 import { MEVEDEL_CASES } from "@/test/support/mevedel-cases";
 import { caseContext } from "@/test/support/mevedel-case-context";
 

@@ -1,7 +1,7 @@
 // Issue 10 (second, independent case set against seeds 002 and 004) and the engine items of issue 9.
 // Each case names the seed passage it follows; all of them failed on the engine before these fixes.
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadShellParser } from "../policy-runtime/shell-parser";
+import { loadShellParser } from "../agents/shared/shell-parser";
 import { decide } from "./decide";
 import { parseMevedelRuleText } from "./mevedel-rules";
 import { rememberRules } from "./remember";

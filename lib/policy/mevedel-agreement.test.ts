@@ -1,7 +1,7 @@
 // mevedel decisions as its own ERT tests say (issue 20 §1): every row names the mevedel test file, its
 // `mevedel-deftest` and the seed 004 line. `npx tsx bench/mevedel-agreement/run.ts` prints the agreement figure.
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadShellParser } from "../policy-runtime/shell-parser";
+import { loadShellParser } from "../agents/shared/shell-parser";
 import { decide } from "./decide";
 import type { ShellParser } from "./types";
 import { MEVEDEL_CASES } from "@/test/support/mevedel-cases";

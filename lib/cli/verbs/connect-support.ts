@@ -5,6 +5,8 @@ import { loadEnv } from "@/lib/config/env";
 import { packageRoot } from "../package-root";
 import { CliError, UsageError } from "../verb";
 
+export { connectorArg } from "../connector-arg";
+
 /** The cockpit's URL for hooks: --url, COCKPIT_URL, the running cockpit's credential, else localhost:PORT. */
 export function hookUrl(flag: string | undefined): string {
   const explicit = flag ?? process.env.COCKPIT_URL;
@@ -27,13 +29,4 @@ export function workspaceFolder(value: string | undefined): string {
   const folder = path.resolve(value);
   if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) throw new CliError(`${folder} is not a folder`);
   return fs.realpathSync(folder);
-}
-
-export function agentArg(positionals: string[]): void {
-  if (positionals.length !== 1 || positionals[0] !== "claude-code")
-    throw new UsageError(
-      positionals.length
-        ? `unsupported agent "${positionals.join(" ")}" (only claude-code)`
-        : "name the agent: claude-code",
-    );
 }
