@@ -251,6 +251,11 @@ export interface ConnectTarget {
   cliPath: string;
   /** An HTTP hook (`"type": "http"`) instead of a command hook, where the agent has them. */
   http?: boolean;
+  /**
+   * HTTP hooks for the events that are only recorded (Claude Code: PreToolUse, PostToolUse), command hooks for
+   * the rest, where the agent has HTTP hooks: auditing a tool call costs one local request, not a process start.
+   */
+  auditHttp?: boolean;
 }
 
 export interface ConnectResult {
@@ -275,7 +280,7 @@ export interface AgentConnector<Payload = unknown> {
   readonly user: boolean;
   connect(target: ConnectTarget): Promise<ConnectResult>;
   /** Removes exactly what `connect` added; every other byte stays. */
-  disconnect(target: Omit<ConnectTarget, "url" | "cliPath" | "http">): Promise<ConnectResult>;
+  disconnect(target: Omit<ConnectTarget, "url" | "cliPath" | "http" | "auditHttp">): Promise<ConnectResult>;
   /**
    * One hook invocation: the agent's payload (parsed by `payload`) in, the JSON the agent reads out; null prints
    * nothing (the agent's own prompt decides). Never allows by default: an unreachable cockpit or no answer gives null
