@@ -40,7 +40,7 @@ function withoutEngines() {
   return {
     name: "without-engines",
     setup(build) {
-      build.onResolve({ filter: /^\.\.?\/([\w-]+\/)?(engine|stores)$/ }, (args) =>
+      build.onResolve({ filter: /^\.\.?\/([\w-]+\/)?(agent-)?(engine|stores)$/ }, (args) =>
         /lib[\\/]agents[\\/][^\\/]+[\\/]agent\.ts$/.test(args.importer)
           ? { path: args.path, namespace: "hook-without-engines" }
           : undefined,

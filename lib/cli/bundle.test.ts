@@ -49,7 +49,7 @@ describe("the prebuilt CLI", () => {
     expect(inputs).toContain("lib/cli/verbs/hook.ts");
     expect(inputs).toContain("lib/agents/claude-code/connector.ts");
     const heavy = inputs.filter((f) =>
-      /^db\/|^lib\/(policy|policy-runtime|hygiene|cards|audit|entries|notify|workspaces)\/|^lib\/agents\/[^/]+\/(engine|stores)\.ts$|^lib\/agents\/shared\/(ladder|shell-parser|settings-stores)|^lib\/stores\/(load|list|policy)/.test(
+      /^db\/|^lib\/(policy|policy-runtime|hygiene|cards|audit|entries|notify|workspaces)\/|^lib\/agents\/[^/]+\/(agent-)?(engine|stores)\.ts$|^lib\/agents\/shared\/(ladder|shell-parser|settings-stores)|^lib\/stores\/(load|list|policy)/.test(
         f,
       ),
     );
