@@ -6,11 +6,12 @@
 import path from "node:path";
 import v8 from "node:v8";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { freshBundle } from "../scripts/build-cli.mjs";
+import { freshBundle, HOOK_BUNDLE_AGENTS } from "../scripts/build-cli.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const argv = process.argv.slice(2);
-const entry = argv[0] === "hook" ? "hook" : "main";
+// `cockpit hook <agent>` for an agent whose connector only talks to the cockpit: the small hook bundle.
+const entry = argv[0] === "hook" && HOOK_BUNDLE_AGENTS.includes(argv[1]) ? "hook" : "main";
 // Code that reads package files (the shell parser's wasm) finds them from here, whatever the working folder.
 process.env.COCKPIT_ROOT ??= root;
 

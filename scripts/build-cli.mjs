@@ -32,25 +32,38 @@ function bundleOnly(names) {
 }
 
 /**
- * esbuild plugin for the hook bundle: an agent's engine and stores (lib/agents/<agent>/agent.ts loads them lazily)
- * are left out. A hook answers through the cockpit's HTTP API and never loads them; left in, code splitting would
- * share their packages (full zod) with the hook's own code and make every hook run load them.
+ * Agents whose hooks run from the small hook bundle (dist/cli/hook.mjs): their connector answers through the
+ * cockpit's HTTP API. Other agents' connectors decide locally (Cursor runs the engine and the shell parser in its
+ * hook), so `cockpit hook <other agent>` runs the main bundle: sharing chunks with them would make every Claude Code
+ * hook load full zod and more.
+ */
+export const HOOK_BUNDLE_AGENTS = ["claude-code"];
+
+/**
+ * esbuild plugin for the hook bundle: an agent's engine and stores, and the connectors of agents outside
+ * HOOK_BUNDLE_AGENTS (lib/agents/<agent>/agent.ts loads each lazily), are left out: a module that throws stands in.
  */
 function withoutEngines() {
   return {
     name: "without-engines",
     setup(build) {
-      build.onResolve({ filter: /^\.\.?\/([\w-]+\/)?(agent-)?(engine|stores)$/ }, (args) =>
-        /lib[\\/]agents[\\/][^\\/]+[\\/]agent\.ts$/.test(args.importer)
-          ? { path: args.path, namespace: "hook-without-engines" }
-          : undefined,
-      );
+      build.onResolve({ filter: /^\.\.?\/([\w-]+\/)?(agent-)?(engine|stores|connector)$/ }, (args) => {
+        const agent = args.importer.match(/lib[\\/]agents[\\/]([^\\/]+)[\\/]agent\.ts$/)?.[1];
+        if (!agent) return undefined;
+        if (/connector$/.test(args.path) && HOOK_BUNDLE_AGENTS.includes(agent)) return undefined;
+        return { path: `${agent}/${path.basename(args.path)}`, namespace: "hook-without-engines" };
+      });
       build.onLoad({ filter: /.*/, namespace: "hook-without-engines" }, (args) => ({
-        contents: `throw new Error("an agent's ${path.basename(args.path)} is not in the hook bundle (dist/cli/hook.mjs)");`,
+        contents: `throw new Error("${args.path} is not in the hook bundle (dist/cli/hook.mjs); the main bundle has it");`,
         loader: "js",
       }));
     },
   };
+}
+
+/** esbuild's outputs keyed by file name within the bundle folder. */
+function outputs_(metafileOutputs, dir, root) {
+  return Object.entries(metafileOutputs).map(([file, o]) => [path.relative(dir, path.resolve(root, file)), o]);
 }
 
 export async function buildCli(root = ROOT, out = path.join(root, CLI_DIST)) {
@@ -79,6 +92,9 @@ export async function buildCli(root = ROOT, out = path.join(root, CLI_DIST)) {
     legalComments: "none",
   };
   const manifest = { builtAt, entries: {} };
+  // Per output file: its sources, the files it imports and which source a lazily loaded chunk stands for (esbuild's
+  // metafile, paths relative to the bundle folder). Returned for tests, not written: every run reads the manifest.
+  const files = {};
   for (const name of Object.keys(ENTRIES)) {
     // Split: what an entry imports lazily (an agent's engine, stores or connector) lands in chunks of its own,
     // loaded only when that code runs; the hook bridge loads its connector and nothing else.
@@ -94,6 +110,12 @@ export async function buildCli(root = ROOT, out = path.join(root, CLI_DIST)) {
     // Sources (not packages: package.json and the lockfile stand for them) decide freshness.
     const sources = inputs.filter((f) => !f.includes("node_modules/") && !f.includes(":"));
     manifest.entries[name] = { file: `${name}.mjs`, inputs: [...new Set([...sources, ...ALWAYS_INPUTS])].sort() };
+    for (const [file, o] of outputs_(result.metafile.outputs, tmp, root))
+      files[file] = {
+        inputs: Object.keys(o.inputs),
+        imports: o.imports.map((i) => ({ path: i.external ? i.path : path.basename(i.path), kind: i.kind })),
+        entryPoint: o.entryPoint,
+      };
   }
   fs.writeFileSync(path.join(tmp, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
   // Swap in the new folder whole: a concurrent `cockpit` never sees a half-written bundle.
@@ -101,7 +123,7 @@ export async function buildCli(root = ROOT, out = path.join(root, CLI_DIST)) {
   if (fs.existsSync(out)) fs.renameSync(out, old);
   fs.renameSync(tmp, out);
   fs.rmSync(old, { recursive: true, force: true });
-  return manifest;
+  return { ...manifest, outputs: files };
 }
 
 /**
