@@ -70,6 +70,8 @@ export function AuditEventItem({
   const reported = e.actor.type === "agent" && Boolean(e.source?.startsWith("user"));
   const trace = Array.isArray(e.detail.trace) ? (e.detail.trace as TraceStep[]) : null;
   const sentence = auditSentence(e);
+  // An imported agent log keeps the entry's own time: the timeline shows when it happened.
+  const occurred = typeof e.detail.occurredAt === "string" ? e.detail.occurredAt : null;
   return (
     <li className={styles.event} data-testid="audit-event" data-seq={e.seq}>
       <button
@@ -79,9 +81,10 @@ export function AuditEventItem({
         onClick={() => setOpen((o) => !o)}
         data-testid="audit-event-toggle"
       >
-        <span className={styles.time}>
-          <Time iso={e.at} />
+        <span className={styles.time} title={occurred ? `imported ${e.at}` : undefined}>
+          <Time iso={occurred ?? e.at} />
         </span>
+        {occurred ? <span className="tag">imported</span> : null}
         {e.outcome ? <span className={`${styles.outcome} ${outcomeClass(e.outcome)}`}>{e.outcome}</span> : null}
         {e.source ? (
           <span className="tag" title={reported ? REPORTED : undefined} data-testid="audit-source">
@@ -107,7 +110,8 @@ export function AuditEventItem({
               <code>{e.type}</code>
             </Field>
             <Field label="Seq">#{e.seq}</Field>
-            <Field label="Time (UTC)">{e.at}</Field>
+            <Field label="Happened (UTC)">{occurred}</Field>
+            <Field label={occurred ? "Recorded (UTC)" : "Time (UTC)"}>{e.at}</Field>
             <Field label="Workspace">{workspaceName}</Field>
             <Field label="Outcome">{e.outcome}</Field>
             <Field label="Decision source">
