@@ -65,6 +65,8 @@ async function admit(page: Page, command: string): Promise<string> {
 }
 
 test("every page and every open dialog has no serious or critical axe violation", async ({ page, browser }) => {
+  // Twelve pages and dialogs, each scanned in full: more than one ordinary test's time on a loaded machine.
+  test.slow();
   // Signed out: the login page, an invite that no longer works.
   const anonymous = await browser.newPage();
   await anonymous.goto("/login");

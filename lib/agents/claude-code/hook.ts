@@ -23,10 +23,8 @@ export type ClaudeHookPayload = z.infer<typeof ClaudeHookPayload>;
 
 const Suggestion = z.looseObject({
   type: z.string(),
-  behavior: z.string().optional(),
-  rules: z
-    .array(z.looseObject({ toolName: z.string().min(1).max(300), ruleContent: z.string().max(1000).optional() }))
-    .optional(),
+  behavior: z.optional(z.string()),
+  rules: z.optional(z.array(z.looseObject({ toolName: text(1, 300), ruleContent: z.optional(text(0, 1000)) }))),
 });
 
 /**
