@@ -85,62 +85,67 @@ export function AnswerPanel({ card, me, onNotice, actionsRef }: Props) {
     );
   }
 
+  // The answer bar is the panel's sibling, not its child: a sticky element sticks within its parent, and only the
+  // whole card is tall enough for Deny and Allow to stay on screen while a long request is read.
   return (
-    <div className={styles.remember}>
-      {choices.length > 1 ? (
-        <RememberChooser
-          choices={choices}
-          value={chosen!.level}
-          onChange={setLevel}
-          storeFile={card.remember.workspaceStore}
-          disabled={blocked}
-        />
-      ) : null}
-      {chosen ? <CoveredWarning choice={chosen} /> : null}
-      {canSession || canAlways || covers ? (
-        <div className={styles.secondaryRow}>
-          {canSession ? (
-            <button type="button" className={styles.secondary} onClick={session} disabled={blocked}>
-              <span>Allow for this session</span>
-              <small>
-                remembers <code>{chosen!.rules.join(", ")}</code> in the cockpit until the session ends
-              </small>
-            </button>
-          ) : null}
-          {canAlways ? (
-            <button type="button" className={styles.secondary} onClick={always} disabled={blocked}>
-              <span>Always allow…</span>
-              <small>
-                saves <code>{toSave.join(", ")}</code> to <code>{card.remember.workspaceStore}</code> after you confirm
-              </small>
-            </button>
-          ) : null}
-          {covers ? (
-            <button type="button" className={styles.secondary} onClick={allowOnce} disabled={blocked}>
-              <span>Allow once (the existing rule covers it)</span>
-              <small>nothing new is saved: the rule above already allows this</small>
-            </button>
-          ) : null}
-        </div>
-      ) : card.safetyCheck ? null : (
-        <p className={styles.nothingToRemember} data-testid="nothing-to-remember">
-          <Icon name="info" size={16} /> Nothing can be remembered safely for this request (it runs code it downloads,
-          or any rule for it would allow far more): allow it once or deny.
-        </p>
-      )}
-      <details className={`${styles.details} ${styles.feedback}`}>
-        <summary>Deny with a message to the model</summary>
-        <label htmlFor={`feedback-${card.id}`} className="sr-only">
-          Message to the model
-        </label>
-        <textarea
-          id={`feedback-${card.id}`}
-          value={message}
-          onChange={(e) => setMessage(e.target.value)}
-          placeholder="e.g. Use pnpm instead, and don't touch the lockfile."
-          maxLength={5000}
-        />
-      </details>
+    <>
+      <div className={styles.remember}>
+        {choices.length > 1 ? (
+          <RememberChooser
+            choices={choices}
+            value={chosen!.level}
+            onChange={setLevel}
+            storeFile={card.remember.workspaceStore}
+            disabled={blocked}
+          />
+        ) : null}
+        {chosen ? <CoveredWarning choice={chosen} /> : null}
+        {canSession || canAlways || covers ? (
+          <div className={styles.secondaryRow}>
+            {canSession ? (
+              <button type="button" className={styles.secondary} onClick={session} disabled={blocked}>
+                <span>Allow for this session</span>
+                <small>
+                  remembers <code>{chosen!.rules.join(", ")}</code> in the cockpit until the session ends
+                </small>
+              </button>
+            ) : null}
+            {canAlways ? (
+              <button type="button" className={styles.secondary} onClick={always} disabled={blocked}>
+                <span>Always allow…</span>
+                <small>
+                  saves <code>{toSave.join(", ")}</code> to <code>{card.remember.workspaceStore}</code> after you
+                  confirm
+                </small>
+              </button>
+            ) : null}
+            {covers ? (
+              <button type="button" className={styles.secondary} onClick={allowOnce} disabled={blocked}>
+                <span>Allow once (the existing rule covers it)</span>
+                <small>nothing new is saved: the rule above already allows this</small>
+              </button>
+            ) : null}
+          </div>
+        ) : card.safetyCheck ? null : (
+          <p className={styles.nothingToRemember} data-testid="nothing-to-remember">
+            <Icon name="info" size={16} /> Nothing can be remembered safely for this request (it runs code it downloads,
+            or any rule for it would allow far more): allow it once or deny.
+          </p>
+        )}
+        <details className={`${styles.details} ${styles.feedback}`}>
+          <summary>Deny with a message to the model</summary>
+          <label htmlFor={`feedback-${card.id}`} className="sr-only">
+            Message to the model
+          </label>
+          <textarea
+            id={`feedback-${card.id}`}
+            value={message}
+            onChange={(e) => setMessage(e.target.value)}
+            placeholder="e.g. Use pnpm instead, and don't touch the lockfile."
+            maxLength={5000}
+          />
+        </details>
+      </div>
       <div className={styles.answerBar} data-testid="answer-bar">
         {offline ? (
           <p className={styles.offlineReason} role="status" data-testid="answer-offline">
@@ -160,7 +165,7 @@ export function AnswerPanel({ card, me, onNotice, actionsRef }: Props) {
           </button>
         </div>
       </div>
-    </div>
+    </>
   );
 }
 
