@@ -130,3 +130,35 @@ test("a session ended elsewhere is noticed at once; the card stays, with Sign in
   await page.getByRole("button", { name: "Deny", exact: true }).click();
   await expect(page.getByTestId("answer-notice")).toContainText("Denied: helm upgrade web");
 });
+
+test("a long request: Deny and Allow once stay on screen while it is read, not under the navigation", async ({
+  page,
+}) => {
+  await signIn(page);
+  const m = marker();
+  const command = [`# ${m}`, ...Array.from({ length: 80 }, (_, i) => `npm run step-${i}`)].join("\n");
+  const id = await admit(page, command);
+  await page.goto(`/cards/${id}`);
+  const card = page.getByTestId("card");
+  await expect(card).toContainText(m);
+  // Unfolded, the request is far taller than the screen.
+  await card.getByRole("button", { name: /Show all/ }).click();
+  await expect(card).toContainText("npm run step-40");
+  expect((await card.boundingBox())!.height).toBeGreaterThan(2 * page.viewportSize()!.height);
+  for (const name of ["Deny", "Allow once"]) {
+    const button = page.getByRole("button", { name, exact: true });
+    await expect(button).toBeInViewport();
+    // What a tap at the button's centre reaches: the button itself, not the navigation bar over it.
+    const box = (await button.boundingBox())!;
+    const hit = await page.evaluate(
+      ([x, y]) => document.elementFromPoint(x!, y!)?.closest("button")?.textContent?.trim() ?? null,
+      [box.x + box.width / 2, box.y + box.height / 2],
+    );
+    expect(hit).toBe(name);
+  }
+  await page.screenshot({
+    path: `${process.env.E2E_SCREENSHOTS ?? "test-results"}/long-card-${test.info().project.name}.png`,
+  });
+  await page.getByRole("button", { name: "Deny", exact: true }).click();
+  await expect(page.getByTestId("answer-notice")).toContainText(`Denied: # ${m}`);
+});
