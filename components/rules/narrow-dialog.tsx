@@ -123,20 +123,15 @@ export function NarrowDialog({
         ) : suggestions.data.length === 0 ? (
           <span className="muted">No suggestions for this entry; type one below.</span>
         ) : (
-          <div className={styles.chips} role="list" aria-label="Suggestions">
+          <ul className={styles.chips} aria-label="Suggestions">
             {suggestions.data.map((s) => (
-              <button
-                key={s}
-                type="button"
-                role="listitem"
-                className={styles.chip}
-                onClick={() => setTo(s)}
-                aria-pressed={to === s}
-              >
-                {revealDeep(s).value}
-              </button>
+              <li key={s}>
+                <button type="button" className={styles.chip} onClick={() => setTo(s)} aria-pressed={to === s}>
+                  {revealDeep(s).value}
+                </button>
+              </li>
             ))}
-          </div>
+          </ul>
         )}
       </div>
       <div className={`field ${styles.shrink}`}>
