@@ -11,8 +11,11 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   // The flag is process-wide; put it back for any later suite in this worker.
-  (globalThis as Record<symbol, { down?: boolean }>)[Symbol.for("permissions-cockpit.card-bus")]!.down = false;
-  await f.cleanup();
+  const bus = (globalThis as Record<symbol, { down?: boolean } | undefined>)[
+    Symbol.for("permissions-cockpit.card-bus")
+  ];
+  if (bus) bus.down = false;
+  await f?.cleanup();
 });
 
 describe("server shutdown", () => {
