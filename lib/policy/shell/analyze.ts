@@ -120,6 +120,7 @@ function analyzeUncached(command: string, parser: Parser | null): ShellAnalysis 
     unsupported: [],
     syntaxError: false,
     extraWrites: [],
+    extraReads: [],
     depth: 0,
     payload: () => {},
     budget: 5_000,
@@ -194,6 +195,7 @@ function classify(command: string, parseable: boolean, st: WalkState): ShellAnal
     safeFileCommand: safeFile && allowable && !recursiveDelete,
     fileTargets,
     writes: [...parts.flatMap((p) => p.writes), ...st.extraWrites],
+    reads: [...parts.flatMap((p) => p.reads ?? []), ...st.extraReads],
     unsupported,
   };
 }

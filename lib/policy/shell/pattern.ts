@@ -7,7 +7,8 @@ const esc = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
  * Compile a shell rule pattern. `*` spans anything (spaces too). A trailing ` *` is a word boundary:
  * `ls *` matches `ls` and `ls -la`, not `lsof`. Without `*`: Command Code (`prefix`) matches the command
  * and any further arguments (`git status` covers `git status --short`); Claude Code (`exact`) only the command;
- * mevedel (`glob`) is a plain whole-string glob.
+ * mevedel (`glob`) is a plain whole-string glob. Claude Code's trailing ` *` covers the bare command only when it is the
+ * pattern's only wildcard.
  */
 export function shellPatternRegExp(pattern: string, dialect: ShellDialect): RegExp {
   const key = `${dialect}\0${pattern}`;
@@ -15,7 +16,10 @@ export function shellPatternRegExp(pattern: string, dialect: ShellDialect): RegE
   if (re) return re;
   let body: string;
   if (dialect !== "glob" && pattern.endsWith(" *")) {
-    body = toRe(pattern.slice(0, -2)) + "(?: .*)?";
+    const head = pattern.slice(0, -2);
+    // Claude Code: "A `*` at the end, with a space before it, also matches the bare command … only when the
+    // trailing `*` is the rule's only wildcard: `Bash(* --help *)` matches `npm --help x` but not `npm --help`."
+    body = toRe(head) + (dialect === "exact" && head.includes("*") ? " .+" : "(?: .*)?");
   } else if (dialect === "prefix" && !pattern.includes("*")) {
     body = toRe(pattern) + "(?: .*)?";
   } else {
