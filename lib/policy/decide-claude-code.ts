@@ -156,7 +156,7 @@ export function decideClaudeCode(call: ToolCall, ctx: PolicyContext): Decision {
     f.kind === "web-fetch"
       ? `needs approval (the preapproved documentation domains are not modelled: ${STRICTER})`
       : "needs approval";
-  return fallback(t, mode, why);
+  return fallback(t, mode, why, { held: ctx.held });
 }
 
 function allowed(t: Trail, all: CompiledRule[]): Decision {
@@ -165,8 +165,17 @@ function allowed(t: Trail, all: CompiledRule[]): Decision {
   });
 }
 
-function fallback(t: Trail, mode: Mode, why: string, opts: { safetyCheck?: boolean; cause?: "mode" | "safety" } = {}) {
+function fallback(
+  t: Trail,
+  mode: Mode,
+  base: string,
+  opts: { safetyCheck?: boolean; cause?: "mode" | "safety"; held?: PolicyContext["held"] } = {},
+) {
   const d = refuse(mode);
+  const held = opts.held;
+  const why = held?.rules
+    ? `${base} (${held.rules} allow rule${held.rules === 1 ? "" : "s"} held back: ${held.why})`
+    : base;
   const reason =
     d === "deny"
       ? `dontAsk denies what would prompt (${why})`
@@ -263,7 +272,7 @@ function editLadder(t: Trail, f: CallFacts, ctx: PolicyContext, rules: CompiledS
       "mode",
     );
   t.pass("accept-edits", `mode is ${mode}`);
-  return fallback(t, mode, "file edits need approval");
+  return fallback(t, mode, "file edits need approval", { held: ctx.held });
 }
 
 function readLadder(t: Trail, f: CallFacts, ctx: PolicyContext, rules: CompiledSet, mode: Mode): Decision {
@@ -374,7 +383,7 @@ function shellLadder(
 
   if (open || targetWhy) {
     if (f.shell!.recursiveDelete) t.warn("recursive delete");
-    return fallback(t, mode, open && "why" in open.v ? open.v.why : targetWhy!);
+    return fallback(t, mode, open && "why" in open.v ? open.v.why : targetWhy!, { held: ctx.held });
   }
   const sens = sensitiveRefusal(t, f, ctx, rules, mode, cs.writes);
   if (sens) return sens;

@@ -92,6 +92,10 @@ export interface PolicyContext {
   disableBypass?: boolean;
   /** Claude Code `permissions.disableAutoMode: "disable"` in any settings file: `auto` is evaluated as default. */
   disableAutoMode?: boolean;
+  /** Claude Code `allowManagedPermissionRulesOnly`: nothing is remembered (the agent "stops saving new rules"). */
+  managedRulesOnly?: boolean;
+  /** Allow rules (and additional directories) the stores hold back, and why (untrusted workspace, managed-only). */
+  held?: { rules: number; directories: number; why: string } | null;
   caseInsensitiveFs?: boolean;
   /** Returns the symlink target of an absolute path, or null when it is not a link. */
   resolveSymlink?: (absPath: string) => string | null;
