@@ -22,7 +22,7 @@ import { candidates, firstMatch, type Bucket, type CompiledRule, type CompiledSe
 import { isInside, resolveCallPath } from "./paths";
 import { protectedDecision, protectedHit } from "./protected";
 import { sensitiveWrite } from "./sensitive";
-import { safeFileTargets } from "./shell/classify";
+import { isReadOnlyPart, safeFileTargets } from "./shell/classify";
 import { needsPermission } from "./tools";
 import { Trail } from "./trail";
 import type { Action, Decision, Mode, PolicyContext, ToolCall } from "./types";
@@ -172,6 +172,7 @@ function fallback(
   opts: { safetyCheck?: boolean; cause?: "mode" | "safety"; held?: PolicyContext["held"] } = {},
 ) {
   const d = refuse(mode);
+  if (base.includes(STRICTER)) t.warn(STRICTER);
   const held = opts.held;
   const why = held?.rules
     ? `${base} (${held.rules} allow rule${held.rules === 1 ? "" : "s"} held back: ${held.why})`
@@ -294,6 +295,9 @@ function readLadder(t: Trail, f: CallFacts, ctx: PolicyContext, rules: CompiledS
   );
 }
 
+/** A command the cockpit's generic read-only list knows but Claude Code's documented set does not name. */
+const READERS_BEYOND_DOCS = (cp: CcPart) => !cp.readOnly && cp.part.argv[0] !== "cd" && isReadOnlyPart(cp.part);
+
 /** How one subcommand is approved, or why it is not. */
 type PartVerdict = { by: "read-only" | "allow-rule" | "accept-edits"; rule?: CompiledRule } | { why: string };
 
@@ -324,6 +328,7 @@ function shellLadder(
   t.pass("external-dir", "runs inside the working directories");
 
   if (cs.prompts.length) {
+    if (cs.prompts[0].includes(STRICTER)) t.warn(STRICTER);
     return t.decide(refuse(mode), "fallback", `Claude Code always prompts here: ${cs.prompts[0]}`, "safety", {
       safetyCheck: true,
     });
@@ -340,12 +345,22 @@ function shellLadder(
     if (mode === "accept-edits" && acceptEditsPart(cp, f, ctx, dirs)) return { by: "accept-edits" };
     if (isSecret) return { why: `${cp.view.text} reads secret material (${STRICTER})` };
     if (cp.readOnly && mode === "auto")
-      return { why: `${cp.view.text}: read-only commands wait for auto mode's review` };
+      return {
+        why: `${cp.view.text}: read-only commands may wait for auto mode's review, which the cockpit cannot run (${STRICTER})`,
+      };
     if (cp.readOnly && cp.outside.length)
       return { why: `${cp.view.text} names ${cp.outside[0]}, outside the working directories` };
     if (cp.view.blocked) return { why: `${cp.view.text}: ${cp.view.blocked}; allow rules do not match past it` };
     if (cp.view.execWrapper)
-      return { why: `${cp.view.execWrapper} is an exec wrapper: only an exact allow rule approves it` };
+      return {
+        why: `${cp.view.execWrapper} is an exec wrapper: only an exact allow rule approves it${allowCands.some((c) => c.rule.specifier === null) ? ` (a bare Bash allow does not: ${STRICTER})` : ""}`,
+      };
+    if (mode === "accept-edits" && cp.view.argv[0] === "rm" && f.shell!.recursiveDelete)
+      return { why: `${cp.view.text}: acceptEdits does not approve recursive removals (${STRICTER})` };
+    if (READERS_BEYOND_DOCS(cp))
+      return {
+        why: `${cp.view.text} needs approval: ${cp.part.argv[0]} is not in Claude Code's documented read-only set (${STRICTER})`,
+      };
     return { why: `${cp.view.text || cp.part.text} needs approval` };
   };
   const verdicts = cs.parts.map((cp) => ({ cp, v: verdict(cp) }));

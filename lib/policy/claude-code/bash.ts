@@ -239,7 +239,9 @@ export function ccShell(f: CallFacts, ctx: PolicyContext): CcShell {
         prompts.push("`file -m`/`-f` opens the paths named in the flag's value (Claude Code prompts)");
     }
     if (GLOB_PROMPTS.has(view.argv[0] ?? "") && (p.src ?? []).slice(1).some(unquotedGlob))
-      prompts.push(`unquoted glob in \`${view.argv[0]}\`, which has write-capable flags (Claude Code prompts)`);
+      prompts.push(
+        `unquoted glob in \`${view.argv[0]}\`, which has write-capable flags (Claude Code prompts; the cockpit does not let an allow rule lift it: stricter than Claude Code)`,
+      );
     if (p.argv.some((x) => x.startsWith("\\\\"))) prompts.push("names a network (UNC) path (Claude Code prompts)");
     parts.push({ part: p, view, readOnly, outside, cwd: here });
   }
