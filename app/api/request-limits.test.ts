@@ -13,7 +13,7 @@ import { actorFromAgentToken } from "@/lib/auth/agent-tokens";
 import { TooManyRequestsError } from "@/lib/errors";
 import * as login from "@/app/api/auth/login/route";
 import * as agentCards from "@/app/api/agent/v1/cards/route";
-import * as hook from "@/app/api/agent/v1/hooks/claude-code/route";
+import * as hook from "@/app/api/agent/v1/hooks/[agent]/route";
 import * as cardsList from "@/app/api/v1/cards/route";
 import * as cardOne from "@/app/api/v1/cards/[id]/route";
 import * as workspacesRoute from "@/app/api/v1/workspaces/route";
@@ -125,7 +125,10 @@ describe("request body limits", () => {
     });
     expect(tooBig.status).toBe(413);
     expect(await tooBig.json()).toEqual({ error: "the body is larger than 1 MiB" });
-    const hookBig = await send(hook.POST, "/api/agent/v1/hooks/claude-code", endless().stream, { bearer: token });
+    const hookBig = await send(hook.POST, "/api/agent/v1/hooks/claude-code", endless().stream, {
+      bearer: token,
+      params: { agent: "claude-code" },
+    });
     expect(hookBig.status).toBe(413);
   });
 

@@ -3,7 +3,7 @@
 import { parseCursorConfig } from "../../lib/agents/cursor/config";
 import { decideCursor, type CursorStoreView } from "../../lib/agents/cursor/decide";
 import type { CursorCall } from "../../lib/agents/cursor/call";
-import { loadShellParser } from "../../lib/policy-runtime/shell-parser";
+import { loadShellParser } from "../../lib/agents/shared/shell-parser";
 
 const TEMPLATES = [
   "Shell(tool{i})",

@@ -9,7 +9,7 @@ import {
   type ShellParser,
   type ToolCall,
 } from "../../lib/policy/index";
-import { loadShellParser } from "../../lib/policy-runtime/shell-parser";
+import { loadShellParser } from "../../lib/agents/shared/shell-parser";
 import { runPeers } from "./peers";
 
 const SOURCE = { scope: "workspace" as const, store: "/w/.commandcode/settings.json" };

@@ -1,5 +1,7 @@
 "use client";
-import { useState } from "react";
+import { useMemo, useState } from "react";
+import { HiddenTextWarning } from "@/components/ui/hidden-text";
+import { revealDeep } from "@/lib/text/reveal";
 import styles from "./audit.module.css";
 
 export interface AuditEventView {
@@ -56,9 +58,12 @@ function Field({ label, children }: { label: string; children: React.ReactNode }
   );
 }
 
+const REPORTED =
+  "The agent reported this (or it was imported from its log): the cockpit did not see a person answer it.";
+
 /** A timeline row; opening it shows who, why (rule, store, decision trace) and the sanitized input. */
 export function AuditEventItem({
-  event: e,
+  event: logged,
   workspaceName,
   onFilter,
 }: {
@@ -67,6 +72,10 @@ export function AuditEventItem({
   onFilter: (key: "agentSession" | "tool" | "actor", value: string) => void;
 }) {
   const [open, setOpen] = useState(false);
+  // Tools, inputs, rules, paths and session ids are the agent's or a file's text: reveal them as cards do.
+  const { value: e, hidden } = useMemo(() => revealDeep(logged), [logged]);
+  // An agent's report or an imported log may say a person answered; only the cockpit's own rows are shown as such.
+  const reported = e.actor.type === "agent" && Boolean(e.source?.startsWith("user"));
   const trace = Array.isArray(e.detail.trace) ? (e.detail.trace as TraceStep[]) : null;
   const line = summary(e);
   return (
@@ -83,10 +92,15 @@ export function AuditEventItem({
         </time>
         <span className={styles.type}>{e.type}</span>
         {e.outcome ? <span className={`${styles.outcome} ${outcomeClass(e.outcome)}`}>{e.outcome}</span> : null}
-        {e.source ? <span className="tag">{e.source}</span> : null}
+        {e.source ? (
+          <span className="tag" title={reported ? REPORTED : undefined} data-testid="audit-source">
+            {reported ? `reported: ${e.source}` : e.source}
+          </span>
+        ) : null}
         <span className={styles.who}>{e.actor.label}</span>
         {e.tool ? <code className={styles.tool}>{e.tool}</code> : null}
         {line ? <code className={styles.line}>{line}</code> : null}
+        <HiddenTextWarning hidden={hidden} />
       </button>
       {open ? (
         <div className={styles.details} data-testid="audit-details">
@@ -95,7 +109,9 @@ export function AuditEventItem({
             <Field label="Time (UTC)">{e.at}</Field>
             <Field label="Workspace">{workspaceName}</Field>
             <Field label="Outcome">{e.outcome}</Field>
-            <Field label="Decision source">{e.source}</Field>
+            <Field label="Decision source">
+              {e.source && reported ? `${e.source} (reported by the agent)` : e.source}
+            </Field>
             <Field label="Rule">{e.rule ? <code data-testid="audit-rule">{e.rule}</code> : null}</Field>
             <Field label="Store">{e.store ? <code className={styles.wrap}>{e.store}</code> : null}</Field>
             <Field label="Actor">
@@ -115,7 +131,7 @@ export function AuditEventItem({
                 <button
                   type="button"
                   className={styles.linkish}
-                  onClick={() => onFilter("agentSession", e.agentSession!)}
+                  onClick={() => onFilter("agentSession", logged.agentSession!)}
                 >
                   {e.agentSession}
                 </button>

@@ -2,6 +2,7 @@
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { fetchAuditPage } from "@/lib/client/api";
+import { revealHidden } from "@/lib/text/reveal";
 import { AuditChart } from "./audit-chart";
 import { AuditEventItem, type AuditEventView } from "./audit-event";
 import styles from "./audit.module.css";
@@ -126,7 +127,10 @@ export function AuditView({ workspaces }: { workspaces: { id: string; name: stri
     router.replace(qs ? `${pathname}?${qs}` : pathname, { scroll: false });
   };
 
-  const wsName = (id: string | null) => workspaces.find((w) => w.id === id)?.name ?? id;
+  const wsName = (id: string | null) => {
+    const name = workspaces.find((w) => w.id === id)?.name ?? id;
+    return name === null ? null : revealHidden(name);
+  };
 
   return (
     <div className={styles.view}>
@@ -149,7 +153,7 @@ export function AuditView({ workspaces }: { workspaces: { id: string; name: stri
             <option value="">All</option>
             {workspaces.map((w) => (
               <option key={w.id} value={w.id}>
-                {w.name}
+                {revealHidden(w.name)}
               </option>
             ))}
           </select>

@@ -6,11 +6,15 @@ import { Modal } from "./modal";
 import styles from "./rules.module.css";
 import type { WriteOutcome } from "./write-outcome";
 
-const AGENTS = STORE_AGENTS.map((id) => ({
-  id,
-  label: agentLabel(id),
-  json: AGENT_LIST.find((a) => a.id === id)!.stores === "json",
-}));
+const AGENTS = STORE_AGENTS.map((id) => {
+  const info = AGENT_LIST.find((a) => a.id === id)!;
+  return {
+    id,
+    label: agentLabel(id),
+    files: "addFiles" in info ? info.addFiles : [],
+    example: "ruleExample" in info ? info.ruleExample : "",
+  };
+});
 
 type AgentId = StoreAgent;
 
@@ -26,15 +30,15 @@ export function AddRuleDialog({
   onClose: () => void;
   onDone: (o: WriteOutcome) => void;
 }) {
-  const [agent, setAgent] = useState<AgentId>("claude-code");
+  const [agent, setAgent] = useState<AgentId>(STORE_AGENTS[0]);
   const [scope, setScope] = useState<"workspace" | "global">("workspace");
-  const [file, setFile] = useState<"settings.local.json" | "settings.json">("settings.local.json");
+  const [file, setFile] = useState<string>(AGENTS[0]!.files[0]?.file ?? "");
   const [action, setAction] = useState<"allow" | "ask" | "deny">("allow");
   const [rule, setRule] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const json = AGENTS.find((a) => a.id === agent)!.json;
-  const showFile = json && scope === "workspace";
+  const current = AGENTS.find((a) => a.id === agent)!;
+  const showFile = current.files.length > 0 && scope === "workspace";
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
@@ -74,7 +78,15 @@ export function AddRuleDialog({
       <form id="add-rule-form" className="stack" onSubmit={submit}>
         <div className="field" style={{ minWidth: 0 }}>
           <label htmlFor="add-agent">Agent</label>
-          <select id="add-agent" value={agent} onChange={(e) => setAgent(e.target.value as AgentId)}>
+          <select
+            id="add-agent"
+            value={agent}
+            onChange={(e) => {
+              const next = e.target.value as AgentId;
+              setAgent(next);
+              setFile(AGENTS.find((a) => a.id === next)!.files[0]?.file ?? "");
+            }}
+          >
             {AGENTS.map((a) => (
               <option key={a.id} value={a.id}>
                 {a.label}
@@ -116,9 +128,12 @@ export function AddRuleDialog({
         {showFile ? (
           <div className="field" style={{ minWidth: 0 }}>
             <label htmlFor="add-file">File</label>
-            <select id="add-file" value={file} onChange={(e) => setFile(e.target.value as typeof file)}>
-              <option value="settings.local.json">settings.local.json (personal, not committed)</option>
-              <option value="settings.json">settings.json (shared with the project)</option>
+            <select id="add-file" value={file} onChange={(e) => setFile(e.target.value)}>
+              {current.files.map((f) => (
+                <option key={f.file} value={f.file}>
+                  {f.file} ({f.note})
+                </option>
+              ))}
             </select>
           </div>
         ) : null}
@@ -140,9 +155,7 @@ export function AddRuleDialog({
             spellCheck={false}
             autoComplete="off"
             autoCapitalize="off"
-            placeholder={
-              json ? "Shell(git status:*)" : '("Bash" :pattern "git log *") or (:path "~/notes" :access read)'
-            }
+            placeholder={current.example}
           />
         </div>
         {error ? (

@@ -1,5 +1,7 @@
 "use client";
-import { memo } from "react";
+import { memo, useMemo } from "react";
+import { HiddenTextWarning } from "@/components/ui/hidden-text";
+import { revealDeep } from "@/lib/text/reveal";
 import type { EntryView } from "./query";
 import { FindingBadges } from "./hygiene";
 import styles from "./rules.module.css";
@@ -26,14 +28,24 @@ export interface EntryActions {
   onNarrow?: (entry: EntryView) => void;
 }
 
-/** One rule, grant or profile: action, authored text, what the engine made of it, where it sits. */
-export const EntryRow = memo(function EntryRow({ entry, onRevoke, onNarrow }: { entry: EntryView } & EntryActions) {
+/**
+ * One rule, grant or profile: action, authored text, what the engine made of it, where it sits. The text comes from
+ * a file (maybe a cloned repo's): hidden characters are shown as ⟨U+202E⟩ with the cards' warning; the actions get
+ * the entry as listed.
+ */
+export const EntryRow = memo(function EntryRow({
+  entry: listed,
+  onRevoke,
+  onNarrow,
+}: { entry: EntryView } & EntryActions) {
+  const { value: entry, hidden } = useMemo(() => revealDeep(listed), [listed]);
   return (
-    <li className={styles.entry} data-testid="entry" data-entry-id={entry.id} data-scope={entry.scope}>
+    <li className={styles.entry} data-testid="entry" data-entry-id={listed.id} data-scope={entry.scope}>
       <div className={styles.entryMain}>
         <div className={styles.entryTop}>
           <ActionBadge action={entry.action} />
           <p className={styles.ruleText}>{entry.rule}</p>
+          <HiddenTextWarning hidden={hidden} />
         </div>
         <div className={styles.meta}>
           <span className="tag">{entry.kind}</span>
@@ -85,12 +97,12 @@ export const EntryRow = memo(function EntryRow({ entry, onRevoke, onNarrow }: { 
       {entry.writable && (onRevoke || onNarrow) ? (
         <div className={styles.actions}>
           {onNarrow && entry.scope !== "session" ? (
-            <button type="button" onClick={() => onNarrow(entry)} aria-label={`Narrow ${entry.rule}`}>
+            <button type="button" onClick={() => onNarrow(listed)} aria-label={`Narrow ${entry.rule}`}>
               Narrow
             </button>
           ) : null}
           {onRevoke ? (
-            <button type="button" onClick={() => onRevoke(entry)} aria-label={`Revoke ${entry.rule}`}>
+            <button type="button" onClick={() => onRevoke(listed)} aria-label={`Revoke ${entry.rule}`}>
               Revoke
             </button>
           ) : null}

@@ -4,6 +4,8 @@ import { createContext, useContext, useEffect, useState } from "react";
 import type { Finding } from "@/lib/hygiene/types";
 import type { CleanUpFile, WorkspaceHygiene } from "@/lib/entries/hygiene-workspace";
 import { cleanUpPreview, cleanUpConfirm, fetchHygiene } from "@/lib/client/api";
+import { HiddenTextWarning } from "@/components/ui/hidden-text";
+import { revealDeep } from "@/lib/text/reveal";
 import { Modal } from "./modal";
 import styles from "./rules.module.css";
 import type { WriteOutcome } from "./write-outcome";
@@ -37,8 +39,10 @@ export function byEntry(findings: Finding[] | undefined): Map<string, Finding[]>
 
 /** One badge per finding kind on an entry; the message is the title and unfolds on click. */
 export function FindingBadges({ id }: { id: string }) {
-  const findings = useContext(FindingsContext).get(id);
-  if (!findings?.length) return null;
+  const listed = useContext(FindingsContext).get(id);
+  if (!listed?.length) return null;
+  // Messages quote the rules they are about.
+  const findings = revealDeep(listed).value;
   return (
     <div className={styles.meta} data-testid="hygiene-badges">
       {findings.map((f, i) => (
@@ -99,7 +103,9 @@ export function CleanUpDialog({
   onClose: () => void;
   onDone: (o: WriteOutcome) => void;
 }) {
-  const [preview, setPreview] = useState<Preview | null>(null);
+  const [listed, setPreview] = useState<Preview | null>(null);
+  // Rules, paths and diff lines come from the files: reveal them as cards do; confirm with the versions as listed.
+  const { value: preview, hidden } = revealDeep(listed);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
@@ -115,9 +121,9 @@ export function CleanUpDialog({
   }, [workspace]);
   const count = preview?.files.reduce((n, f) => n + f.removed.length, 0) ?? 0;
   async function confirm() {
-    if (!preview) return;
+    if (!listed) return;
     setBusy(true);
-    const versions = Object.fromEntries(preview.files.map((f) => [f.store, f.version]));
+    const versions = Object.fromEntries(listed.files.map((f) => [f.store, f.version]));
     const r = await cleanUpConfirm<Preview>(workspace, versions);
     setBusy(false);
     if (!r.ok) return setError(r.status === 409 ? `${r.error}` : r.error);
@@ -152,6 +158,11 @@ export function CleanUpDialog({
       ) : null}
       {!preview && !error ? <p className="muted">Computing the new files…</p> : null}
       {preview && count === 0 ? <p>Nothing to clean up.</p> : null}
+      {hidden ? (
+        <p className="warning">
+          <HiddenTextWarning hidden /> These files contain hidden characters, shown as ⟨U+…⟩: read each line as shown.
+        </p>
+      ) : null}
       {preview && count > 0 ? (
         <p data-testid="cleanup-proof">
           <strong>0 decisions change.</strong> Every removed rule is a duplicate or is covered by a rule that stays and

@@ -2,11 +2,15 @@
 import { useEffect, useState } from "react";
 import Link from "next/link";
 import { entryImpact, type EntryView } from "@/lib/client/api";
+import { HiddenTextWarning } from "@/components/ui/hidden-text";
+import { revealDeep } from "@/lib/text/reveal";
 import styles from "./rules.module.css";
 
 interface Impact {
   replayed: number;
   truncated: boolean;
+  /** "truncated after N calls (work budget …)" when the replay stopped early. */
+  note?: string | null;
   changed: {
     event: { seq: number; at: string; tool: string | null; input: Record<string, unknown> | null };
     before: { decision: string };
@@ -20,6 +24,23 @@ const callText = (input: Record<string, unknown> | null) => {
   return typeof v === "string" ? v : JSON.stringify(input);
 };
 
+/** One replayed call whose decision would change. Its text is the agent's: hidden characters are revealed. */
+function ChangedCall({ change }: { change: Impact["changed"][number] }) {
+  const { value: event, hidden } = revealDeep(change.event);
+  return (
+    <li data-testid="impact-call">
+      <code>{event.tool}</code> <code className={styles.impactCall}>{callText(event.input)}</code>{" "}
+      <HiddenTextWarning hidden={hidden} />{" "}
+      <span className="muted">
+        {change.before.decision} → <strong>{change.after.decision}</strong>
+      </span>{" "}
+      <Link href={`/audit?q=${encodeURIComponent(callText(change.event.input))}`} className="muted">
+        #{change.event.seq}
+      </Link>
+    </li>
+  );
+}
+
 /**
  * "What would break?" before a revoke (`to` undefined) or a narrow: the calls of the last 30 days this
  * entry decided, replayed with the change, and the ones that would now ask or be denied.
@@ -31,7 +52,15 @@ export function ImpactPreview({ workspace, entry, to }: { workspace: string; ent
     const abort = new AbortController();
     const timer = setTimeout(async () => {
       try {
-        const res = await entryImpact<Impact>({ workspace, id: entry.id, ...(to ? { to } : {}) }, abort.signal);
+        const ask = () => entryImpact<Impact>({ workspace, id: entry.id, ...(to ? { to } : {}) }, abort.signal);
+        let res = await ask();
+        // Previews are rate-limited per person: a busy answer says when to come back.
+        for (let tries = 0; !res.ok && res.status === 429 && tries < 3 && !abort.signal.aborted; tries++) {
+          const wait = Number((res.body as { retryAfter?: number }).retryAfter ?? 1);
+          await new Promise((r) => setTimeout(r, Math.min(10, Math.max(1, wait)) * 1000));
+          if (abort.signal.aborted) return;
+          res = await ask();
+        }
         setState(res.ok ? { key, impact: res.data } : { key, error: res.error });
       } catch {
         // Aborted: a newer SPEC owns the preview.
@@ -43,50 +72,48 @@ export function ImpactPreview({ workspace, entry, to }: { workspace: string; ent
     };
   }, [workspace, entry.id, to, key]);
 
-  const current = state?.key === key ? state : null;
+  const shown = state?.key === key ? state : null;
   return (
     <section className={styles.impact} data-testid="impact-preview" aria-live="polite" aria-label="Impact preview">
       <div className="muted" style={{ fontSize: "0.85rem" }}>
         Impact on the last 30 days
       </div>
-      {!current ? (
+      {!shown ? (
         <span className="muted">Replaying logged calls…</span>
-      ) : current.error ? (
-        <span className="error">{current.error}</span>
-      ) : current.impact!.replayed === 0 ? (
+      ) : shown.error ? (
+        <span className="error">{shown.error}</span>
+      ) : shown.impact!.replayed === 0 ? (
         <span data-testid="impact-summary">No logged calls in the last 30 days were decided by this entry.</span>
       ) : (
         <>
           <span data-testid="impact-summary">
-            Replayed {current.impact!.replayed}
-            {current.impact!.truncated ? "+" : ""} logged call{current.impact!.replayed === 1 ? "" : "s"}:{" "}
-            {current.impact!.changed.length === 0 ? (
+            Replayed {shown.impact!.replayed}
+            {shown.impact!.truncated ? "+" : ""} logged call{shown.impact!.replayed === 1 ? "" : "s"}:{" "}
+            {shown.impact!.changed.length === 0 ? (
               "none would change."
             ) : (
               <strong>
-                {current.impact!.changed.length} would now{" "}
-                {[...new Set(current.impact!.changed.map((c) => c.after.decision))]
+                {shown.impact!.changed.length} would now{" "}
+                {[...new Set(shown.impact!.changed.map((c) => c.after.decision))]
                   .map((d) => (d === "deny" ? "be denied" : d))
                   .join(" or ")}
                 .
               </strong>
             )}
           </span>
-          {current.impact!.changed.length ? (
+          {shown.impact!.note ? (
+            <span className="muted" data-testid="impact-truncated">
+              {" "}
+              The preview was {shown.impact!.note}: older calls were not replayed.
+            </span>
+          ) : null}
+          {shown.impact!.changed.length ? (
             <ul className={styles.impactList}>
-              {current.impact!.changed.slice(0, 8).map((c) => (
-                <li key={c.event.seq}>
-                  <code>{c.event.tool}</code> <code className={styles.impactCall}>{callText(c.event.input)}</code>{" "}
-                  <span className="muted">
-                    {c.before.decision} → <strong>{c.after.decision}</strong>
-                  </span>{" "}
-                  <Link href={`/audit?q=${encodeURIComponent(callText(c.event.input))}`} className="muted">
-                    #{c.event.seq}
-                  </Link>
-                </li>
+              {shown.impact!.changed.slice(0, 8).map((c) => (
+                <ChangedCall key={c.event.seq} change={c} />
               ))}
-              {current.impact!.changed.length > 8 ? (
-                <li className="muted">and {current.impact!.changed.length - 8} more</li>
+              {shown.impact!.changed.length > 8 ? (
+                <li className="muted">and {shown.impact!.changed.length - 8} more</li>
               ) : null}
             </ul>
           ) : null}

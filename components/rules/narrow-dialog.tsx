@@ -1,5 +1,7 @@
 "use client";
 import { useEffect, useState } from "react";
+import { HiddenTextWarning } from "@/components/ui/hidden-text";
+import { revealDeep } from "@/lib/text/reveal";
 import { checkNarrowing, narrowEntry, narrowingSuggestions, type EntryView } from "@/lib/client/api";
 import { ImpactPreview } from "./impact-preview";
 import { Modal } from "./modal";
@@ -111,9 +113,10 @@ export function NarrowDialog({
       ) : null}
       <div>
         <div className="muted" style={{ fontSize: "0.85rem" }}>
-          Now ({entry.action}) in <code style={{ overflowWrap: "anywhere" }}>{entry.store.path}</code>
+          Now ({entry.action}) in <code style={{ overflowWrap: "anywhere" }}>{revealDeep(entry.store.path).value}</code>
         </div>
-        <pre className={styles.lineBox}>{entry.rule}</pre>
+        <pre className={styles.lineBox}>{revealDeep(entry.rule).value}</pre>
+        <HiddenTextWarning hidden={revealDeep(entry).hidden} />
       </div>
       <div>
         <div className="muted" style={{ fontSize: "0.85rem", marginBottom: "0.3rem" }}>
@@ -134,7 +137,7 @@ export function NarrowDialog({
                 onClick={() => setTo(s)}
                 aria-pressed={to === s}
               >
-                {s}
+                {revealDeep(s).value}
               </button>
             ))}
           </div>

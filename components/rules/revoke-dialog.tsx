@@ -1,6 +1,8 @@
 "use client";
 import { useState } from "react";
 import { revokeEntry, type EntryView } from "@/lib/client/api";
+import { HiddenTextWarning } from "@/components/ui/hidden-text";
+import { revealDeep } from "@/lib/text/reveal";
 import { ImpactPreview } from "./impact-preview";
 import { Modal } from "./modal";
 import styles from "./rules.module.css";
@@ -23,7 +25,9 @@ export function RevokeDialog({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ message: string; stale: boolean } | null>(null);
   const session = entry.scope === "session";
-  const file = session ? "the cockpit database (session entries)" : entry.store.path;
+  // What the person reads comes from the file: hidden characters shown as ⟨U+…⟩, with the cards' warning.
+  const { value: shown, hidden } = revealDeep(entry);
+  const file = session ? "the cockpit database (session entries)" : shown.store.path;
 
   async function revoke() {
     setBusy(true);
@@ -80,8 +84,9 @@ export function RevokeDialog({
           {entry.lineText !== undefined ? "Line that will be removed" : "Entry that will be removed"}
         </div>
         <pre className={styles.lineBox} data-testid="revoke-line">
-          {entry.lineText ?? entry.rule}
+          {shown.lineText ?? shown.rule}
         </pre>
+        <HiddenTextWarning hidden={hidden} />
       </div>
       <ImpactPreview workspace={workspace} entry={entry} />
       {error ? (

@@ -1,5 +1,8 @@
 "use client";
+import { useMemo } from "react";
+import { HiddenTextWarning } from "@/components/ui/hidden-text";
 import type { StoreInfo } from "@/lib/stores/types";
+import { revealDeep } from "@/lib/text/reveal";
 import type { EntryView } from "./query";
 import { EntryRow, type EntryActions } from "./entry-row";
 import styles from "./rules.module.css";
@@ -13,7 +16,7 @@ const FORMAT_LABEL: Record<string, string> = {
 
 /** One backing store: where it is, whether it parses, its version, and the entries it holds. */
 export function StoreGroup({
-  store,
+  store: listed,
   entries,
   matched,
   actions,
@@ -23,19 +26,22 @@ export function StoreGroup({
   matched: number;
   actions: EntryActions;
 }) {
+  // A path or a parse error can quote a file's own text: reveal it as cards do.
+  const { value: store, hidden } = useMemo(() => revealDeep(listed), [listed]);
   const missing = store.version === "missing";
   const remaining = matched - entries.length;
   return (
     <section
       className={`card ${styles.store} ${store.valid ? "" : styles.invalid}`}
       data-testid="store"
-      data-store-path={store.path}
+      data-store-path={listed.path}
       data-valid={store.valid}
       aria-label={`Store ${store.path}`}
     >
       <div className={styles.storeHeader}>
         <div className={styles.storePath}>
-          {store.path === "database" ? "Session entries (cockpit database)" : store.path}
+          {store.path === "database" ? "Session entries (cockpit database)" : store.path}{" "}
+          <HiddenTextWarning hidden={hidden} />
         </div>
         <div className={styles.meta}>
           <span className="tag">{FORMAT_LABEL[store.format] ?? store.format}</span>

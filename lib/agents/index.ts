@@ -1,34 +1,50 @@
 /**
- * The one list of agents the cockpit knows. Everything else derives from it: the engine's dialects
- * (lib/policy `Agent`), the store agents (discovery, the Rules page, session entries, CLI flags), the
- * agents that may admit cards (the agent API, `cockpit simulate`) and the UI's labels.
- * Pure data: lib/policy and browser code import it. Adapter code lives beside it (lib/agents/claude-code/).
+ * The agent catalogue: every agent the cockpit knows, as pure data (ids, names, capabilities). Browser code and
+ * lib/policy may import it. Each entry comes from the agent's own folder (lib/agents/<agent>/info.ts); its
+ * capabilities (engine, stores, connector) are in lib/agents/registry.ts. Adding an agent: its folder, one line here,
+ * one line in the registry, its docs (docs/conventions.md, "Adding an agent").
  */
-export const AGENT_LIST = [
-  { id: "claude-code", label: "Claude Code", dialect: "claude-code", stores: "json" },
-  { id: "commandcode", label: "Command Code", dialect: "commandcode", stores: "json" },
-  { id: "mevedel", label: "mevedel", dialect: "mevedel", stores: "plist" },
-  // Demo agent: speaks Claude Code's dialect (Bash, Edit, …) so demos exercise real rules; has no stores.
-  { id: "simulator", label: "Simulator", dialect: "claude-code", stores: null },
-] as const;
+import { info as claudeCode } from "./claude-code/info";
+import { info as commandCode } from "./commandcode/info";
+import { info as mevedel } from "./mevedel/info";
+import { info as simulator } from "./simulator/info";
+import type { AgentInfo } from "./info";
 
-type AgentInfo = (typeof AGENT_LIST)[number];
+export const AGENT_LIST = [claudeCode, commandCode, mevedel, simulator] as const;
+
+type Listed = (typeof AGENT_LIST)[number];
 /** Every agent that may admit a card. */
-export type CardAgent = AgentInfo["id"];
-/** Agents with their own permission stores; their rule dialects are the engine's. */
-export type StoreAgent = Extract<AgentInfo, { stores: "json" | "plist" }>["id"];
+export type AgentId = Listed["id"];
+export type CardAgent = AgentId;
+/** Agents with their own permission stores. */
+export type StoreAgent = Extract<Listed, { hasStores: true }>["id"];
+/** Agents with a hook connector (`cockpit connect|hook <agent>`). */
+export type ConnectorAgent = Extract<Listed, { hasConnector: true }>["id"];
 
 type NonEmpty<T> = readonly [T, ...T[]];
 export const CARD_AGENTS = AGENT_LIST.map((a) => a.id) as unknown as NonEmpty<CardAgent>;
-export const STORE_AGENTS = AGENT_LIST.filter((a) => a.stores !== null).map(
+export const STORE_AGENTS = AGENT_LIST.filter((a) => a.hasStores).map((a) => a.id) as unknown as NonEmpty<StoreAgent>;
+export const CONNECTOR_AGENTS = AGENT_LIST.filter((a) => a.hasConnector).map(
   (a) => a.id,
-) as unknown as NonEmpty<StoreAgent>;
+) as unknown as NonEmpty<ConnectorAgent>;
 
-/** The dialect the engine decides an agent's calls in (unknown names: Claude Code's). */
-export function dialectOf(agent: string): StoreAgent {
-  return (AGENT_LIST.find((a) => a.id === agent)?.dialect ?? "claude-code") as StoreAgent;
+export function isAgentId(id: string): id is AgentId {
+  return AGENT_LIST.some((a) => a.id === id);
 }
 
-export function agentLabel(agent: string): string {
-  return AGENT_LIST.find((a) => a.id === agent)?.label ?? agent;
+export function agentInfo(id: string): AgentInfo | undefined {
+  return AGENT_LIST.find((a) => a.id === id);
 }
+
+/** The agent whose stores and session rules decide this agent's calls (itself, or `rulesOf`). */
+export function rulesAgentOf(id: string): string {
+  const info = agentInfo(id);
+  return (info && "rulesOf" in info ? info.rulesOf : undefined) ?? id;
+}
+
+/** The agent's name for people (unknown ids as given: imported or reported events may name any agent). */
+export function agentLabel(id: string): string {
+  return agentInfo(id)?.label ?? id;
+}
+
+export type { AgentInfo } from "./info";

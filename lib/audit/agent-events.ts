@@ -4,6 +4,7 @@ import { auditActor } from "./actor";
 import { DECISION_SOURCES, type AuditEvent } from "./events";
 import { recordAuditBatch } from "./record";
 import type { Actor } from "@/lib/auth/actor";
+import { TOOL_NAME } from "@/lib/cards/tool-input";
 
 const s = (max: number) => z.string().trim().min(1).max(max);
 
@@ -13,7 +14,8 @@ export const AgentDecisionEvent = z.strictObject({
   kind: z.enum(["decision", "pre_tool_use", "post_tool_use"]).default("decision"),
   sessionId: s(300),
   toolUseId: s(300).optional(),
-  tool: s(300),
+  /** The agents' tool-name grammar, as on the card API: no hidden characters, no spaces. */
+  tool: s(300).regex(TOOL_NAME, "a tool name (letters, digits, _; or mcp__server__tool)"),
   input: z.record(z.string(), z.unknown()).optional(),
   outcome: z.enum(["allow", "deny", "ask"]).optional(),
   source: z.enum(DECISION_SOURCES).optional(),
@@ -60,7 +62,9 @@ export async function recordAgentEvents(
     cwd: e.cwd ?? null,
     tool: e.tool,
     input: e.input ?? null,
-    detail: { reportedAt: e.at ?? null, ...(e.reason ? { reason: e.reason } : {}) },
+    // What the agent says about itself is kept apart from what the cockpit itself knows (a person's answer,
+    // passkey, trace): the Audit page shows it as reported, never as a person's.
+    detail: { imported: { reportedAt: e.at ?? null, ...(e.reason ? { reason: e.reason } : {}) } },
   }));
   const { first, last } = await db.transaction((tx) => recordAuditBatch(tx, events));
   return { recorded: events.length, first, last };

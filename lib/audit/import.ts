@@ -6,6 +6,8 @@ import { auditEvents } from "@/db/schema";
 import { AUDIT_LOCK_KEY } from "./head";
 import { recordAuditBatch } from "./record";
 import type { AuditEvent, AuditEventType, DecisionSource } from "./events";
+import { TOOL_NAME } from "@/lib/cards/tool-input";
+import { revealHidden } from "@/lib/text/reveal";
 
 /** One batch the CLI streams to the owner-only import route. */
 export const ImportBatch = z.object({
@@ -19,7 +21,19 @@ export const ImportBatch = z.object({
         fields: z.record(z.string(), z.unknown()),
       }),
     )
-    .max(5000),
+    .max(5000)
+    .superRefine((entries, ctx) => {
+      // Tool names follow the agents' grammar, as on the card and events APIs (no hidden characters).
+      for (const e of entries) {
+        const tool = e.fields.tool;
+        if (tool === undefined || (typeof tool === "string" && TOOL_NAME.test(tool))) continue;
+        ctx.addIssue({
+          code: "custom",
+          message: `line ${e.line}: tool ${revealHidden(JSON.stringify(tool).slice(0, 80))} is not a tool name (letters, digits, _; or mcp__server__tool)`,
+        });
+        return;
+      }
+    }),
 });
 export type ImportBatch = z.infer<typeof ImportBatch>;
 
@@ -83,8 +97,9 @@ export function mevedelEvent(workspaceId: string, entry: ImportBatch["entries"][
     toolUseId: str(f["tool-call-id"] ?? f["tool-use-id"]),
     tool: str(f.tool),
     input: specifier ? { specifier } : null,
+    // The log's own fields live under `imported`: none of them can pose as the cockpit's trace, passkey or device.
     detail: {
-      ...f,
+      imported: f,
       event,
       loggedAt: str(f.time ?? f.timestamp, 100),
       importedFrom: "mevedel permission-log.el",

@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import { TOOL_NAME } from "@/lib/cards/tool-input";
+import { revealHidden } from "@/lib/text/reveal";
 import { printDatum, readPlist, readSexps, SexpError, type Datum } from "@/lib/sexp/read";
 
 /**
@@ -127,6 +129,8 @@ export class MevedelLogReader {
       const map = readPlist(text, datum, "entry");
       const fields: Record<string, unknown> = {};
       for (const [k, { value }] of map) fields[k.slice(1)] = plain(value);
+      if (fields.tool !== undefined && (typeof fields.tool !== "string" || !TOOL_NAME.test(fields.tool)))
+        throw new Error(`:tool ${revealHidden(JSON.stringify(fields.tool)).slice(0, 80)} is not a tool name`);
       const canonical = printDatum(datum);
       const n = (this.seen.get(canonical) ?? 0) + 1;
       this.seen.set(canonical, n);

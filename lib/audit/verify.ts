@@ -4,6 +4,7 @@ import { auditCheckpoints, auditEvents } from "@/db/schema";
 import { checkpointStatement, GENESIS, rowHash, type ChainedRow } from "./chain";
 import { keyDirOf } from "./config";
 import { rowMac, signingKey, verifyStatement } from "./keys";
+import { pacer } from "@/lib/server/pace";
 
 export type VerifyReport =
   | { intact: true; events: number; checkpoints: number; firstSeq: number | null; headSeq: number | null }
@@ -16,11 +17,20 @@ export function reportLine(r: VerifyReport): string {
     : `broken at seq ${r.seq}: ${r.reason}`;
 }
 
+/** Rows checked between two turns of the event loop. */
+export const VERIFY_BATCH = 500;
+
 /**
  * Recomputes the whole chain and checks every checkpoint signature against the key in the data folder.
- * Stops at the first break and names it; reads the table in pages, so a large log fits in memory.
+ * Stops at the first break and names it; reads the table in pages, so a large log fits in memory, and hands
+ * the event loop a turn every VERIFY_BATCH rows, so the server keeps answering while a long log is checked.
+ * A partial check cannot say "intact", so there is no work budget: callers share one run (verifyAuditOnce).
  */
-export async function verifyAudit(db: Db, { keyDir, pageSize = 5000 }: { keyDir?: string; pageSize?: number } = {}) {
+export async function verifyAudit(
+  db: Db,
+  { keyDir, pageSize = 5000, onYield }: { keyDir?: string; pageSize?: number; onYield?: () => void } = {},
+) {
+  const pace = pacer({ budget: { units: Infinity, ms: Infinity }, batch: VERIFY_BATCH, sliceMs: 20, onYield });
   const checkpoints = await db.select().from(auditCheckpoints).orderBy(asc(auditCheckpoints.seq));
   const bySeq = new Map(checkpoints.map((c) => [Number(c.seq), c]));
   let events = 0;
@@ -56,6 +66,7 @@ export async function verifyAudit(db: Db, { keyDir, pageSize = 5000 }: { keyDir?
       .limit(pageSize);
     if (page.length === 0) break;
     for (const row of page) {
+      await pace.next();
       const seq = Number(row.seq);
       if (prev === null) {
         firstSeq = seq;
@@ -99,4 +110,21 @@ export async function verifyAudit(db: Db, { keyDir, pageSize = 5000 }: { keyDir?
     firstSeq,
     headSeq: prev?.seq ?? null,
   } satisfies VerifyReport as VerifyReport;
+}
+
+const runningKey = Symbol.for("permissions-cockpit.audit-verify");
+
+/**
+ * One verification at a time for the whole server: a caller who asks while one runs gets that run's report
+ * (the chain spans every workspace, so every caller would compute the same thing).
+ */
+export function verifyAuditOnce(db: Db): Promise<VerifyReport> {
+  const g = globalThis as typeof globalThis & { [runningKey]?: Promise<VerifyReport> };
+  const running = g[runningKey];
+  if (running) return running;
+  const run = verifyAudit(db).finally(() => {
+    if (g[runningKey] === run) delete g[runningKey];
+  });
+  g[runningKey] = run;
+  return run;
 }

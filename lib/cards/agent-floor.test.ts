@@ -2,7 +2,7 @@
  * Issue 19 §1, the floor: when the agent itself asked (Claude Code's PermissionRequest), rules in the agent's own
  * files never settle the card as allow — only the cockpit's own authority does: a person's "allow for this session"
  * answer, or a rule a person saves through the cockpit while the card waits. Denies still deny. One test per path:
- * the generic agent API with `agentAsked: true` (here), the HTTP hook (app/api/agent/v1/hooks/claude-code/
+ * the generic agent API with `agentAsked: true` (here), the HTTP hook (app/api/agent/v1/hooks/[agent]/
  * floor.test.ts) and the command hook (lib/cli/verbs/hook.test.ts: it sends `agentAsked: true`).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -2,8 +2,10 @@ import { and, asc, eq, ne } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { cards, workspaces } from "@/db/schema";
 import { publishCardChange } from "./bus";
-import type { PolicySnapshot } from "@/lib/policy-runtime/snapshot";
-import { cardSnapshot, evaluateWith, policyAgent, type CardEnv } from "./policy";
+import { rulesAgentOf } from "@/lib/agents";
+import type { AgentSnapshot } from "@/lib/agents/types";
+import { evaluateWith } from "@/lib/policy-runtime/pipeline";
+import { cardSnapshot, type CardEnv } from "./policy";
 import { settleOnce } from "./settle-common";
 
 /**
@@ -42,10 +44,10 @@ export async function coalesceSiblings(
     )
     .orderBy(asc(cards.createdAt));
   const settled: string[] = [];
-  // One snapshot for all siblings (per agent dialect): the stores are read at most once here.
-  const snapshots = new Map<string, Promise<PolicySnapshot>>();
+  // One snapshot for all siblings (per agent whose rules decide): the stores are read at most once here.
+  const snapshots = new Map<string, Promise<AgentSnapshot>>();
   const snapshotFor = (agent: string) => {
-    const key = policyAgent(agent);
+    const key = rulesAgentOf(agent);
     let snap = snapshots.get(key);
     if (!snap) {
       snap = cardSnapshot(db, workspaceId, { agent, workspacePath: workspace.path, rootSessionId }, env);

@@ -22,6 +22,7 @@ describe("recordToolUse", () => {
     await recordToolUse(f.opened.db, {
       actor: f.agent,
       workspaceId: f.workspaceId,
+      agent: "claude-code",
       event: "PreToolUse",
       sessionId: "s1",
       tool: "Bash",
@@ -30,6 +31,7 @@ describe("recordToolUse", () => {
     await recordToolUse(f.opened.db, {
       actor: f.agent,
       workspaceId: f.workspaceId,
+      agent: "claude-code",
       event: "PostToolUse",
       sessionId: "s1",
       tool: "Write",
@@ -54,6 +56,7 @@ describe("recordToolUse", () => {
       recordToolUse(f.opened.db, {
         actor: f.agent,
         workspaceId: f.workspaceId,
+        agent: "claude-code",
         event: "PostToolUse",
         sessionId,
         tool: "Bash",

@@ -66,6 +66,7 @@ export async function recordToolUse(
   {
     actor,
     workspaceId,
+    agent,
     event,
     sessionId,
     tool,
@@ -76,6 +77,8 @@ export async function recordToolUse(
   }: {
     actor: Actor;
     workspaceId: string;
+    /** The agent that ran the call (its id in the catalogue). */
+    agent: string;
     event: "PreToolUse" | "PostToolUse";
     sessionId: string;
     tool: string | null;
@@ -94,7 +97,7 @@ export async function recordToolUse(
       type: event === "PreToolUse" ? "agent.pre_tool_use" : "agent.post_tool_use",
       actor: auditActor(actor, { channel: "hook" }),
       workspaceId,
-      agent: "claude-code",
+      agent,
       agentSessionId: sessionId,
       toolUseId: toolUseId ?? null,
       cwd: cwd ?? null,
@@ -105,7 +108,7 @@ export async function recordToolUse(
       rule: reached?.rule ?? null,
       target: reached?.cardId ?? null,
       detail: {
-        agent: "claude-code",
+        agent,
         sessionId,
         tool,
         ...(fits ? {} : { inputTruncated: true }),

@@ -9,14 +9,13 @@ import { recheckAnswerRight } from "@/lib/auth/recheck";
 import { ConflictError, ForbiddenError, UnprocessableError } from "@/lib/errors";
 import { PasskeyAssertion, verifyApprovalAssertion } from "@/lib/auth/passkeys";
 import { addSessionEntry } from "@/lib/session-entries/session-entries";
-import { addEntry } from "@/lib/stores/add-entry";
 import { publishCardChange } from "./bus";
 import { coalesceSiblings } from "./coalesce-siblings";
 import { getCard, getCardRow } from "./get-card";
-import { cardStorePaths, evaluateCall, policyAgent, type CardEnv } from "./policy";
+import { rulesAgentOf, type StoreAgent } from "@/lib/agents";
+import { engineOf, storesOf } from "@/lib/agents/registry";
+import { cardStorePaths, evaluateCall, type CardEnv } from "./policy";
 import { conflictFor, settleOnce } from "./settle-common";
-import { isToolWideText } from "@/lib/policy/tool-wide";
-import { loadShellParser } from "@/lib/policy-runtime/shell-parser";
 import type { CardView } from "./view";
 
 export const ANSWER_CLIENTS = ["web", "ntfy", "push", "cli"] as const;
@@ -82,10 +81,10 @@ export async function settleCard({
         `already allowed by ${first.rule} in ${first.store}: nothing new to save; allow it once instead`,
       );
     // The engine's own predicate, recomputed now (not the admission-time copy the browser shows).
-    const shell = await loadShellParser();
-    const wide = card.remember[input.remember].filter(
-      (r, i) => !covered[i] && isToolWideText(r, policyAgent(card.agent), shell),
-    );
+    const engine = await engineOf(card.agent);
+    const proposed = card.remember[input.remember];
+    const wideFlags = await Promise.all(proposed.map((r, i) => (covered[i] ? false : engine.isToolWide(r))));
+    const wide = proposed.filter((_, i) => wideFlags[i]);
     if (wide.length && input.remember === "session")
       throw new UnprocessableError(
         `${wide.join(", ")} would allow every use of the tool; only Always allow can store it, with confirmation`,
@@ -178,7 +177,13 @@ export async function settleCard({
       for (const rule of card.remember.session) {
         await addSessionEntry(tx, {
           actorName: who,
-          input: { ...key, agentSessionId: card.rootSessionId, agent: policyAgent(card.agent), action: "allow", rule },
+          input: {
+            ...key,
+            agentSessionId: card.rootSessionId,
+            agent: rulesAgentOf(card.agent) as StoreAgent,
+            action: "allow",
+            rule,
+          },
         });
       }
     }
@@ -196,9 +201,10 @@ export async function settleCard({
     try {
       for (const [i, rule] of card.remember.workspace.entries()) {
         if (card.remember.coveredBy?.[i]) continue; // an existing allow already covers it: no redundant copy
-        await addEntry({
+        await (
+          await storesOf(rulesAgentOf(card.agent))
+        ).add({
           ...cardStorePaths(workspace!.path, env),
-          agent: policyAgent(card.agent),
           scope: "workspace",
           action: "allow",
           rule,

@@ -11,7 +11,7 @@ import { auditWorkspaceFor, requirePerson, requireStoreRight, withStoreErrors, w
 import { requireCan } from "@/lib/auth/access";
 import { requireFreshPasskey } from "@/lib/auth/passkeys";
 import { isToolWideText } from "@/lib/policy/tool-wide";
-import { loadShellParser } from "@/lib/policy-runtime/shell-parser";
+import { loadShellParser } from "@/lib/agents/shared/shell-parser";
 import { auditActor } from "@/lib/audit";
 import { ACTIONS, AGENTS } from "./filters";
 

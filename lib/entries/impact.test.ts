@@ -5,14 +5,16 @@ import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDb, setServerDb, type OpenedDb } from "@/db/client";
 import { workspaces } from "@/db/schema";
-import { recordAudit } from "@/lib/audit";
+import { recordAudit, recordAuditBatch } from "@/lib/audit";
 import { configureAudit } from "@/lib/audit/config";
 import { LOCAL_CREDENTIAL_ENV } from "@/lib/auth/local-credential";
 import { hashToken } from "@/lib/auth/tokens";
 import { makeSandbox, trustClaudeWorkspace, type Sandbox } from "@/test/support/stores";
 import * as impactRoute from "@/app/api/v1/entries/impact/route";
+import * as healthRoute from "@/app/api/health/route";
+import { resetHeavyWork } from "@/lib/server/heavy-work";
 import { listWorkspaceEntries } from "./list-workspace-entries";
-import { ruleUsage } from "./impact";
+import { entryImpact, ruleUsage } from "./impact";
 
 const LOCAL = "cpc_entries-impact-credential";
 let opened: OpenedDb;
@@ -118,5 +120,96 @@ describe("POST /api/v1/entries/impact", () => {
     const usage = await ruleUsage(opened.db, "w", ["Bash(git log:*)", "Bash(unused)"]);
     expect(usage.get("Bash(git log:*)")).toMatchObject({ count: 1 });
     expect(usage.has("Bash(unused)")).toBe(false);
+  });
+});
+
+describe("a large impact preview does not hold the server", () => {
+  let id: string;
+  beforeAll(async () => {
+    resetHeavyWork();
+    sb.write(".claude/settings.json", '{ "permissions": { "allow": ["Bash(make:*)"] } }\n');
+    // Agent-seeded calls the entry decided: many more than a batch.
+    await opened.db.transaction((tx) =>
+      recordAuditBatch(
+        tx,
+        Array.from({ length: 120 }, (_, i) => ({
+          type: "card.coalesced" as const,
+          actor: { type: "agent" as const, label: "agent:cc" },
+          workspaceId: "w",
+          outcome: "allow" as const,
+          decisionSource: "config" as const,
+          rule: "Bash(make:*)",
+          store: sb.abs(".claude/settings.json"),
+          agent: "claude-code",
+          agentSessionId: "s1",
+          cwd: sb.workspace,
+          tool: "Bash",
+          input: { command: `make target-${i}` },
+          detail: { mode: "default" },
+        })),
+      ),
+    );
+    const listing = await listWorkspaceEntries({ db: opened.db, actor: OWNER, input: { workspace: "w" } as never });
+    id = listing.entries.find((e) => e.rule === "Bash(make:*)")!.id;
+  });
+
+  it("stops at its work budget and says so", async () => {
+    const result = await entryImpact({
+      db: opened.db,
+      actor: OWNER,
+      input: { workspace: "w", id },
+      budget: { units: 30, ms: 60_000 },
+    });
+    expect(result).toMatchObject({ replayed: 30, truncated: true });
+    expect(result.note).toMatch(/^truncated after 30 calls \(work budget: 30 calls/);
+    expect(result.changed).toHaveLength(30);
+    // Within the budget, nothing is truncated.
+    const whole = await entryImpact({ db: opened.db, actor: OWNER, input: { workspace: "w", id } });
+    expect(whole).toMatchObject({ replayed: 120, truncated: false, note: null });
+  });
+
+  it("/api/health answers while the preview is still replaying", async () => {
+    let previewDone = false;
+    let health: Promise<{ status: number; beforePreview: boolean }> | null = null;
+    const preview = entryImpact({
+      db: opened.db,
+      actor: OWNER,
+      input: { workspace: "w", id },
+      // At the first yield the replay is under way: a health check sent now must not wait for it.
+      onYield: () => {
+        health ??= healthRoute
+          .GET(new NextRequest("http://localhost:3000/api/health"), { params: Promise.resolve({}) } as never)
+          .then((res) => ({ status: res.status, beforePreview: !previewDone }));
+      },
+    }).then((r) => {
+      previewDone = true;
+      return r;
+    });
+    const result = await preview;
+    expect(result.replayed).toBe(120);
+    expect(health).not.toBeNull();
+    expect(await health!).toEqual({ status: 200, beforePreview: true });
+  });
+
+  it("each person gets a few previews a minute (429 with Retry-After)", async () => {
+    resetHeavyWork();
+    const statuses: number[] = [];
+    let retryAfter: string | null = null;
+    for (let i = 0; i < 31; i++) {
+      const res = await impactRoute.POST(
+        new NextRequest("http://localhost:3000/api/v1/entries/impact", {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${LOCAL}` },
+          body: JSON.stringify({ workspace: "w", id: "nope" }),
+        }),
+        { params: Promise.resolve({}) } as never,
+      );
+      statuses.push(res.status);
+      if (res.status === 429) retryAfter = res.headers.get("retry-after");
+    }
+    expect(statuses.slice(0, 30).every((s) => s === 404)).toBe(true);
+    expect(statuses[30]).toBe(429);
+    expect(Number(retryAfter)).toBeGreaterThan(0);
+    resetHeavyWork();
   });
 });

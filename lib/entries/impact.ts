@@ -5,14 +5,16 @@ import type { Db, DbOrTx } from "@/db/client";
 import { auditEvents } from "@/db/schema";
 import { apiEvent } from "@/lib/audit/query";
 import { actorLabel, type Actor } from "@/lib/auth/actor";
-import { policyAgent } from "@/lib/cards/policy";
+import { rulesAgentOf } from "@/lib/agents";
 import { UnprocessableError, NotFoundError } from "@/lib/errors";
 import { type Decision, type Rule } from "@/lib/policy";
-import { decideWith, loadPolicy, type PolicySnapshot } from "@/lib/policy-runtime/snapshot";
+import { decideWith, loadPolicy, type PolicySnapshot } from "@/lib/agents/shared/ladder-snapshot";
 import { listEntries, type Entry } from "@/lib/stores";
 import type { PolicyInputs } from "@/lib/stores/load-policy-inputs";
 import { narrowedRule } from "@/lib/stores/narrow-entry";
 import { requireCan } from "@/lib/auth/access";
+import { IMPACT_LIMIT, takeHeavyWork, workKey } from "@/lib/server/heavy-work";
+import { pacer, truncationNote, type WorkBudget } from "@/lib/server/pace";
 import { withStoreErrors, workspaceStores } from "./context";
 
 export const EntryImpactInput = z.object({
@@ -23,9 +25,14 @@ export const EntryImpactInput = z.object({
 });
 export type EntryImpactInput = z.infer<typeof EntryImpactInput>;
 
-/** How far back the preview replays, and how many calls at most. */
+/** How far back the preview replays, and how many logged calls it reads at most. */
 export const IMPACT_DAYS = 30;
 export const IMPACT_MAX_EVENTS = 2000;
+/**
+ * The work one preview may do: agent-seeded calls can be long and a store can hold thousands of rules, so the
+ * replay stops after this many calls or this much time and says so ("truncated after N calls").
+ */
+export const IMPACT_BUDGET: WorkBudget = { units: 1000, ms: 5000 };
 
 /** Event types that record a call some rule decided (a person's answers are not the entry's doing). */
 const DECISION_TYPES = [
@@ -52,24 +59,61 @@ export async function entryImpact({
   actor,
   input,
   now = new Date(),
+  budget = IMPACT_BUDGET,
+  signal,
+  onYield,
 }: {
   db: Db;
   actor: Actor;
   input: EntryImpactInput;
   now?: Date;
-}): Promise<{
-  replayed: number;
-  truncated: boolean;
-  changed: { event: ReturnType<typeof apiEvent>; before: Verdict; after: Verdict }[];
-}> {
+  budget?: WorkBudget;
+  /** The request's signal: a preview nobody waits for any more stops at the next batch. */
+  signal?: AbortSignal;
+  onYield?: () => void;
+}): Promise<EntryImpact> {
   const args = EntryImpactInput.parse(input);
   requireCan(actor, "entry.view", args.workspace);
+  const release = takeHeavyWork(IMPACT_LIMIT, workKey(actor));
+  try {
+    return await replayImpact({ db, actor, args, now, budget, signal, onYield });
+  } finally {
+    release();
+  }
+}
+
+export interface EntryImpact {
+  replayed: number;
+  /** True when the replay stopped early (the read limit or the work budget); `note` says why. */
+  truncated: boolean;
+  /** "truncated after N calls (work budget: …)", or null when every logged call was replayed. */
+  note: string | null;
+  changed: { event: ReturnType<typeof apiEvent>; before: Verdict; after: Verdict }[];
+}
+
+async function replayImpact({
+  db,
+  actor,
+  args,
+  now,
+  budget,
+  signal,
+  onYield,
+}: {
+  db: Db;
+  actor: Actor;
+  args: EntryImpactInput;
+  now: Date;
+  budget: WorkBudget;
+  signal?: AbortSignal;
+  onYield?: () => void;
+}): Promise<EntryImpact> {
   const { workspace, paths, sessionSource } = await workspaceStores(db, actorLabel(actor), args.workspace);
   const sessionRows = await sessionSource.list();
   const listing = await withStoreErrors(() => listEntries({ ...paths, sessionRows }));
   const entry = listing.entries.find((e) => e.id === args.id);
   if (!entry) throw new NotFoundError(`no entry ${args.id} in this workspace (refresh: the file may have changed)`);
-  if (entry.kind !== "rule") return { replayed: 0, truncated: false, changed: [] };
+  if (entry.kind !== "rule") return { replayed: 0, truncated: false, note: null, changed: [] };
 
   const snapshot = await loadPolicy({
     paths,
@@ -93,18 +137,22 @@ export async function entryImpact({
 
   const rows = await decidedBy(db, workspace.id, entry.rule, new Date(now.getTime() - IMPACT_DAYS * 86400_000));
   const changedSnapshot: PolicySnapshot = { ...snapshot, inputs: changedInputs };
-  const changed: Awaited<ReturnType<typeof entryImpact>>["changed"] = [];
-  let replayed = 0;
+  const changed: EntryImpact["changed"] = [];
+  // Each replay decides twice on the server's one thread: yield between batches, stop at the budget.
+  const pace = pacer({ budget, signal, onYield });
   for (const row of rows) {
-    if (!row.tool || !row.input || policyAgent(row.agent ?? "") !== entry.agent) continue;
-    replayed++;
+    if (!row.tool || !row.input || rulesAgentOf(row.agent ?? "") !== entry.agent) continue;
+    if (!(await pace.next())) break;
     const mode = typeof row.detail.mode === "string" ? row.detail.mode : null;
     const call = { tool: row.tool, input: row.input };
     const before = verdict(decideWith(snapshot, { call, mode, cwd: row.cwd }).decision);
     const after = verdict(decideWith(changedSnapshot, { call, mode, cwd: row.cwd }).decision);
     if (before.decision !== after.decision) changed.push({ event: apiEvent(row), before, after });
   }
-  return { replayed, truncated: rows.length >= IMPACT_MAX_EVENTS, changed };
+  const note =
+    truncationNote(pace, budget, "call") ??
+    (rows.length >= IMPACT_MAX_EVENTS ? `only the newest ${IMPACT_MAX_EVENTS} logged calls were read` : null);
+  return { replayed: pace.done, truncated: note !== null, note, changed };
 }
 
 /** The newest logged calls (at most IMPACT_MAX_EVENTS) whose deciding rule is `rule`, since `since`. */

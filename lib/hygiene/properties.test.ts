@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { decide, type Action, type Agent, type Mode, type PolicyContext, type Rule, type ToolCall } from "@/lib/policy";
-import { loadShellParser } from "@/lib/policy-runtime/shell-parser";
+import { loadShellParser } from "@/lib/agents/shared/shell-parser";
 import type { ShellParser } from "@/lib/policy";
 import { lintWorkspace, removableIds } from "./lint";
 import { HOME, item, WS, type Where } from "@/test/support/hygiene";

@@ -42,8 +42,10 @@ function computeKey(it: LintItem): string | null {
   ].join("\0");
 }
 
-// mevedel resolves allow and ask per bucket: a copy in the session bucket is not the same as one in the persistent bucket.
-const bucketMatters = (it: LintItem) => it.entry.agent === "mevedel" && !it.grant && it.entry.action !== "deny";
+// mevedel resolves each bucket on its own (a specifier rule outranks a generic one, even a generic deny): a copy in
+// the session bucket is not the same as one in the persistent bucket. Only a specifier deny wins in any bucket.
+const bucketMatters = (it: LintItem) =>
+  it.entry.agent === "mevedel" && !it.grant && (it.entry.action !== "deny" || it.rule?.specifier === null);
 
 /** Identical entries: keep the one that reaches furthest (then the first in file order), flag the others. */
 export function findDuplicates(input: LintInput, items: LintItem[]): Finding[] {

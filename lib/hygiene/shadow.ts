@@ -1,9 +1,9 @@
 /**
  * shadowed and conflicting: an allow that a deny/ask always beats, an ask a deny always beats, and pairs of
  * files that disagree about the same calls. Claude Code and Command Code check every deny, then every ask,
- * before any allow, whatever file holds them. mevedel: a deny in any bucket is absolute; allow/ask are
- * resolved innermost bucket first (session, then workspace+global) and, inside a bucket, specifier rules
- * outrank generic ones, then ask beats allow.
+ * before any allow, whatever file holds them. mevedel: each bucket is resolved on its own (specifier rules
+ * outrank generic ones, then deny > ask > allow); a bucket that denies is absolute, and allow/ask are resolved
+ * innermost bucket first (session, then workspace+global).
  */
 import type { Rule } from "@/lib/policy";
 import { matcherCovers } from "@/lib/policy/narrow";
@@ -16,6 +16,14 @@ import { enforced } from "./usable";
 /** Does `d` (deny/ask) win over allow `a` for a call both match? With the reason, in the agent's terms. */
 export function winner(a: LintItem, d: LintItem): { restrictive: boolean; why: string } {
   const dr = d.rule!;
+  if (
+    dr.action === "deny" &&
+    a.entry.agent === "mevedel" &&
+    !dr.specifier &&
+    a.rule!.specifier &&
+    bucketOf(a) === bucketOf(d)
+  )
+    return { restrictive: false, why: "in one mevedel bucket a specifier rule outranks a generic deny" };
   if (dr.action === "deny")
     return {
       restrictive: true,

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { explicitAllow } from "./basis";
-import { loadShellParser } from "../policy-runtime/shell-parser";
+import { loadShellParser } from "../agents/shared/shell-parser";
 import { ctx, edit, read, rules, sh, useShell } from "@/test/support/policy";
 import type { PolicyContext, ToolCall } from "./types";
 

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
-// lib/policy stays pure: stores hand it parsed rules, the caller hands it the shell parser (lib/policy-runtime).
+// lib/policy stays pure: stores hand it parsed rules, the caller hands it the shell parser (lib/agents/shared/shell-parser.ts).
 const ROOT = __dirname;
 const FORBIDDEN =
   /from\s+["'](node:fs|fs|node:fs\/promises|next\/[^"']*|@\/db[^"']*|\.\.\/\.\.\/db[^"']*|node:child_process|node:net|node:http)["']/;

@@ -5,7 +5,7 @@
  * "Where we are stricter, and why"); the rest must agree exactly.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadShellParser } from "../policy-runtime/shell-parser";
+import { loadShellParser } from "../agents/shared/shell-parser";
 import { decide } from "./decide";
 import { parseRule } from "./rule-parse";
 import { ctx as baseCtx, HOME, useShell, WS } from "@/test/support/policy";

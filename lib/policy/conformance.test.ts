@@ -1,7 +1,7 @@
 // Issue 10 (second, independent case set against seeds 002 and 004) and the engine items of issue 9.
 // Each case names the seed passage it follows; all of them failed on the engine before these fixes.
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadShellParser } from "../policy-runtime/shell-parser";
+import { loadShellParser } from "../agents/shared/shell-parser";
 import { decide } from "./decide";
 import { parseMevedelRuleText } from "./mevedel-rules";
 import { rememberRules } from "./remember";
@@ -55,13 +55,16 @@ describe("#3 a tree rule covers the tree's root (seed 002 «Read(//etc/**)» and
   });
 });
 
-describe("#4 mevedel specificity outranks bucket order (seed 004 «specifier rules outrank generic»)", () => {
-  it("a persistent specific allow beats a session generic ask", () => {
+describe("#4 mevedel specificity inside a bucket (seed 004 «specifier rules outrank generic»)", () => {
+  // Issue 20: mevedel resolves each bucket on its own (`mevedel-permission-rules-first-action-with-bucket`,
+  // test-mevedel-permission-rules.el `mevedel-permission-rules-bucket-decision`): the session bucket's generic ask
+  // is its verdict, so the persistent specific allow is never reached. Was "allow" before issue 20.
+  it("a session generic ask is the session bucket's verdict, before a persistent specific allow", () => {
     const c = mctx({
       sessionRules: [m('("Bash" :action ask)', session)],
       rules: [m('("Bash" :pattern "make *" :action allow)')],
     });
-    expect(decide(bash("make all"), c)).toMatchObject({ decision: "allow", step: "allow-rule" });
+    expect(decide(bash("make all"), c)).toMatchObject({ decision: "ask", step: "ask-rule" });
   });
   it("a specific allow listed after a generic allow still beats a generic ask", () => {
     const c = mctx({

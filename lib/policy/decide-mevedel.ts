@@ -1,81 +1,30 @@
 import { callFacts, type CallFacts } from "./call";
-import { allowMatch, compiledFor, effectiveMode, insideRoots, roots } from "./context";
-import { candidates, firstMatch, type Bucket, type CompiledRule } from "./match";
+import { effectiveMode, insideRoots, roots } from "./context";
 import { deletesRootOrHome } from "./decide-shared";
-import { isInside, resolveCallPath } from "./paths";
+import { bashAuthority, bashDeny, bashProtected, classify, grantCovers, missingResources } from "./mevedel-bash";
+import { anyDeny, bashVerdict, bucketVerdict, firstVerdict, type MevedelBucket, type Verdict } from "./mevedel-verdict";
 import { protectedDecision, protectedHit } from "./protected";
 import { mevedelProtection } from "./sensitive";
-import { shellResourcePaths } from "./shell-paths";
 import { Trail } from "./trail";
-import type { Decision, PolicyContext, Rule, ToolCall } from "./types";
+import type { Decision, Grant, Mode, PolicyContext, Rule, ToolCall } from "./types";
 
-const bucketCache = new WeakMap<readonly Rule[], WeakMap<readonly Rule[], { session: Rule[]; persistent: Rule[] }>>();
+const bucketCache = new WeakMap<readonly Rule[], WeakMap<readonly Rule[], MevedelBucket[]>>();
 const NO_RULES: Rule[] = [];
 
 /** mevedel buckets, innermost first: session (ctx.sessionRules + session-scoped rules), then persistent (workspace + global). */
-function buckets(ctx: PolicyContext): { session: Rule[]; persistent: Rule[] } {
+function buckets(ctx: PolicyContext): MevedelBucket[] {
   const s = ctx.sessionRules ?? NO_RULES;
   let inner = bucketCache.get(ctx.rules);
   if (!inner) bucketCache.set(ctx.rules, (inner = new WeakMap()));
   let b = inner.get(s);
-  if (!b || b.session.length + b.persistent.length !== s.length + ctx.rules.length) {
-    b = {
-      session: [...s, ...ctx.rules.filter((r) => r.source.scope === "session")],
-      persistent: ctx.rules.filter((r) => r.source.scope !== "session"),
-    };
+  if (!b || b[0].rules.length + b[1].rules.length !== s.length + ctx.rules.length) {
+    b = [
+      { name: "session", rules: [...s, ...ctx.rules.filter((r) => r.source.scope === "session")] },
+      { name: "persistent", rules: ctx.rules.filter((r) => r.source.scope !== "session") },
+    ];
     inner.set(s, b);
   }
   return b;
-}
-
-const specific = (cr: CompiledRule) => cr.rule.specifier !== null;
-
-/**
- * Allow/ask resolution (seed 004 "Precedence: specifier rules outrank generic; within a group deny > ask > allow",
- * buckets innermost first): the specifier group of every bucket is consulted before any generic rule, so a
- * persistent `("Bash" :pattern "ls" :action allow)` outranks a session `("Bash" :action ask)`.
- */
-function resolveRules(
-  b: { session: Rule[]; persistent: Rule[] },
-  f: CallFacts,
-  ctx: PolicyContext,
-): { action: "ask" | "allow"; cr: CompiledRule; bucket: string } | null {
-  const named = [
-    ["session", b.session],
-    ["persistent", b.persistent],
-  ] as const;
-  for (const group of ["specific", "generic"] as const)
-    for (const [bucket, rules] of named) {
-      const set = compiledFor(rules, ctx);
-      const ask = firstAsk(set.ask, f, ctx, group);
-      if (ask) return { action: "ask", cr: ask, bucket };
-      const allow = allowMatch(set.allow, f, ctx, group === "specific" ? specific : undefined);
-      if (allow) return { action: "allow", cr: allow.rule, bucket };
-    }
-  return null;
-}
-
-function firstAsk(b: Bucket, f: CallFacts, ctx: PolicyContext, group: "specific" | "generic"): CompiledRule | null {
-  for (const cr of candidates(b, f, ctx)) if (specific(cr) === (group === "specific") && cr.test(f, ctx)) return cr;
-  return null;
-}
-
-/**
- * Seed 004 "Bash specifics": substitutions, expansions, assignments, redirections, here-documents, subshells,
- * control flow and parse errors make a command complex; Ask mode never allows it as recognised inspection.
- */
-function complexShell(f: CallFacts): string | null {
-  const a = f.shell;
-  if (!a) return "no command";
-  if (!a.allowable) return a.unsupported[0] ?? "unsupported syntax";
-  for (const p of a.parts) {
-    if (p.origin === "substitution") return "command substitution";
-    if (p.assignments.length) return "assignment";
-    if (p.writes.length) return "redirection";
-    if (p.argv.some((w) => /[$`]/.test(w))) return "expansion";
-  }
-  if (/[<>]/.test(a.command.replace(/'[^']*'|"[^"]*"/g, ""))) return "redirection or here-document";
-  return null;
 }
 
 /** A `work://` operand owned by the session: a relative descendant without traversal. */
@@ -83,32 +32,72 @@ function sessionWork(r: { scheme: string; rest: string }): boolean {
   return r.scheme === "work" && r.rest !== "" && !r.rest.startsWith("/") && !r.rest.split("/").includes("..");
 }
 
-/** Does a resource grant cover the path for this access? Write grants cover reads; exact grants cover only their path. */
-function granted(p: string, access: "read" | "write", ctx: PolicyContext): boolean {
-  const env = { workspaceRoot: ctx.workspaceRoot, cwd: ctx.workspaceRoot, home: ctx.home };
-  return (ctx.grants ?? []).some((g) => {
-    if (access === "write" && g.access !== "write") return false;
-    const gp = resolveCallPath(g.path, env);
-    return g.recursive ? isInside(p, gp) : p === gp;
-  });
+/**
+ * `mevedel-tool-exec-permission-eval-mode` and the Eval adapter: an unknown mode is an error the permission check
+ * turns into a denial with its message; a call without an expression is denied by Eval policy.
+ */
+function evalInputError(input: Record<string, unknown>): string | null {
+  const m = input.mode;
+  if (!(m === undefined || m === null || m === false || m === "" || m === "live" || m === "batch"))
+    return `Unknown Eval mode: ${typeof m === "string" ? m : m === true ? "t" : JSON.stringify(m)}`;
+  if (typeof input.expression !== "string")
+    return "Parameter expression is required (Eval policy denies a call without one)";
+  return null;
 }
 
-/** mevedel's chain: deny (any bucket) → plan → full-auto → allow/ask (specific first) → resource authority → mode fallback. */
+/** What the call asks of its child sandbox (`sandbox_permissions`, `additional_permissions`). Empty fields count as omitted. */
+function sandboxRequest(input: Record<string, unknown>): { escalated: boolean; network: boolean; paths: Grant[] } {
+  const escalated = input.sandbox_permissions === "require_escalated";
+  const extra = input.additional_permissions;
+  const paths: Grant[] = [];
+  let network = false;
+  if (extra && typeof extra === "object") {
+    const e = extra as Record<string, unknown>;
+    network = e.network === true;
+    const fsys = e.file_system;
+    if (fsys && typeof fsys === "object")
+      for (const access of ["read", "write"] as const) {
+        const list = (fsys as Record<string, unknown>)[access];
+        if (Array.isArray(list))
+          for (const p of list) if (typeof p === "string" && p) paths.push({ path: p, access, recursive: false });
+      }
+  }
+  return { escalated, network, paths };
+}
+
+const direct = (bs: MevedelBucket[]) => bs; // session and persistent buckets are both direct user authority
+
+/** mevedel's chain: deny (a bucket's own verdict, in any bucket) → plan → full-auto → tool authority → resources → mode. */
 export function decideMevedel(call: ToolCall, ctx: PolicyContext): Decision {
   const t = new Trail();
   const { mode, note } = effectiveMode(ctx);
   if (note) t.warn(note);
   const f = callFacts(call, ctx);
-  const b = buckets(ctx);
+  const bs = buckets(ctx);
+  const input = f.call.input && typeof f.call.input === "object" ? f.call.input : {};
+  const request = f.kind === "shell" || f.kind === "eval" ? sandboxRequest(input) : null;
 
-  for (const rules of [b.session, b.persistent]) {
-    const d = firstMatch(compiledFor(rules, ctx).deny, f, ctx);
-    if (d)
-      return t.decide("deny", "deny-rule", `denied by ${d.rule.text} (deny is absolute in every bucket)`, "rule", {
-        rule: d.rule,
-      });
+  if (f.kind === "eval") {
+    const bad = evalInputError(input);
+    if (bad) return t.decide("deny", "malformed-write", bad, "safety");
   }
-  t.pass("deny-rule", "no deny rule in any bucket");
+
+  const tool = f.kind === "shell" ? "Shell" : "Eval";
+  const deny = f.kind === "shell" ? bashDeny(bs, f, "Shell") : anyDeny(bs, (b) => bucketVerdict(b, f, ctx));
+  const levelDeny =
+    request?.escalated && f.command
+      ? anyDeny(bs, (b) => bashVerdict(b, tool, f.command!.trim(), { level: "require-escalated" }))
+      : null;
+  const denied = deny ?? levelDeny;
+  if (denied)
+    return t.decide(
+      "deny",
+      "deny-rule",
+      `denied by ${denied.rule.text} (${denied.bucket} bucket; deny is absolute in every bucket)`,
+      "rule",
+      { rule: denied.rule },
+    );
+  t.pass("deny-rule", "no bucket denies the call");
 
   const prot = protectedHit(f, ctx);
   if (prot) return protectedDecision(t, prot, mode);
@@ -121,9 +110,9 @@ export function decideMevedel(call: ToolCall, ctx: PolicyContext): Decision {
   const workOnly =
     f.kind === "edit" && f.paths.length === 0 && f.resources.length > 0 && f.resources.every(sessionWork);
 
-  const mutating = f.kind === "edit" || f.kind === "eval" || (f.kind === "shell" && !f.shell?.readOnly);
+  const mutating = f.kind === "edit" || f.kind === "eval" || (f.kind === "shell" && classify(f).klass !== "read-only");
   if (mode === "plan" && mutating && !workOnly)
-    return t.decide("deny", "plan-mode", "Plan denies native edits, Eval and mutating Bash", "mode");
+    return t.decide("deny", "plan-mode", "Plan denies native edits, Eval and Bash that is not read-only", "mode");
   if (mode === "plan" && workOnly)
     return t.decide(
       "allow",
@@ -154,35 +143,179 @@ export function decideMevedel(call: ToolCall, ctx: PolicyContext): Decision {
     );
   t.pass("yolo", `mode is ${mode}`);
 
-  let allowed: CompiledRule | null = null;
-  const r = resolveRules(b, f, ctx);
+  if (f.kind === "shell") return decideBash(t, f, ctx, mode, bs, request!);
+  if (f.kind === "eval") return decideEval(t, f, ctx, mode, bs, request!);
+  return decideNative(t, f, ctx, mode, bs);
+}
+
+/** Full escalation and additive capabilities need their own authority (seed 004 «Child confinement»). */
+function capabilityAsk(
+  t: Trail,
+  bs: MevedelBucket[],
+  tool: "Shell" | "Eval",
+  command: string,
+  request: ReturnType<typeof sandboxRequest>,
+  rule: Verdict | undefined,
+  ctx: PolicyContext,
+): Decision | null {
+  if (request.escalated) {
+    const v = firstVerdict(direct(bs), (b) => bashVerdict(b, tool, command, { level: "require-escalated" }));
+    if (v?.action !== "allow") {
+      t.warn("execution without confinement");
+      return t.decide(
+        "ask",
+        "fallback",
+        v?.action === "ask"
+          ? `ask rule ${v.rule.text} for require_escalated`
+          : "require_escalated disables filesystem, network and process confinement; no :sandbox-permissions require-escalated rule allows it",
+        v ? "explicit-ask-rule" : "safety",
+        { safetyCheck: true, rule: v?.rule },
+      );
+    }
+    t.pass("fallback", `escalation allowed by ${v.rule.text}`);
+  }
+  const profile = rule?.rule.profile;
+  if (request.network && !profile?.network)
+    return t.decide(
+      "ask",
+      "fallback",
+      "requests additional network access that no matching profile grants",
+      "resource-boundary",
+      {
+        safetyCheck: true,
+      },
+    );
+  const missing = request.paths.filter(
+    (g) => !grantCovers(g.path, g.access, [...(ctx.grants ?? []), ...(profile?.fileSystem ?? [])], ctx),
+  );
+  if (missing.length)
+    return t.decide(
+      "ask",
+      "external-dir",
+      `requests ${missing[0].access} access to ${missing[0].path} that no grant or profile covers`,
+      "resource-boundary",
+      { safetyCheck: true },
+    );
+  return null;
+}
+
+function decideBash(
+  t: Trail,
+  f: CallFacts,
+  ctx: PolicyContext,
+  mode: Mode,
+  bs: MevedelBucket[],
+  request: ReturnType<typeof sandboxRequest>,
+): Decision {
+  const edits = mode === "accept-edits";
+  const { klass } = classify(f);
+  if (klass === "dangerous") t.warn("dangerous command");
+  if (!edits) {
+    const p = bashProtected(f, ctx);
+    if (p) {
+      t.warn("protected path");
+      return t.decide("ask", "sensitive-write", `${p} is a protected resource`, "protected-resource", {
+        safetyCheck: true,
+      });
+    }
+  }
+  t.pass("sensitive-write", edits ? "Edits: the sandbox enforces protected paths" : "names no protected resource");
+  const auth = bashAuthority(bs, f, edits);
+  if (auth.action === "ask") {
+    if (auth.via === "rule")
+      return t.decide("ask", "ask-rule", auth.why, "explicit-ask-rule", { rule: auth.rule!.rule, safetyCheck: true });
+    if (klass === "complex") t.warn("unsupported shell syntax");
+    return t.decide("ask", "fallback", auth.why, "mode");
+  }
+  t.pass("ask-rule", auth.why);
+  const cap = capabilityAsk(t, bs, "Shell", (f.command ?? "").trim(), request, auth.rule, ctx);
+  if (cap) return cap;
+  if (!edits) {
+    const missing = missingResources(f, ctx, auth.rule?.rule.profile?.fileSystem ?? []);
+    if (missing.length)
+      return t.decide(
+        "ask",
+        "external-dir",
+        `${missing[0]} is outside the allowed roots and no grant covers it`,
+        "resource-boundary",
+        { safetyCheck: true },
+      );
+  }
+  t.pass("external-dir", "resources inside the allowed roots or granted");
+  if (auth.via === "rule") return t.decide("allow", "allow-rule", auth.why, "rule", { rule: auth.rule!.rule });
+  if (auth.via === "read-only") return t.decide("allow", "read-only", auth.why, "mode");
+  return t.decide("allow", "accept-edits", auth.why, "mode");
+}
+
+function decideEval(
+  t: Trail,
+  f: CallFacts,
+  ctx: PolicyContext,
+  mode: Mode,
+  bs: MevedelBucket[],
+  request: ReturnType<typeof sandboxRequest>,
+): Decision {
+  const batch = f.call.input?.mode === "batch";
+  const v = firstVerdict(bs, (b) => bucketVerdict(b, f, ctx));
+  if (v?.action === "ask")
+    return t.decide("ask", "ask-rule", `ask rule ${v.rule.text} (${v.bucket} bucket)`, "explicit-ask-rule", {
+      rule: v.rule,
+      safetyCheck: true,
+    });
+  t.pass("ask-rule", v ? `${v.bucket} bucket allows via ${v.rule.text}` : "no allow/ask rule in any bucket");
+  if (batch) {
+    const cap = capabilityAsk(t, bs, "Eval", f.command ?? "", request, v ?? undefined, ctx);
+    if (cap) return cap;
+  } else if (request.escalated || request.network || request.paths.length)
+    return t.decide("ask", "fallback", "live Eval runs inside Emacs; child capabilities do not apply", "safety", {
+      safetyCheck: true,
+    });
+  if (v?.action === "allow")
+    return t.decide("allow", "allow-rule", `allowed by ${v.rule.text}`, "rule", { rule: v.rule });
+  if (mode === "accept-edits" && batch)
+    return t.decide("allow", "accept-edits", "Edits runs batch Eval under confinement", "mode");
+  if (!batch) t.warn("live Eval runs inside Emacs without confinement");
+  return t.decide("ask", "fallback", batch ? "Eval needs approval" : "live Eval always needs approval", "mode");
+}
+
+/** Does a resource grant cover the path for this access? */
+function granted(p: string, access: "read" | "write", ctx: PolicyContext): boolean {
+  return grantCovers(p, access, ctx.grants ?? [], ctx);
+}
+
+/** Native tools: the first bucket's verdict, then resource authority (protected paths and roots), then the mode. */
+function decideNative(t: Trail, f: CallFacts, ctx: PolicyContext, mode: Mode, bs: MevedelBucket[]): Decision {
+  let allowed: Verdict | null = null;
+  const r = firstVerdict(bs, (b) => bucketVerdict(b, f, ctx));
   if (r?.action === "ask")
-    return t.decide("ask", "ask-rule", `ask rule ${r.cr.rule.text} (${r.bucket} bucket)`, "explicit-ask-rule", {
-      rule: r.cr.rule,
+    return t.decide("ask", "ask-rule", `ask rule ${r.rule.text} (${r.bucket} bucket)`, "explicit-ask-rule", {
+      rule: r.rule,
       safetyCheck: true,
     });
   if (r) {
-    allowed = r.cr;
-    t.pass("ask-rule", `${r.bucket} bucket allows via ${r.cr.rule.text}`);
+    allowed = r;
+    t.pass("ask-rule", `${r.bucket} bucket allows via ${r.rule.text}`);
   } else t.pass("ask-rule", "no allow/ask rule in any bucket");
 
-  // Resource authority is independent of command authority: both must allow.
-  const readOnlyShell = f.kind === "shell" && !!f.shell?.readOnly;
-  const access = f.kind === "edit" || (f.kind === "shell" && !readOnlyShell) ? "write" : "read";
-  const paths = f.kind === "read" || f.kind === "edit" ? [...f.paths] : f.kind === "shell" ? [f.env.cwd] : [];
-  // Seed 004: in Ask, literal resources of a Bash command (`.` and `..` included) need the roots or a grant.
-  if (f.kind === "shell" && mode === "default") paths.push(...shellResourcePaths(f).paths);
+  // Resource authority is independent of tool authority: both must allow. Symlinks are judged by their targets too.
+  const access = f.kind === "edit" ? "write" : "read";
+  const paths = f.kind === "read" || f.kind === "edit" ? [...f.paths] : [];
+  const edits = mode === "accept-edits";
   for (const p of paths) {
-    const prot = mevedelProtection(p);
-    if (prot && (prot === "inaccessible" || access === "write") && !granted(p, access, ctx)) {
-      t.warn("protected path");
-      return t.decide(
-        "ask",
-        "sensitive-write",
-        `${p} is protected (${prot}) and no resource grant covers it`,
-        "protected-resource",
-        { safetyCheck: true },
-      );
+    const link = ctx.resolveSymlink?.(p) ?? null;
+    for (const q of link ? [p, link] : [p]) {
+      const prot = mevedelProtection(q);
+      // Read-only protection (.git) still needs a covering grant to be read outside Edits (seed 004 steps 6–7).
+      if (prot && (prot === "inaccessible" || access === "write" || !edits) && !granted(q, access, ctx)) {
+        t.warn("protected path");
+        return t.decide(
+          "ask",
+          "sensitive-write",
+          `${q} is protected (${prot}) and no resource grant covers it`,
+          "protected-resource",
+          { safetyCheck: true },
+        );
+      }
     }
   }
   t.pass("sensitive-write", "no protected path without a grant");
@@ -190,7 +323,7 @@ export function decideMevedel(call: ToolCall, ctx: PolicyContext): Decision {
   const ws = roots(ctx, access === "read", false);
   for (const p of paths) {
     if (insideRoots(p, ws, ctx) || directPath || granted(p, access, ctx)) continue;
-    if (mode === "accept-edits" && access === "read") continue; // Edits reads span OS-readable paths
+    if (edits && access === "read") continue; // Edits reads span OS-readable paths
     return t.decide(
       "ask",
       "external-dir",
@@ -214,11 +347,6 @@ export function decideMevedel(call: ToolCall, ctx: PolicyContext): Decision {
   if (allowed)
     return t.decide("allow", "allow-rule", `allowed by ${allowed.rule.text}`, "rule", { rule: allowed.rule });
   t.pass("allow-rule", "no allow rule");
-  return fallback(t, f, mode);
-}
-
-function fallback(t: Trail, f: CallFacts, mode: string): Decision {
-  const edits = mode === "accept-edits";
   if (f.kind === "read")
     return t.decide("allow", "read-only", "native reads inside the allowed roots need no prompt", "mode");
   if (f.exact === "agent" || f.exact === "task")
@@ -228,24 +356,9 @@ function fallback(t: Trail, f: CallFacts, mode: string): Decision {
       "delegation is allowed; the child's tools are checked",
       "always-allowed",
     );
-  if (f.kind === "shell") {
-    const a = f.shell;
-    const complex = edits ? null : complexShell(f);
-    if (a?.readOnly && a.secretArgs.length === 0 && !complex)
-      return t.decide("allow", "read-only", "recognised inspection command", "mode");
-    if (a?.dangerous) t.warn("dangerous command");
-    if (complex) {
-      t.warn("unsupported shell syntax");
-      return t.decide("ask", "fallback", `Ask mode asks for complex commands (${complex})`, "mode");
-    }
-    if (edits) return t.decide("allow", "accept-edits", "Edits runs arbitrary Bash under required confinement", "mode");
-    return t.decide("ask", "fallback", "Ask mode asks for uncertain execution", "mode");
-  }
   if (f.kind === "edit") {
     if (edits) return t.decide("allow", "accept-edits", "Edits applies native edits within the roots", "mode");
     return t.decide("allow", "fallback", "ApplyPatch carries its own per-hunk review in Ask mode", "mode");
   }
-  if (f.kind === "eval" && edits && f.call.input?.mode === "batch")
-    return t.decide("allow", "accept-edits", "Edits runs batch Eval under confinement", "mode");
   return t.decide("ask", "fallback", "needs approval", "mode");
 }

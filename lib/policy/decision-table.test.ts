@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { decide } from "./decide";
-import { loadShellParser } from "../policy-runtime/shell-parser";
+import { loadShellParser } from "../agents/shared/shell-parser";
 import { ctx, edit, HOME, MODES, read, rules, sh, write, useShell } from "@/test/support/policy";
 import type { Action, PolicyContext, ToolCall } from "./types";
 

@@ -2,7 +2,7 @@
  * Pure policy engine: rule grammar, matchers, the decision ladder and narrowing proofs.
  * No database, framework or file-system imports; stores hand it parsed rules.
  * Shell commands need a parser in `PolicyContext.shell` (`createShellParser`; on Node `loadShellParser` in
- * lib/policy-runtime/shell-parser.ts).
+ * lib/agents/shared/shell-parser.ts).
  */
 export type {
   Action,

@@ -23,12 +23,12 @@ export interface CompiledRule {
 
 const KEY_WORDS = 3;
 
-/** Index key of a shell pattern: its leading words that contain no `*`. */
-function shellKey(pattern: string): string | null {
+/** Index key of a shell pattern: its leading words that contain no wildcard (mevedel globs also have `?` and `[`). */
+function shellKey(pattern: string, glob: boolean): string | null {
   const words = pattern.split(" ");
   const lit: string[] = [];
   for (const w of words.slice(0, KEY_WORDS)) {
-    if (w.includes("*")) break;
+    if (w.includes("*") || (glob && /[?[]/.test(w))) break;
     lit.push(w);
   }
   return lit.length ? lit.join(" ") : null;
@@ -68,10 +68,12 @@ function compileOne(rule: Rule, env: PathEnv, nocase: boolean): CompiledRule {
   if (!s) return { rule, word: null, test: () => true };
   switch (s.kind) {
     case "shell": {
-      const testCommand = (c: string) => matchShellPattern(s.pattern, s.dialect, c);
+      // mevedel matches with Emacs's default case folding; folding only deny/ask keeps allow the narrower reading.
+      const fold = aggressive && rule.agent === "mevedel";
+      const testCommand = (c: string) => matchShellPattern(s.pattern, s.dialect, c, fold);
       return {
         rule,
-        word: shellKey(s.pattern),
+        word: fold ? null : shellKey(s.pattern, s.dialect === "glob"),
         testCommand,
         test: (f) => {
           if (f.kind === "eval") return f.command !== null && testCommand(f.command);

@@ -3,7 +3,7 @@ import { callFacts } from "./call";
 import { allowMatch } from "./context";
 import { decide } from "./decide";
 import { compileRules } from "./match";
-import { loadShellParser } from "../policy-runtime/shell-parser";
+import { loadShellParser } from "../agents/shared/shell-parser";
 import { ctx, edit, HOME, read, rules, sh, src, WS, useShell } from "@/test/support/policy";
 import type { Action, Agent, ToolCall } from "./types";
 

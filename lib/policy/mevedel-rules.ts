@@ -31,8 +31,16 @@ export function parseMevedelRule(data: MevedelRuleData, source: RuleSource): Par
   }
   const tool = canonicalRuleTool(data.tool);
   const hasProfile = data.network !== undefined || data.fileSystem !== undefined;
-  if (hasProfile && (data.action !== "allow" || !["Shell", "Eval"].includes(tool))) {
-    return { ok: false, error: ":network/:file-system profiles belong on Bash or Eval allow rules" };
+  // mevedel builds qualified deny/ask rules too (`("Bash" :network t :action deny)`); ordinary resolution reads them
+  // as plain rules of their tool, so only the tool is checked here.
+  if (hasProfile && !["Shell", "Eval"].includes(tool)) {
+    return { ok: false, error: ":network/:file-system profiles belong on Bash or Eval rules" };
+  }
+  if (data.sandboxPermissions !== undefined) {
+    if (!/^[a-z][a-z-]*$/.test(data.sandboxPermissions))
+      return { ok: false, error: `invalid :sandbox-permissions ${data.sandboxPermissions}` };
+    if (!["Shell", "Eval"].includes(tool))
+      return { ok: false, error: ":sandbox-permissions belongs on Bash or Eval rules" };
   }
   for (const g of data.fileSystem ?? []) {
     const bad = checkGrant(g);
@@ -40,6 +48,7 @@ export function parseMevedelRule(data: MevedelRuleData, source: RuleSource): Par
   }
   const rule: Rule = { action: data.action, tool, specifier, text: formatMevedelData(data), source, agent: "mevedel" };
   if (hasProfile) rule.profile = { network: data.network === true, fileSystem: data.fileSystem ?? [] };
+  if (data.sandboxPermissions !== undefined) rule.sandboxPermissions = data.sandboxPermissions;
   return { ok: true, value: rule };
 }
 
@@ -57,6 +66,7 @@ export function formatMevedelData(d: MevedelRuleData): string {
   for (const k of SPEC_KEYS) if (d[k] !== undefined) parts.push(`:${k}`, lispString(String(d[k])));
   if (d.network !== undefined) parts.push(":network", d.network ? "t" : "nil");
   if (d.fileSystem) parts.push(":file-system", `(${d.fileSystem.map(formatGrant).join(" ")})`);
+  if (d.sandboxPermissions) parts.push(":sandbox-permissions", d.sandboxPermissions);
   parts.push(":action", d.action);
   return `(${parts.join(" ")})`;
 }
@@ -67,7 +77,9 @@ export function formatGrant(g: Grant): string {
 }
 
 /** Plist text for a canonical rule with its action. */
-export function formatMevedelRule(rule: Pick<Rule, "tool" | "specifier" | "action" | "profile">): string {
+export function formatMevedelRule(
+  rule: Pick<Rule, "tool" | "specifier" | "action" | "profile" | "sandboxPermissions">,
+): string {
   const s = rule.specifier;
   const d: MevedelRuleData = { tool: displayTool(rule.tool, "mevedel"), action: rule.action };
   if (s?.kind === "shell") d.pattern = s.pattern;
@@ -79,6 +91,7 @@ export function formatMevedelRule(rule: Pick<Rule, "tool" | "specifier" | "actio
     d.network = rule.profile.network;
     d.fileSystem = rule.profile.fileSystem;
   }
+  if (rule.sandboxPermissions) d.sandboxPermissions = rule.sandboxPermissions;
   return formatMevedelData(d);
 }
 
@@ -133,6 +146,12 @@ export function parseMevedelRuleText(text: string, source: RuleSource): ParseRes
     }
   }
   if (p.value.has("network")) data.network = truthy(p.value.get("network"));
+  const level = p.value.get("sandbox-permissions");
+  if (level !== undefined) {
+    if (level.t !== "sym" || level.v === "nil" || level.v === "t")
+      return { ok: false, error: ":sandbox-permissions must be a level such as require-escalated" };
+    data.sandboxPermissions = level.v;
+  }
   const fs = p.value.get("file-system");
   if (fs !== undefined) {
     if (fs.t === "sym" && fs.v === "nil") data.fileSystem = [];

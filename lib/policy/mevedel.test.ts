@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { decide } from "./decide";
 import { parseMevedelGrant, parseMevedelRule, parseMevedelRuleText } from "./mevedel-rules";
 import { normalizeMode } from "./modes";
-import { loadShellParser } from "../policy-runtime/shell-parser";
+import { loadShellParser } from "../agents/shared/shell-parser";
 import { ctx, HOME, src, WS, useShell } from "@/test/support/policy";
 import type { Grant, PolicyContext, Rule, RuleSource } from "./types";
 

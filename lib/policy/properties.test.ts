@@ -6,7 +6,7 @@ import { decide } from "./decide";
 import { compileRules, firstMatch } from "./match";
 import { isNarrower } from "./narrow";
 import { parseRule } from "./rule-parse";
-import { loadShellParser } from "../policy-runtime/shell-parser";
+import { loadShellParser } from "../agents/shared/shell-parser";
 import { matchShellPattern } from "./shell/pattern";
 import { ctx, MODES, src, useShell } from "@/test/support/policy";
 import type { Action, Rule, ToolCall } from "./types";

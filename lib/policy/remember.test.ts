@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { rememberRules } from "./remember";
-import { loadShellParser } from "../policy-runtime/shell-parser";
+import { loadShellParser } from "../agents/shared/shell-parser";
 import { ctx, edit, sh, useShell } from "@/test/support/policy";
 import type { PolicyContext, ToolCall } from "./types";
 

@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import picomatch from "picomatch";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadShellParser } from "../policy-runtime/shell-parser";
+import { loadShellParser } from "../agents/shared/shell-parser";
 import { callFacts } from "./call";
 import { candidates, compileRules } from "./match";
 import { globMatcher } from "./paths";

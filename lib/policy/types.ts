@@ -53,6 +53,11 @@ export interface Rule {
   agent: Agent;
   /** mevedel execution profile on a Bash/Eval allow rule. */
   profile?: { network: boolean; fileSystem: Grant[] };
+  /**
+   * mevedel `:sandbox-permissions LEVEL` (e.g. `require-escalated`): the rule is consulted only when the Bash or
+   * Eval call requested that execution level, never by ordinary resolution.
+   */
+  sandboxPermissions?: string;
 }
 
 /** Result of parsing user-authored text: never throws. */
@@ -69,6 +74,7 @@ export interface MevedelRuleData {
   action: Action;
   network?: boolean;
   fileSystem?: Grant[];
+  sandboxPermissions?: string;
 }
 
 /** One request of an agent: tool name + input, as the agent sends it. */

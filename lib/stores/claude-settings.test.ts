@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { decide, rememberRules, type ShellParser } from "@/lib/policy";
-import { loadShellParser } from "@/lib/policy-runtime/shell-parser";
+import { loadShellParser } from "@/lib/agents/shared/shell-parser";
 import { claudeTrust, trustKey } from "./claude-trust";
 import { loadPolicyInputs } from "./load-policy-inputs";
 import { policyContextFor, resolveModes } from "./policy-context";

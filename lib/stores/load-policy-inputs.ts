@@ -6,7 +6,7 @@ import { discoverStores } from "./discover";
 import { expandHome } from "./home-paths";
 import type { LoadedStore } from "./load-store";
 import { parseAnyRule, type Rule, type RuleSource } from "./policy-adapter";
-import type { SessionEntryRow } from "./session";
+import type { SessionRuleRow } from "./session";
 import { loadStoreCached } from "./store-cache";
 import type { Agent, Grant, StoreInfo } from "./types";
 
@@ -32,7 +32,7 @@ export interface PolicyInputs {
 export interface LoadPolicyInputsInput extends StorePaths {
   agent: Agent;
   /** Session entries as data (the database's rows); only this agent's rows of `sessionId` become rules. */
-  sessionRows?: readonly SessionEntryRow[];
+  sessionRows?: readonly SessionRuleRow[];
   /** Only session rows of this agent session become session rules. */
   sessionId?: string;
 }
@@ -186,7 +186,7 @@ function sessionPart(input: LoadPolicyInputsInput): Rule[] {
   if (hit) return hit;
   const rules: Rule[] = [];
   for (const row of rows) {
-    const parsed = parseAnyRule(row.rule, row.action, row.agent, {
+    const parsed = parseAnyRule(row.rule, row.action, input.agent, {
       scope: "session",
       store: `session:${row.agentSessionId}`,
       base,

@@ -2,7 +2,7 @@
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { decide, type ShellParser } from "@/lib/policy";
-import { loadShellParser } from "@/lib/policy-runtime/shell-parser";
+import { loadShellParser } from "@/lib/agents/shared/shell-parser";
 import { loadPolicyInputs } from "./load-policy-inputs";
 import { cockpitProtectedPaths, policyContextFor } from "./policy-context";
 import { makeSandbox, type Sandbox } from "@/test/support/stores";

@@ -15,7 +15,7 @@ export function resolveSymlink(abs: string): string | null {
   let cur = path.resolve(abs);
   for (;;) {
     try {
-      const real = realpathSync(cur);
+      const real = realpathSync.native(cur);
       const full = rest.length ? path.join(real, ...rest) : real;
       return full === path.resolve(abs) ? null : full;
     } catch {

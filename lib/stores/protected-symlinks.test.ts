@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decide, type PolicyContext, type Rule, type ShellParser } from "@/lib/policy";
-import { loadShellParser } from "@/lib/policy-runtime/shell-parser";
+import { loadShellParser } from "@/lib/agents/shared/shell-parser";
 import { resolveSymlink } from "./policy-context";
 
 let root: string;

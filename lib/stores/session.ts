@@ -10,6 +10,9 @@ export interface SessionEntryRow {
   createdAt: string;
 }
 
+/** The fields of a session entry the engine turns into a rule (rows as data, from the database or the API). */
+export type SessionRuleRow = Pick<SessionEntryRow, "id" | "agentSessionId" | "action" | "rule"> & { agent: string };
+
 /** What the store layer needs from the database to list and revoke session entries. */
 export interface SessionEntrySource {
   list(): Promise<SessionEntryRow[]>;

@@ -1,13 +1,5 @@
 import type { CardView } from "@/lib/cards/view";
-import { hiddenTextWarning, revealHidden } from "./reveal";
-
-function revealDeep(value: unknown): unknown {
-  if (typeof value === "string") return revealHidden(value);
-  if (Array.isArray(value)) return value.map(revealDeep);
-  if (value && typeof value === "object")
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [revealHidden(k), revealDeep(v)]));
-  return value;
-}
+import { hiddenTextWarning, revealDeep, revealHidden } from "./reveal";
 
 /**
  * The card as a person should see it: every agent-chosen text with hidden characters made visible, and the
@@ -21,7 +13,7 @@ export function displayCard(card: CardView): CardView {
   return {
     ...card,
     tool: revealHidden(card.tool),
-    input: revealDeep(card.input) as CardView["input"],
+    input: revealDeep(card.input).value,
     reason: opt(card.reason) as CardView["reason"],
     sessionId: revealHidden(card.sessionId),
     rootSessionId: revealHidden(card.rootSessionId),

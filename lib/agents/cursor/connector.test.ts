@@ -4,7 +4,7 @@
  * matching allows or a person allowed.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadShellParser } from "@/lib/policy-runtime/shell-parser";
+import { loadShellParser } from "@/lib/agents/shared/shell-parser";
 import type { ShellParser } from "@/lib/policy";
 import { ctxOf, perms, store } from "@/test/support/cursor";
 import { runCursorHook, type Api, type HookDeps } from "./connector";

@@ -4,7 +4,7 @@
  * conservative reading of what the page leaves open (compound commands, pipes, substitutions, redirections, merges).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadShellParser } from "@/lib/policy-runtime/shell-parser";
+import { loadShellParser } from "@/lib/agents/shared/shell-parser";
 import type { ShellParser } from "@/lib/policy";
 import { parseCursorCall } from "./call";
 import { decideCursor, effectiveRules, normalizeCursorMode, type CursorMode } from "./decide";

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadShellParser } from "@/lib/policy-runtime/shell-parser";
+import { loadShellParser } from "@/lib/agents/shared/shell-parser";
 import type { ShellParser } from "@/lib/policy";
 import { ctxOf, GLOBAL, perms, PROJECT, store } from "@/test/support/cursor";
 import type { CursorCall } from "./call";

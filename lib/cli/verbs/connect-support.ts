@@ -3,6 +3,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { readLocalCredential } from "@/lib/auth/local-credential";
 import { loadEnv } from "@/lib/config/env";
+import { CONNECTOR_AGENTS } from "@/lib/agents";
+import { connectorOf } from "@/lib/agents/registry";
+import type { AgentConnector } from "@/lib/agents/types";
 import { CliError, UsageError } from "../verb";
 
 /** The cockpit's URL for hooks: --url, COCKPIT_URL, the running cockpit's credential, else localhost:PORT. */
@@ -29,11 +32,18 @@ export function workspaceFolder(value: string | undefined): string {
   return fs.realpathSync(folder);
 }
 
-export function agentArg(positionals: string[]): void {
-  if (positionals.length !== 1 || positionals[0] !== "claude-code")
+/** The agent named on the command line, with its connector; unknown or without one: a usage error (exit 2). */
+export async function connectorArg(positionals: string[]): Promise<{ id: string; connector: AgentConnector }> {
+  if (positionals.length !== 1)
     throw new UsageError(
       positionals.length
-        ? `unsupported agent "${positionals.join(" ")}" (only claude-code)`
-        : "name the agent: claude-code",
+        ? `name one agent, not "${positionals.join(" ")}"`
+        : `name the agent: ${CONNECTOR_AGENTS.join(", ")}`,
     );
+  const id = positionals[0]!;
+  try {
+    return { id, connector: await connectorOf(id) };
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }

@@ -1,46 +1,59 @@
-import { addHooks, cockpitHandler, editClaudeSettings } from "@/lib/agents/claude-code/connect";
-import { parseFlags, CliError, type Verb } from "../verb";
-import { agentArg, cliEntryPoint, hookUrl, workspaceFolder } from "./connect-support";
+import os from "node:os";
+import { agentLabel, CONNECTOR_AGENTS } from "@/lib/agents";
+import { parseFlags, CliError, UsageError, type Verb } from "../verb";
+import { connectorArg, cliEntryPoint, hookUrl, workspaceFolder } from "./connect-support";
 
-const usage = `Usage: cockpit connect claude-code --workspace DIR [--http] [--url URL]
+const usage = `Usage: cockpit connect ${CONNECTOR_AGENTS.join("|")} --workspace DIR [--http] [--url URL] [--user]
 
-  Adds the cockpit's hook for PermissionRequest and UserPromptSubmit, and its audit hook for PreToolUse
-  and PostToolUse (timeout 10 s), to DIR/.claude/settings.local.json
-  (the file's other content is kept byte for byte; running it twice changes nothing).
+  Adds the cockpit's hooks to the agent's hook settings in DIR (Claude Code: .claude/settings.local.json:
+  PermissionRequest and UserPromptSubmit, and the audit hooks PreToolUse and PostToolUse with a 10 s timeout).
+  The file's other content is kept byte for byte; running it twice changes nothing.
 
-  default   a command hook running this checkout's \`cockpit hook claude-code\` (timeout 600 s)
-  --http    an HTTP hook to URL/api/agent/v1/hooks/claude-code with "Authorization: Bearer $COCKPIT_TOKEN"
+  default   a command hook running this checkout's \`cockpit hook <agent>\` (timeout 600 s)
+  --http    an HTTP hook to URL/api/agent/v1/hooks/<agent> with "Authorization: Bearer $COCKPIT_TOKEN"
+            (agents with HTTP hooks)
+  --user    the agent's hook file in your home folder instead of DIR's (agents that read one)
   --url     the cockpit's address (default: COCKPIT_URL, else the running cockpit's local URL)
 
-Claude Code then needs COCKPIT_TOKEN in its environment: \`cockpit agent-token create --workspace DIR\`.`;
+The agent then needs COCKPIT_TOKEN in its environment: \`cockpit agent-token create --workspace DIR\`.`;
 
 export const connectVerb: Verb = {
   name: "connect",
-  summary: "add the cockpit's permission hook to an agent's settings (claude-code)",
+  summary: `add the cockpit's permission hook to an agent's settings (${CONNECTOR_AGENTS.join(", ")})`,
   usage,
   async run(argv) {
     const { values, positionals } = parseFlags(
       argv,
-      { workspace: { type: "string" }, http: { type: "boolean" }, url: { type: "string" } },
+      { workspace: { type: "string" }, http: { type: "boolean" }, url: { type: "string" }, user: { type: "boolean" } },
       true,
     );
-    agentArg(positionals);
+    const { id, connector } = await connectorArg(positionals);
+    if (values.http && !connector.http) throw new UsageError(`${agentLabel(id)} has no HTTP hooks: leave out --http`);
+    if (values.user && !connector.user)
+      throw new UsageError(`${agentLabel(id)} reads no hook file of yours: leave out --user`);
     const workspace = workspaceFolder(values.workspace);
     const url = hookUrl(values.url);
-    const handler = cockpitHandler({ url, http: Boolean(values.http), cliPath: cliEntryPoint() });
     let result;
     try {
-      result = await editClaudeSettings(workspace, (text) => addHooks(text, handler));
+      result = await connector.connect({
+        workspace,
+        home: process.env.HOME || os.homedir(),
+        user: Boolean(values.user),
+        url,
+        cliPath: cliEntryPoint(),
+        http: Boolean(values.http),
+      });
     } catch (error) {
       throw new CliError((error as Error).message);
     }
     process.stdout.write(
       result.changed
-        ? `Added the cockpit ${values.http ? "HTTP" : "command"} hook (PermissionRequest, UserPromptSubmit, PreToolUse, PostToolUse) to ${result.file}.\n`
+        ? `Added the cockpit ${values.http ? "HTTP" : "command"} hook (${result.events.join(", ")}) to ${result.file}.\n`
         : `${result.file} already has the cockpit hook; nothing changed.\n`,
     );
     process.stdout.write(
-      `Start Claude Code with an agent token in its environment:\n  export COCKPIT_TOKEN=...   (create one: npx cockpit agent-token create --workspace ${workspace})\n`,
+      result.next ??
+        `Start ${agentLabel(id)} with an agent token in its environment:\n  export COCKPIT_TOKEN=...   (create one: npx cockpit agent-token create --workspace ${workspace})\n`,
     );
     return 0;
   },

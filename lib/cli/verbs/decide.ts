@@ -1,17 +1,24 @@
 import path from "node:path";
 import { terminalJson } from "@/lib/text/reveal";
-import { z } from "zod";
-import { normalizeMode } from "@/lib/policy";
+import { storeAgentIds } from "@/lib/agents/registry";
 import type { SessionEntryRow } from "@/lib/stores/session";
 import { callServer } from "../server-client";
-import { decideWith, loadPolicy } from "@/lib/policy-runtime/snapshot";
-import { cliFailure, parseAgentFlag, storePathsFromFlags } from "../store-support";
+import { decideLines } from "../decide-jsonl";
+import { DecideCall, DecideInputError, Decider, engineFor, firstIssue } from "../decide-one";
+import { cliFailure, storePathsFromFlags } from "../store-support";
 import { parseFlags, CliError, UsageError, type Verb } from "../verb";
 
-const usage = `Usage: cockpit decide --workspace DIR --agent commandcode|claude-code|mevedel [--mode M] [--session ID] --call JSON [--explain]
+const usage = `Usage: cockpit decide --workspace DIR --agent ${storeAgentIds().join("|")} [--mode M] [--session ID] --call JSON [--explain]
+       cockpit decide --jsonl --workspace DIR [--agent A] [--mode M] [--explain]  < calls.jsonl
 
   Decide one tool call with the workspace's and $HOME's stores, exactly as the agent would.
   Prints one JSON object: {"decision","step","rule","scope","store","reason"}.
+
+  --jsonl          read one {"agent","mode"?,"session"?,"cwd"?,"call"} per stdin line and print one
+                   decision object per line, in order ({"error":"line N: …"} for a bad line; exit 1 if
+                   any line failed). One process, stores read once and again only when a file changes.
+                   --agent/--mode are the defaults for lines that do not name their own; a relative
+                   "cwd" is relative to the workspace.
 
   --call JSON      e.g. '{"tool":"Bash","input":{"command":"git status"}}'
   --mode M         the agent's mode (default: the stores' defaultMode, else default)
@@ -20,7 +27,23 @@ const usage = `Usage: cockpit decide --workspace DIR --agent commandcode|claude-
                    (without a server, only the files decide and a note goes to stderr)
   --explain        add the trace, cause and warnings`;
 
-const Call = z.object({ tool: z.string().min(1), input: z.record(z.string(), z.unknown()).default({}) });
+const FLAGS = {
+  workspace: { type: "string" },
+  agent: { type: "string" },
+  mode: { type: "string" },
+  session: { type: "string" },
+  call: { type: "string" },
+  cwd: { type: "string" },
+  explain: { type: "boolean" },
+  jsonl: { type: "boolean" },
+} as const;
+
+/** The `--agent` value before the flags are parsed. */
+function agentFlagOf(argv: string[]): string | undefined {
+  const at = argv.findIndex((a) => a === "--agent" || a.startsWith("--agent="));
+  if (at < 0) return undefined;
+  return argv[at]!.includes("=") ? argv[at]!.slice("--agent=".length) : argv[at + 1];
+}
 
 /**
  * Session rules live in the server's database: read them through its API when it runs;
@@ -44,25 +67,47 @@ export const decideVerb: Verb = {
   summary: "decide a tool call with the stores' rules and explain why",
   usage,
   async run(argv) {
-    const { values, positionals } = parseFlags(
-      argv,
-      {
-        workspace: { type: "string" },
-        agent: { type: "string" },
-        mode: { type: "string" },
-        session: { type: "string" },
-        call: { type: "string" },
-        cwd: { type: "string" },
-        explain: { type: "boolean" },
-      },
-      true,
-    );
-    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    let agentFlag;
+    // The agent's engine may add flags of its own (`engine.flags`): find it before parsing the rest.
+    const agentFlag = agentFlagOf(argv);
+    const jsonl = argv.includes("--jsonl");
+    if (agentFlag === undefined && !jsonl) throw new CliError(`--agent is required (${storeAgentIds().join(", ")})`, 2);
+    let engine;
     try {
-      agentFlag = parseAgentFlag(values.agent, true)!;
+      engine = agentFlag === undefined ? undefined : await engineFor(agentFlag);
     } catch (error) {
       throw new CliError((error as Error).message, 2);
+    }
+    const extra = jsonl ? {} : (engine?.flags ?? {});
+    const { values: parsed, positionals } = parseFlags(argv, { ...FLAGS, ...extra }, true);
+    const values = parsed as {
+      [K in keyof typeof FLAGS]?: (typeof FLAGS)[K]["type"] extends "boolean" ? boolean : string;
+    };
+    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    if (values.mode !== undefined && engine && !engine.parseMode(values.mode).ok)
+      throw new CliError(`unknown mode "${values.mode}" for ${agentFlag}`, 2);
+    const options = Object.fromEntries(
+      Object.keys(extra).flatMap((k) => {
+        const v = (parsed as Record<string, string | boolean | undefined>)[k];
+        return v === undefined ? [] : [[k, v]];
+      }),
+    );
+    const paths = storePathsFromFlags(values.workspace);
+    const decider = new Decider(paths, (id) => sessionRowsFor(paths.workspace, id));
+    if (values.jsonl) {
+      for (const flag of ["call", "session", "cwd"] as const)
+        if (values[flag] !== undefined) throw new UsageError(`--${flag} goes in each line with --jsonl`);
+      process.stdin.setEncoding("utf8");
+      const { failed } = await decideLines(process.stdin as AsyncIterable<string>, {
+        decider,
+        defaults: { agent: agentFlag, mode: values.mode },
+        explain: Boolean(values.explain),
+        write: (text) =>
+          new Promise<void>((resolve, reject) =>
+            process.stdout.write(text, (error) => (error ? reject(error) : resolve())),
+          ),
+        note: (text) => process.stderr.write(`cockpit decide: ${text}\n`),
+      });
+      return failed ? 1 : 0;
     }
     if (!values.call) throw new UsageError("--call JSON is required");
     let raw: unknown;
@@ -71,49 +116,24 @@ export const decideVerb: Verb = {
     } catch (error) {
       throw new CliError(`--call is not valid JSON: ${(error as Error).message}`, 2);
     }
-    const call = Call.safeParse(raw);
+    const call = DecideCall.safeParse(raw);
     if (!call.success)
-      throw new CliError(
-        `--call must be {"tool": "...", "input": {...}}: ${call.error.issues[0].path.join(".") || "call"} ${call.error.issues[0].message}`,
-        2,
-      );
+      throw new CliError(`--call must be {"tool": "...", "input": {...}}: ${firstIssue(call.error, "call")}`, 2);
     try {
-      const agent = agentFlag;
-      if (values.mode !== undefined && !normalizeMode(agent, values.mode).ok)
-        throw new CliError(`unknown mode "${values.mode}" for ${agent}`, 2);
-      const paths = storePathsFromFlags(values.workspace);
-      const sessionRows = values.session ? await sessionRowsFor(paths.workspace, values.session) : [];
-      const snapshot = await loadPolicy({ paths, agent, sessionRows, sessionId: values.session });
-      const {
-        decision: d,
-        ctx,
-        ignoredDefault,
-      } = decideWith(snapshot, {
+      const { out, ignoredDefault } = await decider.decide({
+        agent: agentFlag!,
         call: call.data,
+        options,
         mode: values.mode,
+        session: values.session,
         cwd: values.cwd ? path.resolve(values.cwd) : undefined,
+        explain: values.explain,
       });
       if (ignoredDefault) process.stderr.write(`cockpit decide: ignoring defaultMode ${ignoredDefault}\n`);
-      const out: Record<string, unknown> = {
-        decision: d.decision,
-        step: d.step,
-        rule: d.rule,
-        scope: d.scope,
-        store: d.store,
-        reason: d.reason,
-      };
-      if (values.explain)
-        Object.assign(out, {
-          trace: d.trace,
-          cause: d.cause,
-          warnings: d.warnings,
-          safetyCheck: d.safetyCheck,
-          mode: ctx.mode,
-        });
       process.stdout.write(terminalJson(out) + "\n");
       return 0;
     } catch (error) {
-      if (error instanceof CliError) throw error;
+      if (error instanceof DecideInputError) throw new CliError(error.message, 2);
       const failure = cliFailure(error);
       if (!failure) throw error;
       if (failure.usage) throw new CliError(failure.message, 2);

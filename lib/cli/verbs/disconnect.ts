@@ -1,22 +1,32 @@
-import { editClaudeSettings, removeHooks } from "@/lib/agents/claude-code/connect";
+import os from "node:os";
+import { CONNECTOR_AGENTS } from "@/lib/agents";
 import { parseFlags, CliError, type Verb } from "../verb";
-import { agentArg, workspaceFolder } from "./connect-support";
+import { connectorArg, workspaceFolder } from "./connect-support";
 
-const usage = `Usage: cockpit disconnect claude-code --workspace DIR
+const usage = `Usage: cockpit disconnect ${CONNECTOR_AGENTS.join("|")} --workspace DIR [--user]
 
-  Removes exactly the hooks \`cockpit connect\` added to DIR/.claude/settings.local.json; nothing else changes.`;
+  Removes exactly the hooks \`cockpit connect\` added (Claude Code: DIR/.claude/settings.local.json);
+  nothing else changes.`;
 
 export const disconnectVerb: Verb = {
   name: "disconnect",
   summary: "remove the cockpit's permission hook from an agent's settings",
   usage,
   async run(argv) {
-    const { values, positionals } = parseFlags(argv, { workspace: { type: "string" } }, true);
-    agentArg(positionals);
+    const { values, positionals } = parseFlags(
+      argv,
+      { workspace: { type: "string" }, user: { type: "boolean" } },
+      true,
+    );
+    const { connector } = await connectorArg(positionals);
     const workspace = workspaceFolder(values.workspace);
     let result;
     try {
-      result = await editClaudeSettings(workspace, (text) => removeHooks(text));
+      result = await connector.disconnect({
+        workspace,
+        home: process.env.HOME || os.homedir(),
+        user: Boolean(values.user),
+      });
     } catch (error) {
       throw new CliError((error as Error).message);
     }

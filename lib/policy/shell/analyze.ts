@@ -13,7 +13,7 @@ const WALK_BUDGET_MS = 20;
 /**
  * Build a shell parser from the wasm bytes. `grammar` is tree-sitter-bash.wasm; `runtime` is web-tree-sitter.wasm
  * (optional where the runtime can locate it itself). The engine keeps no parser of its own: the caller loads the
- * bytes (lib/policy-runtime/shell-parser.ts on Node) and hands the parser to `decide` in the context.
+ * bytes (lib/agents/shared/shell-parser.ts on Node) and hands the parser to `decide` in the context.
  */
 export async function createShellParser(opts: { grammar: Uint8Array; runtime?: Uint8Array }): Promise<ShellParser> {
   await Parser.init(opts.runtime ? { wasmBinary: opts.runtime } : undefined);

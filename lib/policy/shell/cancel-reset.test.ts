@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { loadShellParser } from "../../policy-runtime/shell-parser";
+import { loadShellParser } from "../../agents/shared/shell-parser";
 import type { ShellParser } from "./analyze";
 
 let shell: ShellParser;

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { decide } from "../decide";
-import { loadShellParser } from "../../policy-runtime/shell-parser";
+import { loadShellParser } from "../../agents/shared/shell-parser";
 import { ctx } from "@/test/support/policy";
 import type { ShellParser } from "./analyze";
 

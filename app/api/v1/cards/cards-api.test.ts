@@ -11,7 +11,7 @@ import { hashToken } from "@/lib/auth/tokens";
 import { personHeaders } from "@/test/support/auth";
 import * as agentCards from "@/app/api/agent/v1/cards/route";
 import * as agentCard from "@/app/api/agent/v1/cards/[id]/route";
-import * as hook from "@/app/api/agent/v1/hooks/claude-code/route";
+import * as hook from "@/app/api/agent/v1/hooks/[agent]/route";
 import * as userMessageRoute from "@/app/api/agent/v1/sessions/[sessionId]/user-message/route";
 import * as cardsList from "@/app/api/v1/cards/route";
 import * as cardOne from "@/app/api/v1/cards/[id]/route";
@@ -227,6 +227,7 @@ describe("agent API and collaborator API", () => {
     });
     expect(badName.status).toBe(400);
     const hooked = await call(hook.POST, "POST", "/api/agent/v1/hooks/claude-code?wait=1", {
+      params: { agent: "claude-code" },
       bearer: token,
       body: { ...permissionRequest("x"), tool_input: { cmd: "rm -rf ~" } },
     });
@@ -308,6 +309,7 @@ describe("agent API and collaborator API", () => {
       throw new Error("card never appeared");
     };
     const allowed = call(hook.POST, "POST", "/api/agent/v1/hooks/claude-code?wait=20", {
+      params: { agent: "claude-code" },
       bearer: token,
       body: permissionRequest("rm -rf node_modules"),
     });
@@ -317,6 +319,7 @@ describe("agent API and collaborator API", () => {
     });
 
     const denied = call(hook.POST, "POST", "/api/agent/v1/hooks/claude-code?wait=20", {
+      params: { agent: "claude-code" },
       bearer: token,
       body: permissionRequest("rm -rf build"),
     });
@@ -330,6 +333,7 @@ describe("agent API and collaborator API", () => {
 
     const controller = new AbortController();
     const gone = call(hook.POST, "POST", "/api/agent/v1/hooks/claude-code?wait=20", {
+      params: { agent: "claude-code" },
       bearer: token,
       body: permissionRequest("rm -rf cache"),
       signal: controller.signal,
@@ -346,6 +350,7 @@ describe("agent API and collaborator API", () => {
     expect(settled.find((c) => c.input.command === "rm -rf cache")?.status).toBe("aborted");
 
     const timeout = await call(hook.POST, "POST", "/api/agent/v1/hooks/claude-code?wait=1", {
+      params: { agent: "claude-code" },
       bearer: token,
       body: permissionRequest("rm -rf tmp"),
     });
@@ -353,6 +358,7 @@ describe("agent API and collaborator API", () => {
     expect(
       (
         await call(hook.POST, "POST", "/api/agent/v1/hooks/claude-code", {
+          params: { agent: "claude-code" },
           bearer: token,
           body: { ...permissionRequest("ls"), hook_event_name: "PostToolUse" },
         })

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { loadShellParser } from "@/lib/policy-runtime/shell-parser";
+import { loadShellParser } from "@/lib/agents/shared/shell-parser";
 import type { ShellParser } from "@/lib/policy";
 import { makeSandbox, type Sandbox } from "@/test/support/stores";
 import { loadMcpServers } from "./context";

@@ -5,7 +5,10 @@ import { sql } from "drizzle-orm";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDb, setServerDb, type OpenedDb } from "@/db/client";
-import { checkpointNow, recordAudit } from "@/lib/audit";
+import { checkpointNow, recordAudit, recordAuditBatch } from "@/lib/audit";
+import { verifyAudit, verifyAuditOnce } from "@/lib/audit/verify";
+import { resetHeavyWork } from "@/lib/server/heavy-work";
+import * as healthRoute from "@/app/api/health/route";
 import { configureAudit } from "@/lib/audit/config";
 import { LOCAL_CREDENTIAL_ENV } from "@/lib/auth/local-credential";
 import { hashToken } from "@/lib/auth/tokens";
@@ -63,5 +66,44 @@ describe("POST /api/v1/audit/verify", () => {
       seq: 2,
       line: expect.stringMatching(/^broken at seq 2: /),
     });
+  });
+});
+
+describe("a long verification does not hold the server", () => {
+  it("yields between batches so /api/health answers meanwhile; callers share one run; 429 past the rate", async () => {
+    await opened.db.execute(sql`update audit_events set target = 's1' where seq = 2`);
+    await opened.db.transaction((tx) =>
+      recordAuditBatch(
+        tx,
+        Array.from({ length: 1200 }, (_, i) => ({
+          type: "auth.logout" as const,
+          actor: { type: "local" as const, label: "local-cli" },
+          target: `bulk${i}`,
+        })),
+      ),
+    );
+    let done = false;
+    let health: Promise<{ status: number; beforeVerify: boolean }> | null = null;
+    const report = await verifyAudit(opened.db, {
+      keyDir,
+      onYield: () => {
+        health ??= healthRoute
+          .GET(new NextRequest("http://localhost:3000/api/health"), { params: Promise.resolve({}) } as never)
+          .then((res) => ({ status: res.status, beforeVerify: !done }));
+      },
+    }).finally(() => (done = true));
+    expect(report).toMatchObject({ intact: true, events: 1203 });
+    expect(health).not.toBeNull();
+    expect(await health!).toEqual({ status: 200, beforeVerify: true });
+
+    const [a, b] = [verifyAuditOnce(opened.db), verifyAuditOnce(opened.db)];
+    expect(a).toBe(b);
+    await a;
+
+    resetHeavyWork();
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) statuses.push((await verify()).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429]);
+    resetHeavyWork();
   });
 });

@@ -10,7 +10,7 @@ import {
 import type { StorePaths } from "@/lib/stores/discover";
 import { loadPolicyInputs, type PolicyInputs } from "@/lib/stores/load-policy-inputs";
 import { cockpitProtectedPaths, policyContextFor, resolveModes, type ResolvedModes } from "@/lib/stores/policy-context";
-import type { SessionEntryRow } from "@/lib/stores/session";
+import type { SessionRuleRow } from "@/lib/stores/session";
 import { loadShellParser } from "./shell-parser";
 
 /**
@@ -32,7 +32,7 @@ export interface LoadPolicyInput {
   paths: StorePaths;
   agent: Agent;
   /** The session entries of the workspace (database rows, as data). */
-  sessionRows?: readonly SessionEntryRow[];
+  sessionRows?: readonly SessionRuleRow[];
   /** Only rows of this agent session become session rules. */
   sessionId?: string;
 }

@@ -55,7 +55,7 @@ const permissionRequest = (command: string, signal: AbortSignal) =>
       }),
       signal,
     }),
-    { params: Promise.resolve({}) },
+    { params: Promise.resolve({ agent: "claude-code" }) },
   );
 
 describe("HTTP hook: Claude Code's ask is a floor", () => {

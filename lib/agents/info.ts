@@ -1,0 +1,25 @@
+/**
+ * The shape of a catalogue entry (lib/agents/index.ts). Pure data with no imports: the catalogue is a foundation
+ * every layer may read (docs/decisions/0006-agent-interface-and-layers.md).
+ */
+/** What the catalogue says about an agent: its id, its name for people, and which capabilities it has. */
+export interface AgentInfo {
+  /** The id the API, the CLI (`--agent`, `cockpit hook <id>`) and the database use. */
+  readonly id: string;
+  /** Its name for people. */
+  readonly label: string;
+  /** It has permission stores the cockpit lists and edits (the Rules page, `cockpit entries`). */
+  readonly hasStores: boolean;
+  /** It has a hook connector (`cockpit connect|disconnect|hook <id>`). */
+  readonly hasConnector: boolean;
+  /** A stand-in for demos (`cockpit simulate`): admits cards, has no files of its own. */
+  readonly demo?: boolean;
+  /** Decides with another agent's stores and session rules (the simulator: Claude Code's); default its own. */
+  readonly rulesOf?: string;
+  /** What its `--mode` means, for help text ("permission mode", "approval policy"). */
+  readonly modeLabel?: string;
+  /** The workspace files a person picks from when adding a rule (the first is the default); none: one per scope. */
+  readonly addFiles?: readonly { readonly file: string; readonly note: string }[];
+  /** An example rule in the agent's own words, for the add-rule form. */
+  readonly ruleExample?: string;
+}

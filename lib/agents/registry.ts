@@ -1,0 +1,54 @@
+/**
+ * The registry: an agent's capabilities by id. The rest of the cockpit asks here and never names an agent. Each
+ * capability is loaded when first asked for, so a hook run loads no engine and a page loads no connector.
+ */
+import { ValidationError } from "@/lib/errors";
+import { agent as claudeCode } from "./claude-code/agent";
+import { agent as commandCode } from "./commandcode/agent";
+import { AGENT_LIST, type AgentId } from "./index";
+import { agent as mevedel } from "./mevedel/agent";
+import { agent as simulator } from "./simulator/agent";
+import type { AgentConnector, AgentEngine, AgentModule, AgentStores } from "./types";
+
+const MODULES: readonly AgentModule[] = [claudeCode, commandCode, mevedel, simulator];
+const BY_ID = new Map(MODULES.map((m) => [m.info.id, m]));
+
+/** Every agent, in the catalogue's order. */
+export function agentModules(): readonly AgentModule[] {
+  return MODULES;
+}
+
+function ids(filter: (m: AgentModule) => boolean): string {
+  return MODULES.filter(filter)
+    .map((m) => m.info.id)
+    .join(", ");
+}
+
+/** The agent with this id; an unknown id is bad input (exit 2, 400), naming the ones there are. */
+export function agentModule(id: string, need: "engine" | "stores" | "connector" = "engine"): AgentModule {
+  const found = BY_ID.get(id);
+  const has = (m: AgentModule) => need === "engine" || Boolean(m[need]);
+  if (!found) throw new ValidationError(`unknown agent "${id}" (use ${ids(has)})`);
+  if (!has(found)) {
+    const what = need === "stores" ? "no permission stores" : "no hook connector";
+    throw new ValidationError(`${found.info.label} has ${what} (use ${ids(has)})`);
+  }
+  return found;
+}
+
+export function engineOf(id: string): Promise<AgentEngine> {
+  return agentModule(id).engine();
+}
+
+export function storesOf(id: string): Promise<AgentStores> {
+  return agentModule(id, "stores").stores!();
+}
+
+export function connectorOf(id: string): Promise<AgentConnector> {
+  return agentModule(id, "connector").connector!();
+}
+
+/** Agents with stores, in the catalogue's order (listing every agent's entries). */
+export function storeAgentIds(): AgentId[] {
+  return AGENT_LIST.filter((a) => BY_ID.get(a.id)?.stores).map((a) => a.id);
+}

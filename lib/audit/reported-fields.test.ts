@@ -1,0 +1,119 @@
+/**
+ * What an agent reports about itself, or what an imported log says, never poses as the cockpit's own knowledge:
+ * its fields live under `detail.imported` (never `detail.trace`, `detail.passkey`, `detail.device`), and its tool
+ * names follow the agents' grammar, as on the card API.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { NextRequest } from "next/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDb, setServerDb, type OpenedDb } from "@/db/client";
+import { auditEvents, workspaces } from "@/db/schema";
+import { createAgentToken } from "@/lib/auth/agent-tokens";
+import * as eventsRoute from "@/app/api/agent/v1/events/route";
+import { configureAudit } from "./config";
+import { ImportBatch, importEntries, mevedelEvent } from "./import";
+import { readMevedelLog } from "./mevedel-log";
+
+let opened: OpenedDb;
+let dir: string;
+let token: string;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "audit-reported-"));
+  configureAudit({ keyDir: dir });
+  opened = await openDb({ kind: "embedded" });
+  setServerDb(opened);
+  await opened.db.insert(workspaces).values({ id: "w", path: path.join(dir, "project"), name: "project" });
+  token = (
+    await createAgentToken({ db: opened.db, actor: { kind: "local", name: "local-cli" }, input: { workspaceId: "w" } })
+  ).token;
+});
+afterAll(async () => {
+  configureAudit({ keyDir: undefined });
+  await opened.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const report = (body: unknown) =>
+  eventsRoute.POST(
+    new NextRequest("http://localhost:3000/api/agent/v1/events", {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify(body),
+    }),
+    { params: Promise.resolve({}) } as never,
+  );
+
+describe("agent-reported events", () => {
+  it("refuse a tool name with hidden characters or outside the grammar", async () => {
+    for (const tool of ["Ba\u202esh", "Bash\u200b", "rm -rf", "x;y"]) {
+      const res = await report({ agent: "codex", events: [{ sessionId: "s", tool }] });
+      expect(res.status, tool).toBe(400);
+      expect((await res.json()).error).toMatch(/tool name/);
+    }
+    expect(
+      (await report({ agent: "codex", events: [{ sessionId: "s", tool: "mcp__github__get_issue" }] })).status,
+    ).toBe(201);
+  });
+
+  it("keep the agent's own words under detail.imported", async () => {
+    const res = await report({
+      agent: "codex",
+      events: [{ sessionId: "s-imp", tool: "shell", reason: "the user said yes", at: "2026-05-01T10:00:00Z" }],
+    });
+    expect(res.status).toBe(201);
+    const [row] = await opened.db.select().from(auditEvents).where(eq(auditEvents.agentSessionId, "s-imp"));
+    expect(row!.detail).toEqual({ imported: { reportedAt: "2026-05-01T10:00:00Z", reason: "the user said yes" } });
+  });
+});
+
+describe("imported mevedel log entries", () => {
+  const forged =
+    '(:event permission-resolved :tool "Bash" :outcome allow :specifier "curl x | sh" :settlement-source user' +
+    ' :trace ((:step "allow-rule" :outcome "allow")) :passkey (:id "k" :name "Owner\'s phone") :device "Safari on iPhone"' +
+    ' :signIn "passkey")';
+
+  it("cannot pose as the cockpit's trace, passkey, device or sign-in: the log's fields live under detail.imported", async () => {
+    const { entries } = readMevedelLog(forged);
+    expect(entries).toHaveLength(1);
+    const event = mevedelEvent("w", entries[0]!);
+    expect(event.actor).toMatchObject({ type: "agent", label: "mevedel" });
+    const detail = event.detail as Record<string, unknown>;
+    for (const key of ["trace", "passkey", "device", "signIn"]) expect(detail[key], key).toBeUndefined();
+    expect(detail.imported).toMatchObject({
+      trace: expect.any(Array),
+      passkey: expect.anything(),
+      device: "Safari on iPhone",
+    });
+
+    await importEntries(opened.db, "w", entries);
+    const [row] = await opened.db.select().from(auditEvents).where(eq(auditEvents.agent, "mevedel"));
+    expect(row!.actorType).toBe("agent");
+    expect(row!.detail).not.toHaveProperty("trace");
+    expect(row!.detail).not.toHaveProperty("passkey");
+    expect(row!.detail).not.toHaveProperty("device");
+  });
+
+  it("validate tool names: the reader reports a bad one by line, the import route refuses it", () => {
+    const { entries, malformed } = readMevedelLog(
+      [
+        '(:event permission-decision :tool "Bash" :outcome allow)',
+        '(:event permission-decision :tool "Ba\u202esh")',
+      ].join("\n"),
+    );
+    expect(entries.map((e) => e.line)).toEqual([1]);
+    expect(malformed).toEqual([{ line: 2, reason: expect.stringMatching(/Ba⟨U\+202E⟩sh.*not a tool name/) }]);
+    const batch = (tool: unknown) => ({
+      workspace: "/x",
+      source: "mevedel",
+      entries: [{ line: 7, key: "a".repeat(64), fields: { tool } }],
+    });
+    expect(ImportBatch.safeParse(batch("Bash")).success).toBe(true);
+    const refused = ImportBatch.safeParse(batch("Ba\u202esh"));
+    expect(refused.success).toBe(false);
+    expect(refused.error!.issues[0]!.message).toMatch(/line 7: tool "Ba⟨U\+202E⟩sh" is not a tool name/);
+  });
+});
