@@ -602,6 +602,44 @@ export const ROWS: Row[] = [
     want: "deny",
   },
 
+  {
+    doc: `${P}: "The recognized command separators are … &" — Claude Code 2.1.332 prompts for the & background operator`,
+    rules: { allow: ["Bash(make *)"] },
+    call: bash("make a & make b"),
+    want: "ask",
+  },
+  {
+    doc: `${P}: "make a && echo ok": echo is read-only, make is allowed`,
+    rules: { allow: ["Bash(make *)"] },
+    call: bash("make a && echo ok"),
+    want: "allow",
+  },
+
+  {
+    doc: `${P}: "Subcommands like cd into a directory outside your working directories generate their own Read rule for that path"`,
+    rules: { allow: ["Bash(cd *)", "Bash(ls *)"] },
+    call: bash("cd /etc && ls"),
+    want: "ask",
+  },
+  {
+    doc: `${P}: "Input redirects … A target outside the working directories needs your approval unless an allow rule covers it"`,
+    rules: { allow: ["Bash(sort *)"] },
+    call: bash("sort < /srv/data/x.txt"),
+    want: "ask",
+  },
+  {
+    doc: `${P}: "Input redirects … unless an allow rule covers it" (a Read allow rule)`,
+    rules: { allow: ["Bash(sort *)", "Read(//srv/data/**)"] },
+    call: bash("sort < /srv/data/x.txt"),
+    want: "allow",
+  },
+  {
+    doc: `${P}: "A target that contains a glob pattern … needs your approval even when an allow rule covers it"`,
+    rules: { allow: ["Bash(sort *)", "Read(**)"] },
+    call: bash("sort < data/*.txt"),
+    want: "ask",
+  },
+
   // ── Read and Edit rules in Bash, anchors, depth, symlinks ──────────────────────────────────────────────────
   ...["cat .env", "head .env", "tail -n 3 .env", "sed -n 1p .env"].map((c): Row => ({
     doc: `${P}: "Read and Edit deny rules apply … to file commands Claude Code recognizes in Bash, such as cat, head, tail, sed"`,
@@ -780,10 +818,25 @@ export const ROWS: Row[] = [
   },
   {
     doc: `${P}: "Allow rules: apply only when both the requested path and the file it resolves to match"`,
-    rules: { allow: ["Edit(./project/**)"] },
-    extra: { resolveSymlink: (p) => (p === `${WS}/project/out` ? `${WS}/elsewhere/out` : null) },
-    call: edit(`${WS}/project/out`),
+    rules: { allow: ["Read(//srv/project/**)"] },
+    extra: { resolveSymlink: (p) => (p === "/srv/project/out" ? "/srv/elsewhere/out" : null) },
+    call: read("/srv/project/out"),
     want: "ask",
+  },
+
+  {
+    doc: `${P}: "If the path Claude asks to edit or write is itself a symlink, the Edit and Write tools refuse the write"`,
+    mode: "bypassPermissions",
+    extra: { resolveSymlink: (p) => (p === `${WS}/src/link.txt` ? `${WS}/other.txt` : null) },
+    call: write(`${WS}/src/link.txt`),
+    want: "deny",
+  },
+  {
+    doc: `${P}: "A write can still pass through a symlink when a directory on the way to the file is a symlink"`,
+    mode: "acceptEdits",
+    extra: { resolveSymlink: (p) => (p.startsWith(`${WS}/lnk`) ? p.replace(`${WS}/lnk`, `${WS}/real`) : null) },
+    call: write(`${WS}/lnk/a.txt`),
+    want: "allow",
   },
 
   // ── Critical paths ─────────────────────────────────────────────────────────────────────────────────────────
@@ -1098,10 +1151,10 @@ export const ROWS: Row[] = [
     want: "ask",
   },
   {
-    doc: `${M}: plan "edits stay blocked until you approve the plan"`,
+    doc: `${M}: plan "edits stay blocked until you approve the plan" (Claude Code puts them to the person)`,
     mode: "plan",
     call: edit(`${WS}/src/a.ts`),
-    want: "deny",
+    want: "ask",
   },
   {
     doc: `${M}: plan "commands outside the built-in read-only set prompt for approval"`,

@@ -149,9 +149,11 @@ describe("Claude Code: documented always-prompt conditions are never allowed", (
           fc.constantFrom(...NON_BYPASS),
           (allows, before, cmd, last, mode) => {
             const parts = before.map(([c, sep]) => c + sep).join("");
-            const command = last
-              ? `${parts}${cmd}`
-              : `${cmd}${before.length ? before.map(([c, sep]) => sep + c).join("") : ""}`;
+            // A dangling `&&`/`||` continues onto the next line: keep the unparsable fragment last.
+            const command =
+              last || passage.startsWith("when Claude Code can't")
+                ? `${parts}${cmd}`
+                : `${cmd}${before.length ? before.map(([c, sep]) => sep + c).join("") : ""}`;
             const call: ToolCall = { tool: "Bash", input: { command } };
             const d = decide(
               call,

@@ -19,7 +19,7 @@ import {
 } from "./context";
 import { deletesRootOrHome } from "./decide-shared";
 import { candidates, firstMatch, type Bucket, type CompiledRule, type CompiledSet } from "./match";
-import { isInside, resolveCallPath } from "./paths";
+import { dirnameAbs, isInside, resolveCallPath } from "./paths";
 import { protectedDecision, protectedHit } from "./protected";
 import { sensitiveWrite } from "./sensitive";
 import { isReadOnlyPart, safeFileTargets } from "./shell/classify";
@@ -135,6 +135,18 @@ export function decideClaudeCode(call: ToolCall, ctx: PolicyContext): Decision {
   }
   t.pass("root-home-delete", "no critical-path removal");
 
+  // "If the path Claude asks to edit or write is itself a symlink, the Edit and Write tools refuse the write and
+  // direct Claude to the link's target" (permissions#symlinks) — in every mode.
+  const link =
+    f.kind === "edit" ? f.paths.map((p) => [p, selfLink(p, ctx)] as const).find(([, l]) => l !== null) : undefined;
+  if (link)
+    return t.decide(
+      "deny",
+      "malformed-write",
+      `${link[0]} is a symbolic link: Claude Code refuses to write through it (write to ${link[1]} instead)`,
+      "safety",
+    );
+
   if (mode === "yolo")
     return t.decide("allow", "yolo", "bypassPermissions runs what the rules and critical paths leave open", "mode");
   t.pass("yolo", `mode is ${mode}`);
@@ -186,6 +198,18 @@ function fallback(
   return t.decide(d, "fallback", reason, opts.cause ?? "mode", { safetyCheck: opts.safetyCheck });
 }
 
+/** The target when `p` itself (its last segment) is a symbolic link, else null. */
+function selfLink(p: string, ctx: PolicyContext): string | null {
+  const resolve = ctx.resolveSymlink;
+  if (!resolve) return null;
+  const self = resolve(p);
+  if (self === null) return null;
+  const dir = dirnameAbs(p);
+  const parent = resolve(dir) ?? dir;
+  const name = p.slice(p.lastIndexOf("/") + 1);
+  return self === (parent === "/" ? `/${name}` : `${parent}/${name}`) ? null : self;
+}
+
 /** Claude Code's protected path among `paths` (or a symlink target), or null. */
 function protectedWrite(paths: string[], f: CallFacts, ctx: PolicyContext): string | null {
   const opts = {
@@ -234,7 +258,11 @@ function editLadder(t: Trail, f: CallFacts, ctx: PolicyContext, rules: CompiledS
   const isPlanWrite = plan !== null && f.paths.length > 0 && f.paths.every((p) => isInside(p, plan) && p !== plan);
   if (mode === "plan") {
     if (isPlanWrite) return t.decide("allow", "plan-mode", "the plan file is plan mode's own output", "mode");
-    return t.decide("deny", "plan-mode", "plan mode: edits stay blocked until the plan is approved", "mode");
+    // "edits stay blocked until you approve the plan": Claude Code puts the edit to the person ("Cannot write to …
+    // while in plan mode"), as the oracle recorded; no rule approves it.
+    return t.decide("ask", "plan-mode", "plan mode: edits stay blocked until the plan is approved", "mode", {
+      safetyCheck: true,
+    });
   }
   t.pass("plan-mode", `mode is ${mode}`);
   if (f.pathMissing)
@@ -340,6 +368,17 @@ function shellLadder(
   const verdict = (cp: CcPart): PartVerdict => {
     const isSecret = cp.part.argv.slice(1).some((a) => secret.has(a));
     if (cp.readOnly && !cp.outside.length && !isSecret && mode !== "auto") return { by: "read-only" };
+    // "Subcommands like `cd` into a directory outside your working directories generate their own Read rule for
+    // that path": such a `cd` is approved by a Read (or Edit) allow rule for the folder, not by a Bash rule.
+    if (cp.part.argv[0] === "cd" && cp.outside.length) {
+      const dir = cp.outside[0];
+      const read = dir.startsWith("/")
+        ? allowMatch(rules.allow, fileFacts(f, "read", [dir]), ctx, (c) => c.rule.specifier?.kind === "path")
+        : null;
+      return read && mode !== "plan"
+        ? { by: "allow-rule", rule: read.rule }
+        : { why: `cd into ${dir}, outside the working directories` };
+    }
     const rule = allowCands.find((c) => (mode !== "auto" || narrow(c)) && coversPart(c, cp.part));
     if (rule && mode !== "plan") return { by: "allow-rule", rule };
     if (mode === "accept-edits" && acceptEditsPart(cp, f, ctx, dirs)) return { by: "accept-edits" };
@@ -393,6 +432,16 @@ function shellLadder(
       targetWhy = inWork
         ? `writes ${p} (an edit needs approval in ${mode})`
         : `writes ${p}, outside the working directories`;
+      break;
+    }
+
+  // "for `< file`, the check covers your `Read` allow and deny rules and the working directories".
+  if (!targetWhy)
+    for (const p of cs.inputs) {
+      if (insideRoots(p, dirs, ctx)) continue;
+      const read = allowMatch(rules.allow, fileFacts(f, "read", [p]), ctx, (c) => c.rule.specifier?.kind === "path");
+      if (read) continue;
+      targetWhy = `reads ${p}, outside the working directories`;
       break;
     }
 

@@ -236,6 +236,8 @@ export interface ShellAnalysis {
   writes: string[];
   /** Every input-redirection target (`< f`), wherever it is attached. */
   reads?: string[];
+  /** A command of the line runs in the background (`&`). */
+  background?: boolean;
   /** Constructs that made the command not allowable, e.g. "if_statement", "syntax error". */
   unsupported: string[];
 }

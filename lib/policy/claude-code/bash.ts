@@ -82,6 +82,8 @@ export interface CcShell {
   targets: string[];
   /** Redirection or `tee` targets that start with `~`, contain a glob or a variable: always need approval. */
   unresolved: string[];
+  /** Input redirection targets (`< file`): inside the working directories, or covered by a Read allow rule. */
+  inputs: string[];
   /** A `cd` changed the folder (later relative words resolve against it). */
   changedDir: boolean;
 }
@@ -164,9 +166,13 @@ export function ccShell(f: CallFacts, ctx: PolicyContext): CcShell {
   const writes: string[] = [];
   const targets: string[] = [];
   const unresolved: string[] = [];
+  const inputs: string[] = [];
   const parts: CcPart[] = [];
   if (a.command.length > MAX_COMMAND)
     prompts.push(`longer than ${MAX_COMMAND.toLocaleString("en")} characters (Claude Code always prompts)`);
+  // The docs list `&` as a separator; Claude Code 2.1.332 prompts for it anyway ("This command uses the `&`
+  // background operator, which defers execution past approval-time safety checks"), as the oracle recorded.
+  if (a.background) prompts.push("runs a command in the background with `&` (Claude Code prompts)");
   if (!a.allowable)
     prompts.push(
       `Claude Code cannot fully parse it (${a.unsupported.join(", ") || "syntax error"}): it asks instead of treating it as read-only`,
@@ -189,7 +195,14 @@ export function ccShell(f: CallFacts, ctx: PolicyContext): CcShell {
 
     // Files named for reading: every word of every command except what echo/printf print (deny is aggressive).
     if (name !== "echo" && name !== "printf") for (const w of partWords(p)) track(w, reads, here);
-    for (const r of p.reads ?? []) track(r, reads, here);
+    for (const r of p.reads ?? []) {
+      track(r, reads, here);
+      // "A target that contains a glob pattern, or a relative path that follows a `cd` in the same command, needs
+      // your approval even when an allow rule covers it."
+      const t = uncheckable(r, r) || (changedDir && !r.startsWith("/")) ? null : resolveWord(r, env, here);
+      if (t === null) unresolved.push(r);
+      else inputs.push(t);
+    }
 
     // Files written: redirections and tee (checked against Edit rules and the working directories), plus the
     // operands of commands that write them.
@@ -227,7 +240,9 @@ export function ccShell(f: CallFacts, ctx: PolicyContext): CcShell {
       if (next !== cur) changedDir = true;
       cur = next;
     } else if (readOnly) {
-      // Read-only commands are free only "within the working directory and additional directories".
+      // Read-only commands are free only "within the working directory and additional directories"; after a `cd`
+      // elsewhere they read that folder even without naming it (`cd /etc && ls`).
+      if (here === null || !insideAny(here, dirs)) outside.push(here ?? "a folder that cannot be traced");
       const words = p.argv[0] === "echo" ? [] : [...partWords(p), ...(p.reads ?? [])];
       for (const w of words) {
         const r = wordPath(w, { ...env, cwd: here ?? env.cwd });
@@ -257,7 +272,13 @@ export function ccShell(f: CallFacts, ctx: PolicyContext): CcShell {
       writes.push(t);
     }
   }
-  for (const r of a.reads ?? []) if (!a.parts.some((p) => p.reads?.includes(r))) track(r, reads, cur);
+  for (const r of a.reads ?? [])
+    if (!a.parts.some((p) => p.reads?.includes(r))) {
+      track(r, reads, cur);
+      const t = uncheckable(r, r) || (changedDir && !r.startsWith("/")) ? null : resolveWord(r, env, cur);
+      if (t === null) unresolved.push(r);
+      else inputs.push(t);
+    }
   if (changedDir && sawGit)
     prompts.push("`cd` into another folder with `git` (Claude Code prompts: git may run that folder's hooks)");
   if (relativeRedirectAfterCd)
@@ -269,6 +290,7 @@ export function ccShell(f: CallFacts, ctx: PolicyContext): CcShell {
     writes: [...new Set(writes)],
     targets: [...new Set(targets)],
     unresolved,
+    inputs: [...new Set(inputs)],
     changedDir,
   };
   cache.set(f, out);

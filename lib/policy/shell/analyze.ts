@@ -121,6 +121,7 @@ function analyzeUncached(command: string, parser: Parser | null): ShellAnalysis 
     syntaxError: false,
     extraWrites: [],
     extraReads: [],
+    background: false,
     depth: 0,
     payload: () => {},
     budget: 5_000,
@@ -196,6 +197,7 @@ function classify(command: string, parseable: boolean, st: WalkState): ShellAnal
     fileTargets,
     writes: [...parts.flatMap((p) => p.writes), ...st.extraWrites],
     reads: [...parts.flatMap((p) => p.reads ?? []), ...st.extraReads],
+    ...(st.background ? { background: true } : {}),
     unsupported,
   };
 }

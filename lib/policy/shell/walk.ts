@@ -11,6 +11,8 @@ export interface WalkState {
   extraWrites: string[];
   /** Input redirections (`< f`) attached to compound statements. */
   extraReads: string[];
+  /** A command runs in the background (`a & b`, `a &`). */
+  background: boolean;
   /** Re-parse a `bash -c`/`eval`/`find -exec` payload into this state. */
   payload: (text: string, depth: number) => void;
   depth: number;
@@ -73,6 +75,8 @@ function textConcat(n: Node): string {
 /** Walk statements under `n`, collecting simple commands as parts. */
 export function walkStatement(n: Node, origin: ShellPart["origin"], st: WalkState, depth = 0): void {
   if (exhausted(st, depth)) return;
+  if (origin !== "payload" && n.childCount > n.namedChildCount && n.children.some((c) => c?.type === "&"))
+    st.background = true;
   switch (n.type) {
     case "comment":
       return;
