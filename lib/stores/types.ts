@@ -1,7 +1,17 @@
 import type { Action, Agent, Grant, MevedelRuleData, Scope } from "./policy-adapter";
 
 export type { Action, Agent, Grant, MevedelRuleData, Scope };
-export type StoreFormat = "claude-json" | "commandcode-json" | "mevedel-plist" | "database";
+export type StoreFormat =
+  | "claude-json"
+  | "commandcode-json"
+  | "mevedel-plist"
+  | "database"
+  /** Gemini CLI policy files (`[[rule]]` tables). */
+  | "gemini-toml"
+  /** Gemini CLI settings.json / trustedFolders.json (rules derived from settings, folder trust). */
+  | "gemini-json"
+  /** Cursor CLI cli-config.json / .cursor/cli.json (`permissions.allow|deny`). */
+  | "cursor-json";
 export type EntryKind = "rule" | "grant" | "profile";
 
 /** One backing store as listed: empty and invalid stores are listed too. */

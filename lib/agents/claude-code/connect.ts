@@ -5,7 +5,7 @@ import { detectFormatting } from "@/lib/stores/json-edit";
 
 export const HOOK_EVENTS = ["PermissionRequest", "UserPromptSubmit", "PreToolUse", "PostToolUse"] as const;
 /** Tool events are only recorded (audit), never answered: a short timeout keeps a slow cockpit out of the agent's way. */
-const AUDIT_HOOK_EVENTS = new Set<string>(["PreToolUse", "PostToolUse"]);
+export const AUDIT_HOOK_EVENTS: ReadonlySet<string> = new Set(["PreToolUse", "PostToolUse"]);
 const AUDIT_HOOK_TIMEOUT = 10;
 export const HOOK_PATH = "/api/agent/v1/hooks/claude-code";
 export const SETTINGS_FILE = ".claude/settings.local.json";
@@ -51,7 +51,7 @@ export function isCockpitHandler(h: Handler): boolean {
   );
 }
 
-function parseSettings(text: string, file: string): Record<string, unknown> {
+export function parseSettings(text: string, file: string): Record<string, unknown> {
   if (!text.trim()) return {};
   const errors: ParseError[] = [];
   const value = parse(text, errors, { allowTrailingComma: false });
@@ -60,10 +60,10 @@ function parseSettings(text: string, file: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-type Fmt = ReturnType<typeof detectFormatting>;
+export type Fmt = ReturnType<typeof detectFormatting>;
 
 /** jsonc-parser's raw insertion edit, with the value pretty-printed at its depth instead of reformatting neighbours. */
-function insertPretty(text: string, at: (string | number)[], value: unknown, fmt: Fmt): string {
+export function insertPretty(text: string, at: (string | number)[], value: unknown, fmt: Fmt): string {
   const [edit] = modify(text, at, value, { isArrayInsertion: typeof at.at(-1) === "number" });
   if (!edit) return text;
   const unit = fmt.insertSpaces ? " ".repeat(fmt.tabSize ?? 2) : "\t";
@@ -82,7 +82,7 @@ function insertPretty(text: string, at: (string | number)[], value: unknown, fmt
  * Removes one property or array element as the mirror image of `insertPretty`: from the end of the
  * previous sibling (taking the separator) or, for a first element, up to the next sibling.
  */
-function removeAt(text: string, at: (string | number)[]): string {
+export function removeAt(text: string, at: (string | number)[]): string {
   const root = parseTree(text);
   const node = root && findNodeAtLocation(root, at);
   if (!node) return text;
@@ -102,9 +102,15 @@ function removeAt(text: string, at: (string | number)[]): string {
 
 /**
  * Adds the cockpit hook for PermissionRequest and UserPromptSubmit, and the audit hooks for PreToolUse and
- * PostToolUse; the file's other bytes stay as they were.
+ * PostToolUse (`audit`, by default the same kind as `handler`: `connect --audit-http` passes an HTTP one); the
+ * file's other bytes stay as they were.
  */
-export function addHooks(text: string, handler: Handler, file = SETTINGS_FILE): { text: string; changed: boolean } {
+export function addHooks(
+  text: string,
+  handler: Handler,
+  file = SETTINGS_FILE,
+  audit: Handler = handler,
+): { text: string; changed: boolean } {
   const fmt = detectFormatting(text || "{\n  \n}");
   let next = text.trim() ? text : "{}\n";
   let changed = false;
@@ -117,7 +123,7 @@ export function addHooks(text: string, handler: Handler, file = SETTINGS_FILE): 
       event === "PermissionRequest"
         ? { matcher: "*", hooks: [handler] }
         : AUDIT_HOOK_EVENTS.has(event)
-          ? { matcher: "*", hooks: [{ ...handler, timeout: AUDIT_HOOK_TIMEOUT }] }
+          ? { matcher: "*", hooks: [{ ...audit, timeout: AUDIT_HOOK_TIMEOUT }] }
           : { hooks: [handler] };
     // Insert at the deepest existing level, as a pretty-printed splice: no other byte of the file changes.
     const hooks = settings.hooks as Record<string, unknown> | undefined;

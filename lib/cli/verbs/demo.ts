@@ -4,14 +4,18 @@ import path from "node:path";
 import { callServer } from "../server-client";
 import { parseFlags, UsageError, type Verb } from "../verb";
 import { hookUrl } from "./connect-support";
+import { demoFiles as cursorFiles, demoScript as cursorScript } from "@/lib/agents/cursor/demo";
+import { demoFiles as geminiFiles, demoScript as geminiScript } from "@/lib/agents/gemini/demo";
 import { runSimulation, SimulatorScript } from "./simulate";
 
 const usage = `Usage: cockpit demo [--folder DIR] [--once]
 
   Prepares a sample workspace (default ./demo-workspace) with permission stores for Claude Code,
-  Command Code and mevedel, registers it with the running cockpit, creates an agent token and runs a
-  simulated agent that keeps asking (npm install, git push, editing .env, rm -rf dist, a long
-  multi-line command, an MCP tool). Answer the cards at /cards. Stop with Ctrl-C.
+  Command Code, mevedel, Gemini CLI and Cursor CLI, registers it with the running cockpit, creates an
+  agent token and runs simulated agents that keep asking: one speaks Claude Code (npm install, git push,
+  editing .env, rm -rf dist, a long multi-line command, an MCP tool), one asks as Gemini's BeforeTool
+  hook does (docker compose, a file write), one as Cursor's beforeShellExecution hook does (npm install,
+  a compound command). Answer the cards at /cards. Stop with Ctrl-C.
 
   --once   play the script once instead of looping`;
 
@@ -54,6 +58,8 @@ const FILES: Record<string, string> = {
   "package.json":
     JSON.stringify({ name: "demo-workspace", private: true, scripts: { test: "node src/index.js" } }, null, 2) + "\n",
   ".env": "API_KEY=not-a-real-secret\n",
+  ...geminiFiles,
+  ...cursorFiles,
 };
 
 function demoScript(folder: string) {
@@ -132,17 +138,25 @@ export const demoVerb: Verb = {
     process.stdout.write(
       `Demo workspace: ${real}\nOpen ${base}/cards and answer the cards; each outcome is printed below. Ctrl-C stops.\n`,
     );
-    const script = { ...demoScript(real), loop: !values.once };
     const stop = new AbortController();
     process.once("SIGINT", () => stop.abort());
-    await runSimulation({
-      base,
-      token,
-      workspace: real,
-      script,
-      signal: stop.signal,
-      onLine: (line) => process.stdout.write(terminalJson(line) + "\n"),
-    });
+    const scripts = [
+      demoScript(real),
+      SimulatorScript.parse(geminiScript(real)),
+      SimulatorScript.parse(cursorScript()),
+    ];
+    await Promise.all(
+      scripts.map((s) =>
+        runSimulation({
+          base,
+          token,
+          workspace: real,
+          script: { ...s, loop: !values.once },
+          signal: stop.signal,
+          onLine: (line) => process.stdout.write(terminalJson({ agent: s.agent, ...line }) + "\n"),
+        }),
+      ),
+    );
     return 0;
   },
 };
