@@ -115,6 +115,11 @@ export interface RememberOffer {
   workspace: string[];
   /** That store, as a person reads it (`.claude/settings.local.json`, `~/.codex/rules/default.rules`). */
   workspaceStore: string | null;
+  /**
+   * The scope of that store when it is not the workspace's: an agent whose own "don't ask again" writes a file in the
+   * user's home (`global`) says so, and "always allow" then needs the right to change global rules.
+   */
+  workspaceScope?: "workspace" | "global";
   /** Parallel to `workspace`: an allow already stored that covers the proposed rule. */
   coveredBy?: ({ rule: string; store: string; scope: Scope } | null)[];
   /** Proposed rules that allow every use of their tool (a person must confirm them). */

@@ -1,7 +1,15 @@
 import type { Action, Agent, Grant, MevedelRuleData, Scope } from "./policy-adapter";
 
 export type { Action, Agent, Grant, MevedelRuleData, Scope };
-export type StoreFormat = "claude-json" | "commandcode-json" | "mevedel-plist" | "database";
+export type StoreFormat =
+  | "claude-json"
+  | "commandcode-json"
+  | "mevedel-plist"
+  | "database"
+  /** A Starlark rules file (`prefix_rule(...)` calls). */
+  | "starlark-rules"
+  /** A TOML settings file (modes, trust, admin requirements). */
+  | "toml";
 export type EntryKind = "rule" | "grant" | "profile";
 
 /** One backing store as listed: empty and invalid stores are listed too. */
@@ -20,6 +28,8 @@ export interface StoreInfo {
   /** Folder a Claude Code `/x` rule is relative to; the workspace for the others. */
   base: string;
   entryCount: number;
+  /** The agent does not read this store now, and why (a project the agent does not trust). */
+  inactive?: string;
 }
 
 export interface Profile {
