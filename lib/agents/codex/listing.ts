@@ -129,9 +129,16 @@ export function codexListing(stores: CodexStores, paths: Paths): CodexListing {
     const note = known?.note ?? `${ws} is not a trusted project: Codex ignores its .codex folder`;
     files.push(missing(wsDefault, "rules", "project", trusted, trusted ? undefined : note, ws));
   }
+  // A failed match/not_match example breaks the file just as a syntax error does (Codex rejects it at load).
+  const failure = stores.policy.failure;
+  const checked = files.map((f) =>
+    failure && f.path === failure.file && !f.error
+      ? { ...f, error: { line: failure.line, message: failure.message } }
+      : f,
+  );
   const located: LocatedCodexEntry[] = [];
   const infos: StoreInfo[] = [];
-  for (const file of files) {
+  for (const file of checked) {
     const mine: LocatedCodexEntry[] = [];
     const seen = new Map<string, number>();
     const ref = {
