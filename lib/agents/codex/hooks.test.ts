@@ -85,6 +85,12 @@ describe("hooks.json install / remove", () => {
     expect(removed.changed).toBe(true);
     expect(removed.text).toBe(USER_HOOKS);
   });
+  it("leaves a compact, one-line group of the user's exactly as written", () => {
+    const compact = `{\n  "hooks": {\n    "Stop": [{ "hooks": [{ "type": "command", "command": "say done" }] }]\n  }\n}\n`;
+    const { text } = installCodexHooks(compact, COMMAND);
+    expect(text).toContain(`    "Stop": [{ "hooks": [{ "type": "command", "command": "say done" }] }],\n`);
+    expect(removeCodexHooks(text).text).toBe(compact);
+  });
   it("removes everything it added from a file that had nothing else", () => {
     const { text } = installCodexHooks("{}\n", COMMAND);
     expect(removeCodexHooks(text).text.replace(/\s/g, "")).toBe("{}");

@@ -7,9 +7,10 @@
  * The connector (connector.ts) turns a payload into a card or an audit event; the floor rule (Codex asked, so the
  * rules it weighed never approve the card) is the decision pipeline's.
  */
-import { applyEdits, modify, parse, type ParseError } from "jsonc-parser";
+import { parse, type ParseError } from "jsonc-parser";
 import { z } from "zod";
 import { detectFormatting } from "@/lib/stores/json-edit";
+import { insertPretty, removeAt } from "../shared/json-splice";
 
 export const CODEX_HOOK_EVENTS = ["PermissionRequest", "PreToolUse", "PostToolUse", "UserPromptSubmit"] as const;
 export type CodexHookEvent = (typeof CODEX_HOOK_EVENTS)[number];
@@ -90,13 +91,14 @@ export function installCodexHooks(
     const settings = parseHooksFile(next, file);
     const groups = groupsOf(settings, event, file);
     if (groups.some((g) => Array.isArray(g?.hooks) && g.hooks.some(isCockpitCodexHandler))) continue;
-    next = applyEdits(
-      next,
-      modify(next, ["hooks", event, groups.length], groupFor(event, command), {
-        formattingOptions: fmt,
-        isArrayInsertion: true,
-      }),
-    );
+    // Insert at the deepest level that exists, pretty-printed there: no other byte of the file changes.
+    const hooks = settings.hooks as Record<string, unknown> | undefined;
+    const group = groupFor(event, command);
+    next = !hooks
+      ? insertPretty(next, ["hooks"], { [event]: [group] }, fmt)
+      : !(event in hooks)
+        ? insertPretty(next, ["hooks", event], [group], fmt)
+        : insertPretty(next, ["hooks", event, groups.length], group, fmt);
     changed = true;
   }
   parseHooksFile(next, file);
@@ -106,31 +108,27 @@ export function installCodexHooks(
 /** Remove the cockpit's handlers, and groups, events or the `hooks` key left empty by that; nothing else. */
 export function removeCodexHooks(text: string, file = "hooks.json"): { text: string; changed: boolean } {
   if (!text.trim()) return { text, changed: false };
-  const fmt = detectFormatting(text);
   let next = text;
   let changed = false;
-  const edit = (path: (string | number)[]) => {
-    next = applyEdits(next, modify(next, path, undefined, { formattingOptions: fmt }));
+  const edit = (at: (string | number)[]) => {
+    next = removeAt(next, at);
     changed = true;
   };
   for (const event of CODEX_HOOK_EVENTS) {
     const groups = groupsOf(parseHooksFile(next, file), event, file);
+    let touched = false;
     for (let g = groups.length - 1; g >= 0; g--) {
       const handlers = Array.isArray(groups[g]?.hooks) ? groups[g]!.hooks! : [];
       const ours = handlers.map(isCockpitCodexHandler);
       if (!ours.some(Boolean)) continue;
+      touched = true;
       if (ours.every(Boolean)) edit(["hooks", event, g]);
       else for (let h = handlers.length - 1; h >= 0; h--) if (ours[h]) edit(["hooks", event, g, "hooks", h]);
     }
-    if (
-      changed &&
-      groupsOf(parseHooksFile(next, file), event, file).length === 0 &&
-      event in ((parseHooksFile(next, file).hooks as object) ?? {})
-    )
-      edit(["hooks", event]);
+    if (touched && groupsOf(parseHooksFile(next, file), event, file).length === 0) edit(["hooks", event]);
   }
   const hooks = parseHooksFile(next, file).hooks;
-  if (changed && hooks && Object.keys(hooks).length === 0) edit(["hooks"]);
+  if (changed && hooks && typeof hooks === "object" && Object.keys(hooks).length === 0) edit(["hooks"]);
   return { text: changed ? next : text, changed };
 }
 
