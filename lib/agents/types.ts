@@ -8,6 +8,7 @@
  */
 import type { ZodType } from "zod";
 import type { Decision, ParseResult, Scope, ToolCall } from "@/lib/policy";
+import type { Finding } from "@/lib/hygiene/types";
 import type { Entry, StoreInfo, StorePaths, WriteResult } from "@/lib/stores";
 import type { AgentInfo } from "./info";
 
@@ -81,6 +82,11 @@ export interface AgentStores {
   add(input: AddInput): Promise<AddWrite>;
   /** The workspace files this agent reads (for "which agents does this folder use"); none: it reads none there. */
   workspaceFiles(scope: StoreScope): string[];
+  /**
+   * Hygiene findings for agents whose rules lib/hygiene does not read (their own semantics), over the entries `list`
+   * gives; `entries` is how many entries were linted.
+   */
+  lint?(scope: StoreScope): Promise<{ findings: Finding[]; entries: number }>;
 }
 
 // ——— engine ———

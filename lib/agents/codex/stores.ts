@@ -19,6 +19,7 @@ import { ApprovalPolicy, SandboxMode } from "./decide";
 import { discoverCodexStores } from "./io/discover";
 import { codexPathsOf, loadCodexParsers } from "./io/parsers";
 import { writeCodexFile } from "./io/write";
+import { lintCodex } from "./lint";
 import { codexListing, settingAction, settingText, type CodexListing, type LocatedCodexEntry } from "./listing";
 import {
   addPrefixRule,
@@ -335,6 +336,11 @@ export const stores: AgentStores = {
     if (!added) throw new InvalidInputError("the rule did not read back as written; nothing was written");
     const written = await commit(stores, file, next, { before: 0, after: added.entry.line }, input.dryRun);
     return { ...written, id: added.entry.id, unchanged: false };
+  },
+
+  async lint(scope) {
+    const { stores, listing } = await read(scope);
+    return { findings: lintCodex(listing, stores.policy.failure), entries: listing.entries.length };
   },
 
   workspaceFiles(scope) {
