@@ -133,7 +133,7 @@ describe("codex connector: Codex's hook payloads", () => {
         sessionId: common.session_id,
         cwd: "/home/u/work",
         tool: "Bash",
-        input: { command: "rm -f /tmp/permissionrequest-shell-command-marker", description: "clean up" },
+        input: { command: "rm -f /tmp/permissionrequest-shell-command-marker" },
         reason: "clean up",
         agentAsked: true,
       },

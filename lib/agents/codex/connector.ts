@@ -101,8 +101,9 @@ export const connector: AgentConnector<CodexHookPayload> = {
             sessionId: payload.session_id,
             cwd: payload.cwd,
             tool: payload.tool_name,
-            // The command as Codex shows it; the engine reads it as Codex's shell runs it.
-            input: { command: payload.tool_input.command, ...(description ? { description } : {}) },
+            // The command as Codex shows it (the engine reads it as Codex's shell runs it); the same input the
+            // Pre/PostToolUse audit rows carry, so the audit log finds the card that let the call through.
+            input: { command: payload.tool_input.command },
             ...(description ? { reason: description } : {}),
             // Codex fires PermissionRequest only when it decided to ask: its own rules never turn that into allow.
             agentAsked: true,
