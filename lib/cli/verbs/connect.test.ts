@@ -37,7 +37,7 @@ describe("cockpit connect / disconnect claude-code", () => {
 
   it("exits 2 on bad flags or an unknown agent, 1 on a refusal", () => {
     expect(cockpit(["connect", "claude-code"]).code).toBe(2);
-    expect(cockpit(["connect", "codex", "--workspace", root]).code).toBe(2);
+    expect(cockpit(["connect", "no-such-agent", "--workspace", root]).code).toBe(2);
     expect(cockpit(["connect", "claude-code", "--workspace", root, "--bogus"]).code).toBe(2);
     const missing = cockpit(["connect", "claude-code", "--workspace", path.join(root, "nope")]);
     expect(missing.code).toBe(1);
