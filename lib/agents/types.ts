@@ -290,4 +290,9 @@ export interface AgentConnector<Payload = unknown> {
    * or the agent's own "ask".
    */
   handle(payload: Payload, ctx: HookContext): Promise<unknown | null>;
+  /**
+   * What the hook prints when it cannot ask the cockpit at all (no token, a payload it cannot read, any error), for
+   * agents that let an action through on an empty answer (Cursor: its own "ask"). Absent or null: nothing is printed.
+   */
+  fallback?(raw: unknown, why: string): unknown | null;
 }

@@ -9,7 +9,13 @@ export type StoreFormat =
   /** A Starlark rules file (`prefix_rule(...)` calls). */
   | "starlark-rules"
   /** A TOML settings file (modes, trust, admin requirements). */
-  | "toml";
+  | "toml"
+  /** Gemini CLI policy files (`[[rule]]` tables). */
+  | "gemini-toml"
+  /** Gemini CLI settings.json / trustedFolders.json (rules derived from settings, folder trust). */
+  | "gemini-json"
+  /** Cursor CLI cli-config.json / .cursor/cli.json (`permissions.allow|deny`). */
+  | "cursor-json";
 export type EntryKind = "rule" | "grant" | "profile";
 
 /** One backing store as listed: empty and invalid stores are listed too. */

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import type { CursorAction, CursorRule, CursorScope, CursorStore } from "./config";
 
-export const CURSOR_FORMAT = "cursor-json";
+export const CURSOR_FORMAT = "cursor-json" as const;
 
 export interface CursorEntry {
   id: string;

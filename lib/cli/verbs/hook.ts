@@ -53,21 +53,27 @@ export const hookVerb: Verb = {
     }, 1000);
     watch.unref();
     let output: unknown = null;
+    let raw: unknown = null;
+    // An agent that lets an action through on an empty answer says what to print instead (its own "ask").
+    const fallback = (why: string) => connector.fallback?.(raw, why) ?? null;
     try {
       const token = process.env.COCKPIT_TOKEN;
-      const parsed = connector.payload.safeParse(JSON.parse(await readStdin()));
-      if (token && parsed.success) {
+      raw = JSON.parse(await readStdin());
+      const parsed = connector.payload.safeParse(raw);
+      if (!token) output = fallback("no COCKPIT_TOKEN in the agent's environment");
+      else if (!parsed.success) output = fallback("a hook payload the cockpit cannot read");
+      else {
         const wait = Number(process.env.COCKPIT_HOOK_WAIT ?? 590);
         output = await connector.handle(parsed.data, {
           port: httpPort(cockpitUrl(), token),
           waitSeconds: Number.isFinite(wait) && wait > 0 ? wait : 590,
           signal: stop.signal,
         });
-        if (stop.signal.aborted) output = null;
+        if (stop.signal.aborted) output = fallback("the agent ended the hook");
       }
-    } catch {
-      // Unreachable cockpit, bad token, bad payload: no output, so the agent's own prompt decides.
-      output = null;
+    } catch (error) {
+      // Unreachable cockpit, bad token, bad payload: no output (or the agent's own "ask"), so its prompt decides.
+      output = fallback(`the cockpit could not be asked (${(error as Error).message})`);
     } finally {
       clearInterval(watch);
       process.off("SIGTERM", onSignal);

@@ -1,0 +1,11 @@
+import type { AgentInfo } from "../info";
+
+export const info = {
+  id: "cursor",
+  label: "Cursor CLI",
+  hasStores: true,
+  hasConnector: true,
+  modeLabel: "mode (default = allowlist, auto-review, force, unrestricted)",
+  addFiles: [{ file: "cli.json", note: "the project's .cursor/cli.json (global: ~/.cursor/cli-config.json)" }],
+  ruleExample: "Shell(git) or Shell(npm:test) or Read(src/**) or WebFetch(docs.github.com)",
+} as const satisfies AgentInfo;
