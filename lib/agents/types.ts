@@ -6,7 +6,7 @@
  * An agent is a catalogue entry (`AgentInfo`, pure data, safe anywhere) plus capabilities loaded on demand, so the
  * hook path does not load the engine and the Rules page does not load a connector.
  */
-import type { ZodType } from "zod";
+import type { $ZodType } from "zod/v4/core";
 import type { Decision, ParseResult, Scope, ToolCall } from "@/lib/policy";
 import type { Finding } from "@/lib/hygiene/types";
 import type { Entry, StoreInfo, StorePaths, WriteResult } from "@/lib/stores";
@@ -262,6 +262,11 @@ export interface ConnectTarget {
   cliPath: string;
   /** An HTTP hook (`"type": "http"`) instead of a command hook, where the agent has them. */
   http?: boolean;
+  /**
+   * HTTP hooks for the events that are only recorded (Claude Code: PreToolUse, PostToolUse), command hooks for
+   * the rest, where the agent has HTTP hooks: auditing a tool call costs one local request, not a process start.
+   */
+  auditHttp?: boolean;
 }
 
 export interface ConnectResult {
@@ -275,15 +280,18 @@ export interface ConnectResult {
 
 /** The agent's own hook protocol: installing the cockpit's hooks, and answering one invocation. */
 export interface AgentConnector<Payload = unknown> {
-  /** The agent's hook payload (the fields the cockpit reads; everything else passes through). */
-  readonly payload: ZodType<Payload>;
+  /**
+   * The agent's hook payload (the fields the cockpit reads; everything else passes through). Any zod schema: the
+   * hook bridge's small bundle takes `zod/mini` ones; parse with zod's functions (`safeParse(schema, value)`).
+   */
+  readonly payload: $ZodType<Payload>;
   /** Whether `connect --http` is possible (the agent has HTTP hooks). */
   readonly http: boolean;
   /** Whether `connect --user` is possible (the agent reads a hook file in the user's home). */
   readonly user: boolean;
   connect(target: ConnectTarget): Promise<ConnectResult>;
   /** Removes exactly what `connect` added; every other byte stays. */
-  disconnect(target: Omit<ConnectTarget, "url" | "cliPath" | "http">): Promise<ConnectResult>;
+  disconnect(target: Omit<ConnectTarget, "url" | "cliPath" | "http" | "auditHttp">): Promise<ConnectResult>;
   /**
    * One hook invocation: the agent's payload (parsed by `payload`) in, the JSON the agent reads out; null prints
    * nothing (the agent's own prompt decides). Never allows by default: an unreachable cockpit or no answer gives null

@@ -6,7 +6,7 @@ import { insertPretty, removeAt } from "../shared/json-splice";
 
 export const HOOK_EVENTS = ["PermissionRequest", "UserPromptSubmit", "PreToolUse", "PostToolUse"] as const;
 /** Tool events are only recorded (audit), never answered: a short timeout keeps a slow cockpit out of the agent's way. */
-const AUDIT_HOOK_EVENTS = new Set<string>(["PreToolUse", "PostToolUse"]);
+export const AUDIT_HOOK_EVENTS: ReadonlySet<string> = new Set(["PreToolUse", "PostToolUse"]);
 const AUDIT_HOOK_TIMEOUT = 10;
 export const HOOK_PATH = "/api/agent/v1/hooks/claude-code";
 export const SETTINGS_FILE = ".claude/settings.local.json";
@@ -63,9 +63,15 @@ function parseSettings(text: string, file: string): Record<string, unknown> {
 
 /**
  * Adds the cockpit hook for PermissionRequest and UserPromptSubmit, and the audit hooks for PreToolUse and
- * PostToolUse; the file's other bytes stay as they were.
+ * PostToolUse (`audit`, by default the same kind as `handler`: `connect --audit-http` passes an HTTP one); the
+ * file's other bytes stay as they were.
  */
-export function addHooks(text: string, handler: Handler, file = SETTINGS_FILE): { text: string; changed: boolean } {
+export function addHooks(
+  text: string,
+  handler: Handler,
+  file = SETTINGS_FILE,
+  audit: Handler = handler,
+): { text: string; changed: boolean } {
   const fmt = detectFormatting(text || "{\n  \n}");
   let next = text.trim() ? text : "{}\n";
   let changed = false;
@@ -78,7 +84,7 @@ export function addHooks(text: string, handler: Handler, file = SETTINGS_FILE): 
       event === "PermissionRequest"
         ? { matcher: "*", hooks: [handler] }
         : AUDIT_HOOK_EVENTS.has(event)
-          ? { matcher: "*", hooks: [{ ...handler, timeout: AUDIT_HOOK_TIMEOUT }] }
+          ? { matcher: "*", hooks: [{ ...audit, timeout: AUDIT_HOOK_TIMEOUT }] }
           : { hooks: [handler] };
     // Insert at the deepest existing level, as a pretty-printed splice: no other byte of the file changes.
     const hooks = settings.hooks as Record<string, unknown> | undefined;

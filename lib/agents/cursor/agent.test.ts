@@ -3,6 +3,7 @@
  * home and git workspace, and Cursor's hook payload shapes (https://cursor.com/docs/hooks, "Common schema",
  * beforeShellExecution / beforeMCPExecution / beforeReadFile, afterShellExecution).
  */
+import { parse } from "zod";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -240,7 +241,7 @@ describe("cursor connector", () => {
   it("answers what Cursor's own entries settle at once: allow where they allow, deny where they deny", async () => {
     const c = await connectorOf("cursor");
     const { ctx, calls } = fakePort({ status: "refused", why: "unused" });
-    const allow = c.payload.parse({
+    const allow = parse(c.payload, {
       ...base,
       hook_event_name: "beforeShellExecution",
       command: "git status",
@@ -248,14 +249,14 @@ describe("cursor connector", () => {
       workspace_roots: [ws],
     });
     expect(await c.handle(allow, ctx)).toEqual({ permission: "allow" });
-    const deny = c.payload.parse({ ...(allow as object), command: "rm -rf build" });
+    const deny = parse(c.payload, { ...(allow as object), command: "rm -rf build" });
     expect(await c.handle(deny, ctx)).toMatchObject({ permission: "deny" });
     expect(calls.admitted).toHaveLength(0);
     expect(calls.uses.map((u) => [u.phase, u.outcome, u.input.command])).toEqual([
       ["pre", "allow", "git status"],
       ["pre", "deny", "rm -rf build"],
     ]);
-    const read = c.payload.parse({
+    const read = parse(c.payload, {
       ...base,
       hook_event_name: "beforeReadFile",
       file_path: path.join(ws, "README.md"),
@@ -267,7 +268,7 @@ describe("cursor connector", () => {
 
   it("an ask becomes a card: a person's answer is Cursor's; no answer or an unreachable cockpit asks, never allows", async () => {
     const c = await connectorOf("cursor");
-    const payload = c.payload.parse({
+    const payload = parse(c.payload, {
       ...base,
       hook_event_name: "beforeShellExecution",
       command: "npm install",
@@ -302,7 +303,7 @@ describe("cursor connector", () => {
     const refused = fakePort({ status: "refused", why: "no such workspace" });
     expect(await c.handle(payload, refused.ctx)).toMatchObject({ permission: "ask" });
     // An inferred allow (each segment allowed) is not answered alone: it becomes a card.
-    const both = c.payload.parse({ ...(payload as object), command: "git status && git log" });
+    const both = parse(c.payload, { ...(payload as object), command: "git status && git log" });
     const inferred = fakePort({ status: "pending", id: "k2" });
     expect(await c.handle(both, inferred.ctx)).toMatchObject({ permission: "ask" });
     expect(inferred.calls.admitted[0]!.reason).toMatch(/inferred/);
@@ -318,7 +319,7 @@ describe("cursor connector", () => {
     });
     expect(c.fallback?.({ hook_event_name: "afterFileEdit" }, "x")).toBeNull();
     const { ctx, calls } = fakePort({ status: "refused", why: "x" });
-    const after = c.payload.parse({
+    const after = parse(c.payload, {
       ...base,
       hook_event_name: "afterShellExecution",
       command: "ls",

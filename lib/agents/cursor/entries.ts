@@ -74,3 +74,9 @@ export function findCursorEntry(stores: CursorStore[], id: string): { store: Cur
   for (const hit of withIds(stores)) if (hit.id === id) return { store: hit.store, rule: hit.rule };
   return null;
 }
+
+/** The id of one rule of the listed stores (its store's nth identical string). */
+export function findCursorEntryId(stores: CursorStore[], rule: CursorRule): string {
+  for (const hit of withIds(stores)) if (hit.rule === rule) return hit.id;
+  return cursorEntryId(rule.store, rule.action, rule.text, 0);
+}

@@ -2,6 +2,7 @@
  * Gemini CLI behind the agent interface: the registry's engine, stores and connector against real files in a scratch
  * home and workspace, and Gemini's own hook payload shapes (docs/hooks/reference.md, hooks/hookEventHandler.ts).
  */
+import { parse } from "zod";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -337,7 +338,7 @@ describe("gemini connector", () => {
 
   it("a BeforeTool call Gemini would prompt for becomes a card; a person's deny blocks it", async () => {
     const c = await connectorOf("gemini");
-    const payload = c.payload.parse(beforeTool);
+    const payload = parse(c.payload, beforeTool);
     const { ctx, calls } = fakePort(
       { status: "pending", id: "card1" },
       { status: "denied", settlement: { outcome: "deny", message: "not now", by: "Ana" } },
@@ -359,7 +360,7 @@ describe("gemini connector", () => {
 
   it("an allow from the phone cannot approve: it says so and Gemini's own prompt decides; no answer prints nothing", async () => {
     const c = await connectorOf("gemini");
-    const payload = c.payload.parse(beforeTool);
+    const payload = parse(c.payload, beforeTool);
     const allowed = fakePort(
       { status: "pending", id: "card1" },
       { status: "allowed", settlement: { outcome: "allow", message: null } },
@@ -380,12 +381,12 @@ describe("gemini connector", () => {
     const c = await connectorOf("gemini");
     const { ctx, calls } = fakePort({ status: "refused", why: "x" });
     await c.handle(
-      c.payload.parse({ ...beforeTool, hook_event_name: "BeforeAgent", prompt: "go on", tool_name: undefined }),
+      parse(c.payload, { ...beforeTool, hook_event_name: "BeforeAgent", prompt: "go on", tool_name: undefined }),
       ctx,
     );
     expect(calls.messages).toBe(1);
     await c.handle(
-      c.payload.parse({
+      parse(c.payload, {
         ...beforeTool,
         hook_event_name: "AfterTool",
         tool_response: { llmContent: "", error: "exit 1" },

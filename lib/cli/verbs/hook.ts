@@ -1,9 +1,10 @@
+import { safeParse } from "zod/mini";
 import { readLocalCredential } from "@/lib/auth/local-credential";
-import { loadEnv } from "@/lib/config/env";
+import { dataDirOf } from "@/lib/config/data-dir";
 import { CONNECTOR_AGENTS } from "@/lib/agents";
+import { connectorArg } from "../connector-arg";
 import { httpPort } from "../hook-port";
 import { type Verb } from "../verb";
-import { connectorArg } from "./connect-support";
 
 const usage = `Usage: cockpit hook ${CONNECTOR_AGENTS.join("|")}   (reads the agent's hook payload on stdin)
 
@@ -20,13 +21,8 @@ Environment:
 
 function cockpitUrl(): string {
   if (process.env.COCKPIT_URL) return process.env.COCKPIT_URL.replace(/\/$/, "");
-  try {
-    const credential = readLocalCredential(loadEnv().dataDir);
-    if (credential) return credential.url.replace(/\/$/, "");
-  } catch {
-    // A bad environment only means no default; fall through.
-  }
-  return "http://localhost:3000";
+  const credential = readLocalCredential(dataDirOf());
+  return credential ? credential.url.replace(/\/$/, "") : "http://localhost:3000";
 }
 
 async function readStdin(): Promise<string> {
@@ -59,7 +55,7 @@ export const hookVerb: Verb = {
     try {
       const token = process.env.COCKPIT_TOKEN;
       raw = JSON.parse(await readStdin());
-      const parsed = connector.payload.safeParse(raw);
+      const parsed = safeParse(connector.payload, raw);
       if (!token) output = fallback("no COCKPIT_TOKEN in the agent's environment");
       else if (!parsed.success) output = fallback("a hook payload the cockpit cannot read");
       else {
