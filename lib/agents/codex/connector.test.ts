@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Ajv from "ajv";
+import { parse as zodParse, safeParse } from "zod";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CardOutcome, CardRequest, CockpitPort, ToolUseEvent } from "../types";
 import { connector } from "./connector";
@@ -101,13 +102,13 @@ function fakePort(answer: {
 }
 
 const ctx = (port: CockpitPort) => ({ port, waitSeconds: 5, signal: new AbortController().signal });
-const parse = (p: unknown) => connector.payload.parse(p);
+const parse = (p: unknown) => zodParse(connector.payload, p);
 
 describe("codex connector: Codex's hook payloads", () => {
   it("accepts exactly the sample payloads Codex's input schemas accept", () => {
     for (const p of Object.values(PAYLOADS)) {
       expect(input[p.hook_event_name](p)).toBe(true);
-      expect(connector.payload.safeParse(p).success).toBe(true);
+      expect(safeParse(connector.payload, p).success).toBe(true);
     }
     // What the schemas refuse, the connector refuses too (it then prints nothing: Codex's own prompt decides).
     const { turn_id: _t, ...noTurn } = PAYLOADS.prompt;
@@ -118,7 +119,7 @@ describe("codex connector: Codex's hook payloads", () => {
       { ...common, hook_event_name: "Stop" },
     ]) {
       expect(input.UserPromptSubmit(bad) || input.PermissionRequest(bad)).toBe(false);
-      expect(connector.payload.safeParse(bad).success).toBe(false);
+      expect(safeParse(connector.payload, bad).success).toBe(false);
     }
   });
 
