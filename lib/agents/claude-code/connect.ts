@@ -52,7 +52,7 @@ export function isCockpitHandler(h: Handler): boolean {
   );
 }
 
-function parseSettings(text: string, file: string): Record<string, unknown> {
+export function parseSettings(text: string, file: string): Record<string, unknown> {
   if (!text.trim()) return {};
   const errors: ParseError[] = [];
   const value = parse(text, errors, { allowTrailingComma: false });

@@ -4,15 +4,19 @@ import path from "node:path";
 import { callServer } from "../server-client";
 import { parseFlags, UsageError, type Verb } from "../verb";
 import { hookUrl } from "./connect-support";
+import { demoFiles as cursorFiles, demoScript as cursorScript } from "@/lib/agents/cursor/demo";
+import { demoFiles as geminiFiles, demoScript as geminiScript } from "@/lib/agents/gemini/demo";
 import { runSimulation, SimulatorScript } from "./simulate";
 
 const usage = `Usage: cockpit demo [--folder DIR] [--once]
 
   Prepares a sample workspace (default ./demo-workspace) with permission stores for Claude Code,
-  Command Code, mevedel and Codex CLI, registers it with the running cockpit, creates an agent token and
-  runs two simulated agents that keep asking: one speaks Claude Code (npm install, git push, editing .env,
-  rm -rf dist, a long multi-line command, an MCP tool), one asks as Codex's PermissionRequest hook does
-  (cargo publish, git push, a bash script). Answer the cards at /cards. Stop with Ctrl-C.
+  Command Code, mevedel, Codex CLI, Gemini CLI and Cursor CLI, registers it with the running cockpit,
+  creates an agent token and runs simulated agents that keep asking: one speaks Claude Code (npm install,
+  git push, editing .env, rm -rf dist, a long multi-line command, an MCP tool), one asks as Codex's
+  PermissionRequest hook does (cargo publish, git push, a bash script), one as Gemini's BeforeTool hook
+  does (docker compose, a file write), one as Cursor's beforeShellExecution hook does (npm install, a
+  compound command). Answer the cards at /cards. Stop with Ctrl-C.
 
   --once   play the script once instead of looping`;
 
@@ -70,6 +74,8 @@ prefix_rule(pattern=["rm", "-rf"], decision="forbidden", justification="use git 
   "package.json":
     JSON.stringify({ name: "demo-workspace", private: true, scripts: { test: "node src/index.js" } }, null, 2) + "\n",
   ".env": "API_KEY=not-a-real-secret\n",
+  ...geminiFiles,
+  ...cursorFiles,
 };
 
 function demoScript(folder: string) {
@@ -166,8 +172,14 @@ export const demoVerb: Verb = {
     );
     const stop = new AbortController();
     process.once("SIGINT", () => stop.abort());
+    const scripts = [
+      demoScript(real),
+      codexScript(),
+      SimulatorScript.parse(geminiScript(real)),
+      SimulatorScript.parse(cursorScript()),
+    ];
     await Promise.all(
-      [demoScript(real), codexScript()].map((s) =>
+      scripts.map((s) =>
         runSimulation({
           base,
           token,
