@@ -4,6 +4,7 @@ import type { Db } from "@/db/client";
 import { actorLabel, type Actor } from "@/lib/auth/actor";
 import { ConflictError } from "@/lib/errors";
 import {
+  bySeverity,
   lintWorkspace,
   removableIds,
   summarize,
@@ -12,6 +13,7 @@ import {
   type LintItem,
   type Usage,
 } from "@/lib/hygiene";
+import { agentLintFindings } from "@/lib/agents/agent-lint";
 import { ruleUsage } from "./impact";
 import { unifiedDiff } from "@/lib/hygiene/unified-diff";
 import { loadLintItems } from "@/lib/stores/load-lint-items";
@@ -45,8 +47,10 @@ export async function workspaceHygiene({
   const { workspace, paths, sessionSource } = await workspaceStores(db, actorLabel(actor), args.workspace);
   const { items } = await withStoreErrors(() => loadLintItems({ ...paths, sessionSource }));
   const usage = await usageOf(db, workspace.id, items);
-  const { findings, notes } = lintWorkspace({ workspace: paths.workspace, home: paths.home, items, usage });
-  return { summary: summarize(items.length, findings), findings, notes };
+  const lint = lintWorkspace({ workspace: paths.workspace, home: paths.home, items, usage });
+  const own = await withStoreErrors(() => agentLintFindings(paths));
+  const findings = bySeverity([...lint.findings, ...own.findings]);
+  return { summary: summarize(items.length + own.entries, findings), findings, notes: lint.notes };
 }
 
 /**

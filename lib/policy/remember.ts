@@ -1,5 +1,6 @@
 import { isToolWideText } from "./tool-wide";
 import { callFacts } from "./call";
+import { ccShell } from "./claude-code/bash";
 import { decide } from "./decide";
 import { formatMevedelRule, parseMevedelRuleText } from "./mevedel-rules";
 import { isNarrower } from "./narrow";
@@ -40,6 +41,8 @@ export interface RememberChoice {
 export function rememberChoices(call: ToolCall, ctx: PolicyContext): RememberChoice[] {
   const d = decide(call, ctx);
   if (d.safetyCheck || d.protected || d.decision !== "ask") return [];
+  // Claude Code under allowManagedPermissionRulesOnly "hides the always-allow choices … and stops saving new rules".
+  if (ctx.managedRulesOnly) return [];
   const f = callFacts(call, ctx);
   // A shell call without a command, a fetch without a host, a nameless tool: the only rule would be tool-wide.
   if (f.kind === "shell" && !f.shell) return [];
@@ -49,7 +52,7 @@ export function rememberChoices(call: ToolCall, ctx: PolicyContext): RememberCho
   let levels: { level: RememberLevel; rules: string[]; label: string }[];
   if (f.shell) {
     if (!f.shell.allowable) return []; // an unparsable command is never allowed by a rule
-    const parts = shellLevels(f.shell.parts, agent);
+    const parts = shellLevels(f, ctx);
     if (!parts) return [];
     const exactLabel =
       agent === "commandcode" ? "this command (Command Code also allows it with more arguments)" : "this exact command";
@@ -68,7 +71,10 @@ export function rememberChoices(call: ToolCall, ctx: PolicyContext): RememberCho
     ];
   } else if (f.kind === "edit") {
     if (f.paths.length === 0) return [];
-    const files = f.paths.map((p) => editTarget(p, ctx));
+    // `/x` anchors at the workspace root; Claude Code's local settings and session rules anchor it at the
+    // session's working directory (permissions: "Local settings rules anchor at the session's primary working directory").
+    const anchor = agent === "claude-code" ? f.env.cwd : ctx.workspaceRoot;
+    const files = f.paths.map((p) => editTarget(p, ctx, anchor));
     if (files.some((t) => t === null)) return [];
     const t = files as EditTarget[];
     levels = [
@@ -166,24 +172,38 @@ interface PartLevels {
 }
 
 /** Per non-read-only part of a command: its exact rule and, unless it must stay exact, its wider ones. */
-function shellLevels(parts: ShellPart[], agent: Agent): PartLevels[] | null {
+function shellLevels(f: ReturnType<typeof callFacts>, ctx: PolicyContext): PartLevels[] | null {
+  const agent = ctx.agent;
   const dialect = agent === "claude-code" ? "exact" : agent === "mevedel" ? "glob" : "prefix";
   const rule = (pattern: string) => text(agent, "Shell", { kind: "shell", pattern, dialect });
   const wide = (prefix: string) =>
     agent === "commandcode"
       ? `Shell(${prefix}:*)`
       : text(agent, "Shell", { kind: "shell", pattern: `${prefix} *`, dialect });
+  // Claude Code: a rule is matched against the command after its documented wrappers and safe assignments are
+  // stripped, and a subcommand in its read-only set needs no rule (lib/policy/claude-code/bash.ts).
+  const claude = agent === "claude-code" ? new Map(ccShell(f, ctx).parts.map((cp) => [cp.part, cp])) : null;
   const out: PartLevels[] = [];
-  for (const p of parts) {
-    if (p.origin === "payload" || isReadOnlyPart(p)) continue;
+  for (const p of f.shell!.parts) {
+    if (p.origin === "payload") continue;
+    const cp = claude?.get(p);
+    if (cp ? cp.readOnly && cp.outside.length === 0 : isReadOnlyPart(p)) continue;
+    // An allow rule never matches past an unsafe assignment: nothing can be remembered for it.
+    if (cp?.view.blocked || (cp && !cp.view.text)) return null;
+    const argv = cp ? cp.view.argv : p.argv;
+    const body = cp ? cp.view.text : p.text;
     // `*` in a stored pattern would widen it; such a command cannot be remembered exactly.
-    if (p.text.includes("*")) return null;
-    const base = p.argv[0] ?? "";
+    if (body.includes("*")) return null;
+    const base = argv[0] ?? "";
     const exactOnly =
-      ARBITRARY_CODE.has(base) || isDangerousPart(p) || p.assignments.length > 0 || p.wrappers.length > 0 || !base;
-    const sub = exactOnly ? null : subcommandOf(p.argv);
+      ARBITRARY_CODE.has(base) ||
+      isDangerousPart(p) ||
+      (!cp && (p.assignments.length > 0 || p.wrappers.length > 0)) ||
+      (cp !== undefined && cp.view.execWrapper !== null) ||
+      !base;
+    const sub = exactOnly ? null : subcommandOf(argv);
     const levels: PartLevels = {
-      exact: rule(p.text),
+      exact: rule(body),
       subcommand: sub ? { rule: wide(sub), words: sub } : null,
       program: exactOnly || SCRIPT_RUNNERS.has(base) ? null : { rule: wide(base), words: base },
     };
@@ -197,10 +217,10 @@ interface EditTarget {
   folder: { rule: string; dir: string } | null;
 }
 
-function editTarget(p: string, ctx: PolicyContext): EditTarget | null {
+function editTarget(p: string, ctx: PolicyContext, anchor: string): EditTarget | null {
   const agent = ctx.agent;
-  const inside = isInside(p, ctx.workspaceRoot);
-  const rel = inside ? p.slice(ctx.workspaceRoot.replace(/\/+$/, "").length + 1) : p;
+  const inside = isInside(p, anchor) && p !== anchor;
+  const rel = inside ? p.slice(anchor.replace(/\/+$/, "").length + 1) : p;
   const spec = inside ? `/${rel}` : `/${p}`;
   if (/[*?[\]{}]/.test(spec)) return null;
   if (agent === "mevedel")
