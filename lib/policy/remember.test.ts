@@ -46,16 +46,23 @@ describe("rememberChoices: narrowest first, never wider than the request", () =>
       [["exact", ["Bash(python3 -c 'print(1)')"]]],
     ],
     [
-      "a wrapper keeps the command exact",
+      "Claude Code strips a documented wrapper before matching: the rules name the command it runs",
       bash("timeout 30 kubectl get pods -w"),
       CLAUDE,
-      [["exact", ["Bash(timeout 30 kubectl get pods -w)"]]],
+      [
+        ["exact", ["Bash(kubectl get pods -w)"]],
+        ["subcommand", ["Bash(kubectl get *)"]],
+        ["program", ["Bash(kubectl *)"]],
+      ],
     ],
     [
-      "an env prefix keeps it exact",
+      "Claude Code strips a safe assignment before matching; npm keeps its script",
       bash("NODE_ENV=production npm run build"),
       CLAUDE,
-      [["exact", ["Bash(NODE_ENV=production npm run build)"]]],
+      [
+        ["exact", ["Bash(npm run build)"]],
+        ["subcommand", ["Bash(npm run build *)"]],
+      ],
     ],
     ["dangerous → exact", bash("rm -rf dist"), CLAUDE, [["exact", ["Bash(rm -rf dist)"]]]],
     [
