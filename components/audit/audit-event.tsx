@@ -4,36 +4,10 @@ import { HiddenTextWarning } from "@/components/ui/hidden-text";
 import { Time } from "@/components/ui/time";
 import { revealDeep } from "@/lib/text/reveal";
 import styles from "./audit.module.css";
+import type { AuditEventView } from "./types";
 import { auditSentence } from "./sentence";
 
-export interface AuditEventView {
-  seq: number;
-  at: string;
-  type: string;
-  workspace: string | null;
-  actor: {
-    label: string;
-    type: string | null;
-    id: string | null;
-    role: string | null;
-    session: string | null;
-    channel: string | null;
-    address: string | null;
-  };
-  target: string | null;
-  outcome: string | null;
-  source: string | null;
-  rule: string | null;
-  store: string | null;
-  agent: string | null;
-  agentSession: string | null;
-  toolUseId: string | null;
-  cwd: string | null;
-  tool: string | null;
-  input: Record<string, unknown> | null;
-  detail: Record<string, unknown>;
-  hash: string | null;
-}
+export type { AuditEventView };
 
 type TraceStep = { step?: string; outcome?: string; why?: string };
 

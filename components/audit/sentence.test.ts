@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AuditEventView } from "./audit-event";
+import type { AuditEventView } from "./types";
 import { auditSentence } from "./sentence";
 
 function event(over: Partial<AuditEventView>): AuditEventView {

@@ -1,5 +1,5 @@
 import { agentLabel } from "@/lib/agents";
-import type { AuditEventView } from "./audit-event";
+import type { AuditEventView } from "./types";
 
 /** An audit row as a sentence: who did what to which command, rule or thing; the raw type stays in the details. */
 export interface AuditSentence {
