@@ -22,4 +22,6 @@ export interface AgentInfo {
   readonly addFiles?: readonly { readonly file: string; readonly note: string }[];
   /** An example rule in the agent's own words, for the add-rule form. */
   readonly ruleExample?: string;
+  /** Warnings every card of this agent carries (lib/cards-client/warnings.ts names them for people). */
+  readonly cardWarnings?: readonly string[];
 }

@@ -43,6 +43,11 @@ export const AuditFilters = z.object({
   q: text(200),
   from: time,
   to: time,
+  /**
+   * What `from`/`to` compare: `recorded` (default, when the cockpit wrote the row) or `occurred` (when it happened:
+   * the original time an imported agent log gave, `detail.occurredAt`, else the recorded time).
+   */
+  timeOf: z.preprocess(blank, z.enum(["recorded", "occurred"]).optional()),
 });
 export type AuditFilters = z.infer<typeof AuditFilters>;
 
@@ -84,8 +89,14 @@ export function auditWhere(
   if (f.tool) parts.push(eq(t.tool, f.tool));
   if (f.actor) parts.push(eq(t.actor, f.actor));
   if (f.q) parts.push(searchCondition(f.q, search));
-  if (f.from) parts.push(gte(t.at, f.from));
-  if (f.to) parts.push(lte(t.at, f.to));
+  if (f.timeOf === "occurred") {
+    const when = sql`coalesce((${t.detail}->>'occurredAt')::timestamptz, ${t.at})`;
+    if (f.from) parts.push(sql`${when} >= ${f.from.toISOString()}::timestamptz`);
+    if (f.to) parts.push(sql`${when} <= ${f.to.toISOString()}::timestamptz`);
+  } else {
+    if (f.from) parts.push(gte(t.at, f.from));
+    if (f.to) parts.push(lte(t.at, f.to));
+  }
   if (cursor !== undefined) parts.push(lt(t.seq, cursor));
   return and(...parts.filter(Boolean));
 }

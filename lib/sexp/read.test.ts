@@ -132,3 +132,15 @@ describe("fuzz", () => {
     );
   });
 });
+
+describe("printed mode (what prin1 writes into a log)", () => {
+  it("reads dotted pairs, vectors and propertized strings as data; the default mode still refuses them", () => {
+    const src = '(:outcome (deny . "no\nway") :v [1 (a . b)] :s #("txt" 0 3 (face bold)))';
+    expect(() => readSexps(src)).toThrow(SexpError);
+    const [d] = readSexps(src, { printed: true }).data;
+    expect(printDatum(d!)).toBe('(:outcome (deny . "no\nway") :v [1 (a . b)] :s "txt")');
+  });
+  it.each(["(a . )", "(. a)", "(a . b c)", "[a . b]", '#(a "x")', "(a ]", "#.(x)"])("refuses %s", (src) => {
+    expect(() => readSexps(src, { printed: true })).toThrow(SexpError);
+  });
+});

@@ -51,7 +51,7 @@ export function isCockpitHandler(h: Handler): boolean {
   );
 }
 
-function parseSettings(text: string, file: string): Record<string, unknown> {
+export function parseSettings(text: string, file: string): Record<string, unknown> {
   if (!text.trim()) return {};
   const errors: ParseError[] = [];
   const value = parse(text, errors, { allowTrailingComma: false });
@@ -60,10 +60,10 @@ function parseSettings(text: string, file: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-type Fmt = ReturnType<typeof detectFormatting>;
+export type Fmt = ReturnType<typeof detectFormatting>;
 
 /** jsonc-parser's raw insertion edit, with the value pretty-printed at its depth instead of reformatting neighbours. */
-function insertPretty(text: string, at: (string | number)[], value: unknown, fmt: Fmt): string {
+export function insertPretty(text: string, at: (string | number)[], value: unknown, fmt: Fmt): string {
   const [edit] = modify(text, at, value, { isArrayInsertion: typeof at.at(-1) === "number" });
   if (!edit) return text;
   const unit = fmt.insertSpaces ? " ".repeat(fmt.tabSize ?? 2) : "\t";
@@ -82,7 +82,7 @@ function insertPretty(text: string, at: (string | number)[], value: unknown, fmt
  * Removes one property or array element as the mirror image of `insertPretty`: from the end of the
  * previous sibling (taking the separator) or, for a first element, up to the next sibling.
  */
-function removeAt(text: string, at: (string | number)[]): string {
+export function removeAt(text: string, at: (string | number)[]): string {
   const root = parseTree(text);
   const node = root && findNodeAtLocation(root, at);
   if (!node) return text;
