@@ -33,10 +33,11 @@ module.exports = {
     {
       name: "codex-core-is-pure",
       severity: "error",
-      comment: "lib/agents/codex decides and edits text handed to it; only lib/agents/codex/io/ reads or writes files.",
+      comment:
+        "lib/agents/codex decides and edits text handed to it; only lib/agents/codex/io/ and the interface modules (engine, stores, connector) read or write files.",
       from: {
         path: "^lib/agents/codex/",
-        pathNot: ["^lib/agents/codex/io/", "\\.test\\.ts$"],
+        pathNot: ["^lib/agents/codex/io/", "^lib/agents/codex/(engine|stores|connector)\\.ts$", "\\.test\\.ts$"],
       },
       to: {
         path: [

@@ -8,6 +8,7 @@
  */
 import type { $ZodType } from "zod/v4/core";
 import type { Decision, ParseResult, Scope, ToolCall } from "@/lib/policy";
+import type { Finding } from "@/lib/hygiene/types";
 import type { Entry, StoreInfo, StorePaths, WriteResult } from "@/lib/stores";
 import type { AgentInfo } from "./info";
 
@@ -81,6 +82,11 @@ export interface AgentStores {
   add(input: AddInput): Promise<AddWrite>;
   /** The workspace files this agent reads (for "which agents does this folder use"); none: it reads none there. */
   workspaceFiles(scope: StoreScope): string[];
+  /**
+   * Hygiene findings for agents whose rules lib/hygiene does not read (their own semantics), over the entries `list`
+   * gives; `entries` is how many entries were linted.
+   */
+  lint?(scope: StoreScope): Promise<{ findings: Finding[]; entries: number }>;
 }
 
 // ——— engine ———
@@ -115,6 +121,11 @@ export interface RememberOffer {
   workspace: string[];
   /** That store, as a person reads it (`.claude/settings.local.json`, `~/.codex/rules/default.rules`). */
   workspaceStore: string | null;
+  /**
+   * The scope of that store when it is not the workspace's: an agent whose own "don't ask again" writes a file in the
+   * user's home (`global`) says so, and "always allow" then needs the right to change global rules.
+   */
+  workspaceScope?: "workspace" | "global";
   /** Parallel to `workspace`: an allow already stored that covers the proposed rule. */
   coveredBy?: ({ rule: string; store: string; scope: Scope } | null)[];
   /** Proposed rules that allow every use of their tool (a person must confirm them). */

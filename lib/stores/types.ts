@@ -6,6 +6,10 @@ export type StoreFormat =
   | "commandcode-json"
   | "mevedel-plist"
   | "database"
+  /** A Starlark rules file (`prefix_rule(...)` calls). */
+  | "starlark-rules"
+  /** A TOML settings file (modes, trust, admin requirements). */
+  | "toml"
   /** Gemini CLI policy files (`[[rule]]` tables). */
   | "gemini-toml"
   /** Gemini CLI settings.json / trustedFolders.json (rules derived from settings, folder trust). */
@@ -30,6 +34,8 @@ export interface StoreInfo {
   /** Folder a Claude Code `/x` rule is relative to; the workspace for the others. */
   base: string;
   entryCount: number;
+  /** The agent does not read this store now, and why (a project the agent does not trust). */
+  inactive?: string;
 }
 
 export interface Profile {

@@ -1,7 +1,8 @@
 import path from "node:path";
 import { detectFormatting } from "@/lib/stores/json-edit";
 import { readNoFollow, writeAtomically } from "@/lib/stores/atomic-write";
-import { insertPretty, parseSettings, removeAt } from "../claude-code/connect";
+import { parseSettings } from "../claude-code/connect";
+import { insertPretty, removeAt } from "../shared/json-splice";
 
 /**
  * Command Code's hooks (reference §3.2): `PreToolUse` (may deny; runs before the tool) and `PostToolUse`

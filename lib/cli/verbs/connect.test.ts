@@ -39,7 +39,7 @@ describe("cockpit connect / disconnect claude-code", { timeout: 180_000 }, () =>
 
   it("exits 2 on bad flags or an unknown agent, 1 on a refusal", () => {
     expect(cockpit(["connect", "claude-code"]).code).toBe(2);
-    expect(cockpit(["connect", "codex", "--workspace", root]).code).toBe(2);
+    expect(cockpit(["connect", "no-such-agent", "--workspace", root]).code).toBe(2);
     expect(cockpit(["connect", "claude-code", "--workspace", root, "--bogus"]).code).toBe(2);
     const both = cockpit(["connect", "claude-code", "--workspace", root, "--http", "--audit-http"]);
     expect(both).toMatchObject({ code: 2, stderr: expect.stringContaining("name one of the two") });
