@@ -19,6 +19,7 @@ import {
 import type { AgentStores, EntryTarget, StoreScope, StoreWrite } from "../types";
 import { readGemini } from "./agent-engine";
 import { removeMember } from "./hooks";
+import { lintGemini } from "./lint";
 import { geminiLocations, WORKSPACE_POLICIES_ENABLED } from "./io/stores";
 import { entryId, geminiListing, settingPath, TIER_SCOPE, type GeminiListing } from "./listing";
 import { applyRemembered } from "./remember";
@@ -310,6 +311,20 @@ export const stores: AgentStores = {
       input.dryRun || undefined,
     );
     return { ...written, id: entryId(file, text, 0), unchanged };
+  },
+
+  async lint(scope) {
+    const { stores, versions } = await readGemini(scope, scope.cwd);
+    const listing = geminiListing({
+      stores,
+      workspace: path.resolve(scope.workspace),
+      home: path.resolve(scope.home),
+      versions,
+    });
+    return {
+      findings: lintGemini(listing, stores),
+      entries: listing.entries.filter((e) => e.scope !== "managed").length,
+    };
   },
 
   workspaceFiles(scope) {

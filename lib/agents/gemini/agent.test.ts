@@ -108,6 +108,8 @@ describe("gemini engine", () => {
     expect(d.decision).toBe("ask");
     const offer = s.remember(req, d);
     expect(offer.workspaceStore).toBe("~/.gemini/policies/auto-saved.toml");
+    // Gemini's own file is the user's: "always allow" there needs the right to change global rules.
+    expect(offer.workspaceScope).toBe("global");
     expect(offer.workspace).toEqual([
       'toolName = "run_shell_command", commandPrefix = ["docker"], decision = "allow", priority = 950, modes = ["default", "autoEdit", "yolo"]',
     ]);
@@ -156,6 +158,14 @@ describe("gemini stores", () => {
     expect(s.decide({ call: call("git status") }).decision.decision).toBe("allow");
     const auto = l.stores.find((s) => s.path.endsWith("auto-saved.toml"));
     expect(auto).toBeUndefined();
+    // Hygiene through the interface: the broken file is an error, the workspace file's rules decide nothing.
+    const lint = await (await storesOf("gemini")).lint!(scope());
+    expect(lint.findings.map((f) => [f.kind, f.severity])).toEqual(
+      expect.arrayContaining([
+        ["ineffective", "error"],
+        ["ineffective", "warning"],
+      ]),
+    );
   });
 
   it("lists settings-derived rules (the hidden narrowing deny too) and folder trust, read-only", async () => {
