@@ -122,7 +122,7 @@ test.describe("Codex CLI", () => {
       path: `${process.env.E2E_SCREENSHOTS ?? "test-results"}/codex-card-${test.info().project.name}.png`,
     });
     await confirm.getByRole("button", { name: "Confirm always allow" }).click();
-    await expect(page.getByTestId("answer-notice").first()).toContainText("Always allowed · by you");
+    await expect(page.getByTestId("answer-notice").first()).toContainText(/Always allowed: cargo publish .* · by you/);
     const result = await hook;
     expect(JSON.parse(result.stdout)).toEqual({
       hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow" } },
