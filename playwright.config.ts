@@ -41,8 +41,12 @@ export default defineConfig({
   },
   projects: [
     { name: "desktop", use: { ...devices["Desktop Chrome"], launchOptions: chromium } },
-    // Stopping a server is not about the viewport: the shutdown spec runs once, on the desktop project.
-    { name: "phone", use: { ...devices["Pixel 7"], launchOptions: chromium }, testIgnore: /shutdown\.spec\.ts$/ },
+    // Stopping a server, the CLI and response headers are not about the viewport: those specs run once, on desktop.
+    {
+      name: "phone",
+      use: { ...devices["Pixel 7"], launchOptions: chromium },
+      testIgnore: /(shutdown|cli|security-headers)\.spec\.ts$/,
+    },
   ],
   webServer: {
     command: `node bin/cockpit.mjs start --port ${port}`,

@@ -37,7 +37,8 @@ const suites = [
   // Only the Postgres suite talks to DATABASE_URL; the e2e server keeps its own embedded database.
   { name: "postgres", cmd: "npx", args: ["vitest", "run", "--config", "vitest.pg.config.ts"], db: true },
   // The build first, apart from Playwright's server start-up timeout (it takes minutes while other suites run).
-  { name: "e2e", cmd: "npx", args: ["playwright", "test"], before: ["npx", ["next", "build"]] },
+  // scripts/e2e.mjs runs the desktop and the phone project at once, each against its own server.
+  { name: "e2e", cmd: "node", args: ["scripts/e2e.mjs"], before: ["npx", ["next", "build"]] },
   // The mevedel bridge's ERT tests (Debian's emacs-nox) against a real cockpit; after e2e, whose build it reuses.
   { name: "emacs", cmd: "node", args: ["integrations/mevedel/test/run.mjs"], after: "e2e" },
 ];
