@@ -79,8 +79,6 @@ export interface AgentStores {
   /** Replace an entry by one the proof shows to be narrower; refuses with the reason otherwise. */
   narrow(target: EntryTarget & { to: string }): Promise<StoreWrite & { from: string; to: string }>;
   add(input: AddInput): Promise<AddWrite>;
-  /** The workspace files this agent reads (for "which agents does this folder use"); none: it reads none there. */
-  workspaceFiles(scope: StoreScope): string[];
 }
 
 // ——— engine ———

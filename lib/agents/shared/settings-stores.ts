@@ -3,7 +3,6 @@
  * mevedel plist): listing, revoke, narrow and add for one agent. Nothing here knows which agent it serves.
  */
 import { addEntry } from "@/lib/stores/add-entry";
-import { discoverStores } from "@/lib/stores/discover";
 import { listEntries } from "@/lib/stores/list-entries";
 import { narrowEntry } from "@/lib/stores/narrow-entry";
 import { revokeEntryDetailed } from "@/lib/stores/revoke-entry";
@@ -12,19 +11,14 @@ import type { AgentStores } from "../types";
 
 export function settingsStores(agent: Agent): AgentStores {
   return {
-    async list(scope) {
-      return listEntries({ ...scope, agent });
+    async list({ workspace, home, managedSettingsPath }) {
+      return listEntries({ workspace, home, managedSettingsPath, agent });
     },
     async revoke(target) {
-      const { result, entry } = await revokeEntryDetailed(target);
+      const { result, entry } = await revokeEntryDetailed({ ...target, agent });
       return { ...result, ...(entry ? { entry } : {}) };
     },
-    narrow: (target) => narrowEntry(target),
+    narrow: (target) => narrowEntry({ ...target, agent }),
     add: (input) => addEntry({ ...input, agent }),
-    workspaceFiles(scope) {
-      return discoverStores({ ...scope, managedSettingsPath: null }, agent)
-        .filter((s) => s.scope === "workspace")
-        .map((s) => s.path);
-    },
   };
 }
