@@ -15,6 +15,7 @@ export default defineConfig({
       "app/**/*.test.ts",
       "components/**/*.test.ts",
       "bench/**/*.test.ts",
+      "test/**/*.test.ts",
     ],
     exclude: ["**/*.pg.test.ts", "node_modules/**"],
     environment: "node",
