@@ -47,7 +47,7 @@ const DOORS: Record<string, string[]> = {
 /** Routes the local CLI credential may reach, each with why it is not a door. */
 const CLI_REACHABLE: Record<string, string> = {
   "api/local/login-link/route.ts POST":
-    "the owner's bootstrap sign-in; every link it mints is listed in the web app's notice until used or dismissed",
+    "the owner's bootstrap sign-in (the data folder's credential only: the developer credential of docs/deploy.md gets 403); every link it mints is listed in the web app's notice until used or dismissed",
   "api/auth/logout/route.ts POST": "ends a session",
   "api/v1/agent-tokens/route.ts GET": "read-only",
   "api/v1/agent-tokens/route.ts POST": "an agent token reaches only the agent API: it can neither answer nor allow",

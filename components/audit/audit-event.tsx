@@ -97,7 +97,9 @@ export function AuditEventItem({
             {reported ? `reported: ${e.source}` : e.source}
           </span>
         ) : null}
-        <span className={styles.who}>{e.actor.label}</span>
+        <span className={styles.who} data-testid="audit-who">
+          {e.actor.type === "user" && e.actor.role ? `${e.actor.label} (${e.actor.role})` : e.actor.label}
+        </span>
         {e.tool ? <code className={styles.tool}>{e.tool}</code> : null}
         {line ? <code className={styles.line}>{line}</code> : null}
         <HiddenTextWarning hidden={hidden} />

@@ -25,6 +25,8 @@ export type CardSettlement = {
   rule?: string | null;
   /** The passkey that confirmed this answer (workspaces whose approvals need a passkey). */
   passkey?: { id: string; name: string };
+  /** The answering person's role in the card's workspace at that moment, shown next to their name. */
+  role?: string;
 };
 
 /** One permission prompt mirrored from an agent: the full request and its single settlement. */

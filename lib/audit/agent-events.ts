@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { auditActor } from "./actor";
 import { DECISION_SOURCES, type AuditEvent } from "./events";
+import { takeAgentEvents } from "./agent-event-limits";
 import { recordAuditBatch } from "./record";
 import type { Actor } from "@/lib/auth/actor";
 import { TOOL_NAME } from "@/lib/cards/tool-input";
@@ -48,6 +49,7 @@ export async function recordAgentEvents(
   actor: Extract<Actor, { kind: "agent" }>,
   body: AgentEventsBody,
 ): Promise<{ recorded: number; first: number; last: number }> {
+  await takeAgentEvents(db, actor.tokenId, body.events.length);
   const events: AuditEvent[] = body.events.map((e) => ({
     type: TYPES[e.kind],
     actor: auditActor(actor),

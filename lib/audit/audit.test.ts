@@ -9,7 +9,7 @@ import { SYSTEM_ACTOR } from "./actor";
 import { rowHash, type ChainedRow } from "./chain";
 import { checkpointNow } from "./checkpoint";
 import { configureAudit } from "./config";
-import { KEY_FILE } from "./keys";
+import { KEY_FILE, MAC_EPOCH_FILE } from "./keys";
 import { recordAudit } from "./record";
 import { cutRetention } from "./retention";
 import { verifyAudit } from "./verify";
@@ -229,6 +229,34 @@ describe("verifyAudit", () => {
       seq: 9,
       reason: expect.stringMatching(/no MAC/),
     });
+  });
+
+  it("catches every MAC stripped and the tail rewritten: MACs are required from the seq recorded beside the key", async () => {
+    let report: Awaited<ReturnType<typeof verifyAudit>> | undefined;
+    await db()
+      .transaction(async (tx) => {
+        // Without the key the attacker cannot MAC, so they drop every MAC to pass as a log from before MACs existed.
+        await tx.execute(sql.raw(`update audit_events set mac = null`));
+        await tx.execute(sql.raw(`update audit_events set input = '{"command":"echo innocent"}' where seq = 8`));
+        let prev = (await tx.select().from(auditEvents).where(eq(auditEvents.seq, 7)))[0]!.hash!;
+        for (let seq = 8; seq <= 10; seq++) {
+          const [row] = await tx.select().from(auditEvents).where(eq(auditEvents.seq, seq));
+          const hash = rowHash({ ...row!, seq, prevHash: prev } as ChainedRow);
+          await tx.update(auditEvents).set({ prevHash: prev, hash }).where(eq(auditEvents.seq, seq));
+          prev = hash;
+        }
+        report = await verifyAudit(tx as unknown as Db, { keyDir });
+        throw new Error("rollback");
+      })
+      .catch((e: Error) => {
+        if (e.message !== "rollback") throw e;
+      });
+    expect(report).toMatchObject({
+      intact: false,
+      seq: 1,
+      reason: expect.stringMatching(/no MAC although every event since seq 1/),
+    });
+    expect(JSON.parse(fs.readFileSync(path.join(keyDir, MAC_EPOCH_FILE), "utf8"))).toEqual({ fromSeq: 1 });
   });
 
   it("says so when the signing key is gone", async () => {

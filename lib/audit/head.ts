@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { auditCheckpoints, auditEvents } from "@/db/schema";
 import { GENESIS, rowHash, type ChainedRow } from "./chain";
 import { keyDirOf } from "./config";
-import { rowMac, signingKey } from "./keys";
+import { macSigningKey, rowMac } from "./keys";
 
 /** A transaction: the only thing recordAudit accepts, so an audit row always commits with its change. */
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -39,7 +39,8 @@ async function sealLegacyRows(tx: Tx): Promise<Head> {
     ? { seq: Number(prev.seq), hash: prev.hash, at: null }
     : { seq: 0, hash: GENESIS, at: null };
   const rows = await tx.select().from(auditEvents).where(isNull(auditEvents.hash)).orderBy(asc(auditEvents.seq));
-  const key = signingKey(await keyDirOf())!;
+  if (!rows.length) return head;
+  const key = macSigningKey(await keyDirOf(), Number(rows[0]!.seq));
   for (const row of rows) {
     const chained = { ...row, seq: Number(row.seq), prevHash: head.hash } as ChainedRow;
     const hash = rowHash(chained);

@@ -73,6 +73,47 @@ function macKey(key: SigningKey): Buffer {
   return k;
 }
 
+export const MAC_EPOCH_FILE = "audit-mac-from.json";
+const epochs = new Map<string, number>();
+
+/**
+ * From which seq every row carries a MAC, as recorded next to the key when this data folder first MAC'd a row.
+ * Without it, someone without the key could strip every MAC and then rewrite the tail unseen (verify would take the
+ * whole log for one from before MACs existed). It lives beside the key: whoever can change it can read the key.
+ */
+export function macEpoch(dir: string): number | null {
+  const cached = epochs.get(dir);
+  if (cached !== undefined) return cached;
+  try {
+    const seq = Number(
+      (JSON.parse(fs.readFileSync(path.join(dir, MAC_EPOCH_FILE), "utf8")) as { fromSeq: unknown }).fromSeq,
+    );
+    if (!Number.isInteger(seq) || seq < 1) return 1;
+    epochs.set(dir, seq);
+    return seq;
+  } catch (error) {
+    // Unreadable or garbled: demand MACs everywhere rather than nowhere.
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? null : 1;
+  }
+}
+
+/** The key for MAC'ing rows from `firstSeq` on; records the MAC epoch the first time (never moves it). */
+export function macSigningKey(dir: string, firstSeq: number): SigningKey {
+  const key = signingKey(dir)!;
+  if (!epochs.has(dir) && macEpoch(dir) === null) {
+    try {
+      fs.writeFileSync(path.join(dir, MAC_EPOCH_FILE), JSON.stringify({ fromSeq: firstSeq }) + "\n", {
+        mode: 0o600,
+        flag: "wx",
+      });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    macEpoch(dir);
+  }
+  return key;
+}
+
 export function rowMac(key: SigningKey, seq: number, hash: string): string {
   return createHmac("sha256", macKey(key)).update(`${MAC_TAG}\u0000${seq}\u0000${hash}`).digest("base64url");
 }

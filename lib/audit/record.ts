@@ -1,4 +1,4 @@
-import { rowMac, signingKey } from "./keys";
+import { macSigningKey, rowMac } from "./keys";
 import { is, sql } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import type { Db, DbOrTx } from "@/db/client";
@@ -32,7 +32,7 @@ export async function recordAudit(tx: Tx, event: AuditEvent): Promise<{ seq: num
   const at = head.at && head.at > now ? head.at : now;
   const row = chainedRow(e, head.seq + 1, at, head.hash);
   const hash = rowHash(row);
-  const key = signingKey(await keyDirOf())!;
+  const key = macSigningKey(await keyDirOf(), row.seq);
   await tx.insert(auditEvents).values({ ...row, hash, mac: rowMac(key, row.seq, hash) });
   await maybeCheckpoint(tx, { seq: row.seq, hash, at });
   return { seq: row.seq, hash };
@@ -101,7 +101,7 @@ export async function recordAuditBatch(tx: Tx, events: AuditEvent[]): Promise<{ 
   const now = new Date();
   const at = head.at && head.at > now ? head.at : now;
   const rows: (ChainedRow & { hash: string; mac: string })[] = [];
-  const key = signingKey(await keyDirOf())!;
+  const key = macSigningKey(await keyDirOf(), head.seq + 1);
   let prev = head.hash;
   for (const [i, e] of parsed.entries()) {
     const row = chainedRow(e, head.seq + 1 + i, at, prev);

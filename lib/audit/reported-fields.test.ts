@@ -6,13 +6,14 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { count, eq } from "drizzle-orm";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDb, setServerDb, type OpenedDb } from "@/db/client";
-import { auditEvents, workspaces } from "@/db/schema";
+import { agentTokens, auditEvents, workspaces } from "@/db/schema";
 import { createAgentToken } from "@/lib/auth/agent-tokens";
 import * as eventsRoute from "@/app/api/agent/v1/events/route";
+import { resetAgentEventLimits, takeAgentEvents } from "./agent-event-limits";
 import { configureAudit } from "./config";
 import { ImportBatch, importEntries, mevedelEvent } from "./import";
 import { readMevedelLog } from "./mevedel-log";
@@ -30,7 +31,7 @@ beforeAll(async () => {
   token = (
     await createAgentToken({ db: opened.db, actor: { kind: "local", name: "local-cli" }, input: { workspaceId: "w" } })
   ).token;
-});
+}, 120_000);
 afterAll(async () => {
   configureAudit({ keyDir: undefined });
   await opened.close();
@@ -115,5 +116,50 @@ describe("imported mevedel log entries", () => {
     const refused = ImportBatch.safeParse(batch("Ba\u202esh"));
     expect(refused.success).toBe(false);
     expect(refused.error!.issues[0]!.message).toMatch(/line 7: tool "Ba⟨U\+202E⟩sh" is not a tool name/);
+  });
+});
+
+describe("agent audit events per token", () => {
+  const batch = (n: number, session: string) => ({
+    agent: "codex",
+    events: Array.from({ length: n }, (_, i) => ({ sessionId: session, tool: "shell", input: { command: `ls ${i}` } })),
+  });
+  const rows = async (session: string) =>
+    Number(
+      (await opened.db.select({ n: count() }).from(auditEvents).where(eq(auditEvents.agentSessionId, session)))[0]!.n,
+    );
+
+  it("a burst beyond the per-minute rate gets 429 with Retry-After and records nothing of that batch", async () => {
+    resetAgentEventLimits();
+    expect((await report(batch(500, "flood"))).status).toBe(201);
+    const refused = await report(batch(500, "flood"));
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await refused.json()).error).toMatch(/at most 600 a minute/);
+    expect(await rows("flood")).toBe(500);
+    resetAgentEventLimits();
+  });
+
+  it("the rate refills over time; the daily cap counts what the token already wrote today, even after a restart", async () => {
+    resetAgentEventLimits();
+    const [{ id }] = (await opened.db.select({ id: agentTokens.id }).from(agentTokens).limit(1)) as [{ id: string }];
+    const limits = { perMinute: 60, burst: 100, perDay: 2000 };
+    const t0 = Date.now();
+    await takeAgentEvents(opened.db, id, 100, limits, t0);
+    await expect(takeAgentEvents(opened.db, id, 1, limits, t0)).rejects.toMatchObject({ status: 429 });
+    await takeAgentEvents(opened.db, id, 10, limits, t0 + 10_000);
+    // A fresh process reads today's count from the log: the 500+ events written above already count.
+    resetAgentEventLimits();
+    const written = Number(
+      (await opened.db.select({ n: count() }).from(auditEvents).where(eq(auditEvents.actorId, id)))[0]!.n,
+    );
+    expect(written).toBeGreaterThanOrEqual(500);
+    const tight = { perMinute: 6000, burst: 6000, perDay: written + 5 };
+    await takeAgentEvents(opened.db, id, 5, tight, t0);
+    await expect(takeAgentEvents(opened.db, id, 1, tight, t0)).rejects.toMatchObject({
+      status: 429,
+      message: expect.stringMatching(/a day/),
+    });
+    resetAgentEventLimits();
   });
 });

@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { auditCheckpoints, auditEvents } from "@/db/schema";
 import { checkpointStatement, GENESIS, rowHash, type ChainedRow } from "./chain";
 import { keyDirOf } from "./config";
-import { rowMac, signingKey, verifyStatement } from "./keys";
+import { macEpoch, rowMac, signingKey, verifyStatement } from "./keys";
 import { pacer } from "@/lib/server/pace";
 
 export type VerifyReport =
@@ -42,7 +42,9 @@ export async function verifyAudit(
     checkpoints: checkpoints.length,
   });
 
-  const key = signingKey(keyDir ?? (await keyDirOf()), { create: false });
+  const dir = keyDir ?? (await keyDirOf());
+  const key = signingKey(dir, { create: false });
+  const macFrom = macEpoch(dir);
   let macSeen = false;
   if (checkpoints.length) {
     if (!key) return broken(Number(checkpoints[0]!.seq), "the checkpoint signing key is missing from the data folder");
@@ -91,6 +93,11 @@ export async function verifyAudit(
           return broken(seq, "the event's MAC does not match (it was rewritten without the audit key)");
         macSeen = true;
       } else if (macSeen) return broken(seq, "the event carries no MAC although earlier events do (it was rewritten)");
+      else if (macFrom !== null && seq >= macFrom)
+        return broken(
+          seq,
+          `the event carries no MAC although every event since seq ${macFrom} must (it was rewritten)`,
+        );
       const c = bySeq.get(seq);
       if (c && c.headHash !== row.hash) return broken(seq, "the event differs from the signed checkpoint at this seq");
       prev = { seq, hash: row.hash };

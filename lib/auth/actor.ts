@@ -33,6 +33,8 @@ export interface PersonActor {
 export interface LocalActor {
   kind: "local";
   name: "local-cli";
+  /** The developer credential (docs/deploy.md): the CLI's rights, but it mints no login link. */
+  developer?: true;
 }
 /** An agent token bound to one workspace. */
 export interface AgentActor {

@@ -1,4 +1,5 @@
 import { and, eq, gt, inArray, isNull } from "drizzle-orm";
+import { DisplayName } from "./names";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { invites, memberships, pushSubscriptions, sessions, users, workspaces } from "@/db/schema";
@@ -115,7 +116,7 @@ export async function inviteIsOpen(db: Db, token: string | undefined | null): Pr
 
 export const AcceptInviteInput = z.object({
   token: z.string().min(10).max(200),
-  name: z.string().trim().min(1, "give a display name").max(100),
+  name: DisplayName,
 });
 
 export const INVITE_GONE =

@@ -48,6 +48,9 @@ describe("describeSettlement", () => {
       `Answered elsewhere (in the terminal) · at ${time}`,
     ],
     [settled("coalesced", { source: "policy", by: "system" }), `Allowed by a rule · at ${time}`],
+    // Names show the role: no chosen name can pass for the owner or the CLI.
+    [settled("allowed", { by: "Ada", role: "approver" }), `Allowed once · by Ada (approver) at ${time} via web`],
+    [settled("allowed", { by: "owner", role: "owner" }), `Allowed once · by owner (owner) at ${time} via web`],
   ])("%#", (card, text) => {
     expect(describeSettlement(card, { now })).toBe(text);
   });

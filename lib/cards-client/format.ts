@@ -36,13 +36,18 @@ export function settlementTitle(card: Settled): string {
   }
 }
 
+/** "Ada (approver)": a person's name with their role, so no chosen name can pass for another party. */
+export function personWithRole(s: { by: string; role?: string }): string {
+  return s.role ? `${s.by} (${s.role})` : s.by;
+}
+
 /** "Allowed once · by you at 14:02 via web" — the confirmation shown after answering and on deep links. */
 export function describeSettlement(card: Settled, { me, now }: { me?: string; now?: Date } = {}): string {
   const title = settlementTitle(card);
   const s = card.settlement;
   if (!s || card.status === "pending") return title;
   const human = s.source === "user" || s.source === "recheck";
-  const who = human ? ` by ${me && s.by === me ? "you" : s.by}` : "";
+  const who = human ? ` by ${me && s.by === me ? "you" : personWithRole(s)}` : "";
   const via = human && VIA[s.via] ? ` via ${VIA[s.via]}` : "";
   const passkey = s.passkey ? ` · confirmed with passkey ${s.passkey.name}` : "";
   return `${title} ·${who} at ${formatTime(s.at, now)}${via}${passkey}`;
@@ -99,7 +104,7 @@ export function conflictText(
 ): string {
   const s = card?.settlement;
   if (card && s && (card.status === "allowed" || card.status === "denied") && s.source === "user") {
-    const who = me && s.by === me ? "you (another tab or device)" : s.by;
+    const who = me && s.by === me ? "you (another tab or device)" : personWithRole(s);
     return `Not answered: already settled by ${who} at ${formatTime(s.at, now)} — ${settlementTitle(card)}`;
   }
   return `Not answered: ${serverMessage.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z/g, (iso) => formatTime(iso, now))}`;

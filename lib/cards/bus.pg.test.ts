@@ -59,7 +59,7 @@ describe.skipIf(!pg)("exactly-once settlement on Postgres", () => {
       expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
       const rejected = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
       expect(rejected).toHaveLength(49);
-      for (const r of rejected) expect(r.reason.message).toMatch(/^already settled by alice at /);
+      for (const r of rejected) expect(r.reason.message).toMatch(/^already settled by alice \(owner\) at /);
     } finally {
       await f.cleanup();
     }

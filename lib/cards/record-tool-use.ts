@@ -3,7 +3,11 @@ import type { DbOrTx } from "@/db/client";
 import { cards } from "@/db/schema";
 import { auditActor, inTransaction, recordAudit, type DecisionSource } from "@/lib/audit";
 import type { Actor } from "@/lib/auth/actor";
+import { takeAgentEvents } from "@/lib/audit/agent-event-limits";
+import { ValidationError } from "@/lib/errors";
+import { revealHidden } from "@/lib/text/reveal";
 import { decisionSourceOf } from "./events";
+import { TOOL_NAME } from "./tool-input";
 
 const AUDIT_INPUT_LIMIT = 20_000;
 /** How far back a PostToolUse looks for the card that let the call through. */
@@ -89,6 +93,9 @@ export async function recordToolUse(
     now?: Date;
   },
 ): Promise<void> {
+  if (tool !== null && !TOOL_NAME.test(tool))
+    throw new ValidationError(`tool_name: "${revealHidden(tool.slice(0, 80))}" is not a tool name`);
+  if (actor.kind === "agent") await takeAgentEvents(db, actor.tokenId, 1);
   const fits = JSON.stringify(input).length <= AUDIT_INPUT_LIMIT;
   const reached =
     event === "PostToolUse" ? await reachedDecision(db, { workspaceId, sessionId, tool, input, now }) : null;

@@ -10,6 +10,7 @@ import { getCard } from "./get-card";
 import { listCards } from "./list-cards";
 import { settleCard, type SettleCardInput } from "./settle-card";
 import { bash, cardFixture, OWNER, VIEWER, type CardFixture } from "@/test/support/cards";
+import { roleEverywhere } from "@/test/support/auth";
 
 let f: CardFixture;
 beforeAll(async () => {
@@ -40,7 +41,7 @@ describe("settlement", () => {
     expect(failed).toHaveLength(49);
     for (const r of failed) {
       expect(r.reason).toBeInstanceOf(ConflictError);
-      expect(r.reason.message).toMatch(/^already settled by alice at \d{4}-/);
+      expect(r.reason.message).toMatch(/^already settled by alice \(owner\) at \d{4}-/);
     }
     const events = await f.opened.db.select().from(cardEvents).where(eq(cardEvents.cardId, c.id));
     expect(events.map((e) => e.type)).toEqual(["enqueued", "resolved"]);
@@ -186,6 +187,12 @@ describe("settlement", () => {
       status: 422,
       message: expect.stringMatching(/confirmToolWide/),
     });
+    expect((await getCard(f.opened.db, { cardId: c.id })).status).toBe("pending");
+    // An approver may Always allow the engine's narrow rule, but a tool-wide one is an admin's act (as on the Rules page).
+    const approver = roleEverywhere("approver", { userId: "u-appr", name: "ann", sessionId: "s-appr" });
+    await expect(
+      answer(c.id, { outcome: "allow", remember: "workspace", hash: c.hash, confirmToolWide: true }, approver),
+    ).rejects.toMatchObject({ status: 403, message: expect.stringMatching(/admin role/) });
     expect((await getCard(f.opened.db, { cardId: c.id })).status).toBe("pending");
     const done = await answer(c.id, { outcome: "allow", remember: "workspace", hash: c.hash, confirmToolWide: true });
     expect(done.card.settlement).toMatchObject({ remember: "workspace" });

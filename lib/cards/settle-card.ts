@@ -7,7 +7,7 @@ import { requireCan } from "@/lib/auth/access";
 import { actorLabel, answersAsPerson, PERSON_ONLY, type Actor } from "@/lib/auth/actor";
 import { recheckAnswerRight } from "@/lib/auth/recheck";
 import { ConflictError, ForbiddenError, UnprocessableError } from "@/lib/errors";
-import { PasskeyAssertion, verifyApprovalAssertion } from "@/lib/auth/passkeys";
+import { PasskeyAssertion, requireFreshPasskey, verifyApprovalAssertion } from "@/lib/auth/passkeys";
 import { addSessionEntry } from "@/lib/session-entries/session-entries";
 import { publishCardChange } from "./bus";
 import { coalesceSiblings } from "./coalesce-siblings";
@@ -94,6 +94,12 @@ export async function settleCard({
       throw new UnprocessableError(
         `${wide.join(", ")} would allow every use of the tool; confirm the tool-wide rule (confirmToolWide) or allow once`,
       );
+    // An approver's Always allow writes the engine's narrow rule for this one call. A tool-wide one is the same act
+    // as adding a tool-wide rule on the Rules page: the admin role there and a fresh passkey step-up.
+    if (wide.length) {
+      requireCan(actor, "entry.add", card.workspaceId);
+      await requireFreshPasskey(db, actor, "an Always allow for every use of the tool");
+    }
   }
   const [workspace] = await db.select().from(workspaces).where(eq(workspaces.id, card.workspaceId));
   const who = actorLabel(actor);
@@ -124,6 +130,7 @@ export async function settleCard({
     remember: input.remember,
     message: input.message || null,
     source: "user",
+    role,
     ...(confirmedWith ? { passkey: confirmedWith } : {}),
   };
   if (input.outcome === "allow") {
@@ -148,6 +155,7 @@ export async function settleCard({
         remember: "once",
         message: decision.reason,
         source: "recheck",
+        role,
         rule: decision.rule,
       };
   }

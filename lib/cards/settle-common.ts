@@ -17,7 +17,7 @@ export async function conflictFor(db: DbOrTx, row: CardRow): Promise<ConflictErr
       ? `the request expired at ${at} (the user may have been away); nothing was granted`
       : row.status === "aborted"
         ? `the request was answered elsewhere (aborted by the agent) at ${at}; nothing was granted`
-        : `already settled by ${row.settledBy ?? "someone"} at ${at}`;
+        : `already settled by ${row.settledBy ?? "someone"}${row.settlement?.role ? ` (${row.settlement.role})` : ""} at ${at}`;
   return new ConflictError(message, { card: await getCard(db, { cardId: row.id }) });
 }
 

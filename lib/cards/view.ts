@@ -49,6 +49,8 @@ export const CardView = z.object({
       ruleNotSaved: z.string().optional(),
       /** "confirmed with passkey ⟨name⟩" */
       passkey: z.object({ id: z.string(), name: z.string() }).optional(),
+      /** The answering person's role then: names show it, so "by owner" cannot be a collaborator's chosen name. */
+      role: z.string().optional(),
     })
     .nullable(),
 });
@@ -101,6 +103,7 @@ export function toCardView(card: CardRow, workspace: WorkspaceRow, hold: HoldRow
             source: s.source,
             ...(s.ruleNotSaved ? { ruleNotSaved: s.ruleNotSaved } : {}),
             ...(s.passkey ? { passkey: s.passkey } : {}),
+            ...(s.role ? { role: s.role } : {}),
           }
         : null,
   };

@@ -295,7 +295,13 @@ export interface AnswerResult {
 export async function answerCard(cardId: string, input: AnswerInput): Promise<AnswerResult> {
   const url = `/api/v1/cards/${id(cardId)}/answer`;
   const body = { ...input, message: input.message?.trim() || undefined };
-  const first = await request<AnswerResult>(url, { body });
+  let first = await request<AnswerResult>(url, { body });
+  // A tool-wide Always allow asks an admin for a fresh passkey step-up, as adding the rule on the Rules page does.
+  if (!first.ok && first.status === 403 && first.body.details?.stepUp) {
+    const confirmed = await confirmWithPasskey();
+    if (!confirmed.ok) throw new AnswerError(`${first.error} (${confirmed.error})`, 403, null);
+    first = await request<AnswerResult>(url, { body });
+  }
   const needsPasskey = !first.ok && first.status === 403 && first.body.details?.needsPasskey === true;
   if (!needsPasskey) return orThrow(Promise.resolve(first));
   const signed = await ceremony(() =>

@@ -85,6 +85,10 @@ export const CockpitEnv = StoreEnv.extend({
   COCKPIT_ADMISSIONS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
   /** …holding at most this many admissions for a burst. */
   COCKPIT_ADMISSION_BURST: z.coerce.number().int().min(1).max(100_000).default(30),
+  /** Audit events one agent token may report per minute (events API and tool-use hooks)… */
+  COCKPIT_AGENT_EVENTS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
+  /** …and per UTC day; beyond either, 429 with Retry-After and nothing of that batch is recorded. */
+  COCKPIT_AGENT_EVENTS_PER_DAY: z.coerce.number().int().min(1).max(100_000_000).default(50_000),
 });
 export type CockpitEnv = z.infer<typeof CockpitEnv> & { dataDir: string };
 

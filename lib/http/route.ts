@@ -4,7 +4,7 @@ import { z, ZodError, type ZodType } from "zod";
 import { getDb, type Db } from "@/db/client";
 import { hasRole, PERSON_ONLY, type AgentActor, type HumanActor, type Role } from "@/lib/auth/actor";
 import { actorFromAgentToken } from "@/lib/auth/agent-tokens";
-import { isLocalCredential } from "@/lib/auth/local-credential";
+import { isDeveloperCredential, isLocalCredential } from "@/lib/auth/local-credential";
 import { actorFromSessionToken } from "@/lib/auth/sessions";
 import { AppError, statusOf, TooManyRequestsError } from "@/lib/errors";
 import { AGENT_BODY_LIMIT, PEOPLE_BODY_LIMIT, readJsonBody } from "./body";
@@ -88,6 +88,7 @@ async function authenticate(req: NextRequest, db: Db, access: Access): Promise<A
   if (token) {
     if (access === "agent") return actorFromAgentToken(db, token);
     if (isLocalCredential(token)) return { kind: "local", name: "local-cli" };
+    if (isDeveloperCredential(token)) return { kind: "local", name: "local-cli", developer: true };
     // A valid agent token is recognised so it gets a 403 with a reason, not a bare 401.
     if (token.startsWith("cpa_")) return actorFromAgentToken(db, token);
     return null;

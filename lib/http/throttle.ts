@@ -1,13 +1,18 @@
 import { env } from "@/lib/config/env";
 import { clientKey } from "./client-key";
 
-/** Per-client failure counter with exponential lockout, for guessable endpoints such as login. */
+/**
+ * Per-client failure counter with exponential lockout, for guessable endpoints such as login. A success never
+ * resets it (a valid token always works, but does not buy a guesser a fresh allowance); a key forgets its failures
+ * after `forgetMs` without one.
+ */
 class Throttle {
-  private readonly failures = new Map<string, { count: number; until: number }>();
+  private readonly failures = new Map<string, { count: number; until: number; last: number }>();
   constructor(
     private readonly freeAttempts = 10,
     private readonly baseMs = 1000,
     private readonly maxMs = 60_000,
+    private readonly forgetMs = 3600_000,
   ) {}
 
   /** Milliseconds the client must still wait (0 = may try now). */
@@ -17,8 +22,10 @@ class Throttle {
   }
 
   fail(client: string, now = Date.now()): void {
-    const entry = this.failures.get(client) ?? { count: 0, until: 0 };
+    let entry = this.failures.get(client);
+    if (!entry || now - entry.last > this.forgetMs) entry = { count: 0, until: 0, last: now };
     entry.count += 1;
+    entry.last = now;
     const over = entry.count - this.freeAttempts;
     entry.until = over > 0 ? now + Math.min(this.maxMs, this.baseMs * 2 ** (over - 1)) : 0;
     this.failures.set(client, entry);

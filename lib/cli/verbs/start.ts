@@ -4,7 +4,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { EnvError, loadEnv } from "@/lib/config/env";
 import { PEER_PRELOAD } from "@/lib/http/client-key";
-import { LOCAL_CREDENTIAL_ENV, readLocalCredential, writeLocalCredential } from "@/lib/auth/local-credential";
+import {
+  DEVELOPER_CREDENTIAL_ENV,
+  ensureDeveloperCredential,
+  LOCAL_CREDENTIAL_ENV,
+  readLocalCredential,
+  writeLocalCredential,
+} from "@/lib/auth/local-credential";
 import { exposureWarning, localUrl } from "../listen-address";
 import { parseFlags, CliError, UsageError, type Verb } from "../verb";
 
@@ -137,6 +143,7 @@ Environment:
     const warning = exposureWarning(env.COCKPIT_HOST, env.COCKPIT_PUBLIC_URL);
     if (warning) process.stderr.write(`${warning}\n`);
     const credential = writeLocalCredential(env.dataDir, url, process.pid);
+    const developer = ensureDeveloperCredential(env.dataDir);
     // The preload stamps each request with its socket address (lib/http/client-key.ts): route handlers cannot see it.
     const preload = path.join(ROOT, PEER_PRELOAD);
     const child = spawn(
@@ -145,7 +152,7 @@ Environment:
       {
         cwd: ROOT,
         stdio: ["ignore", "pipe", "inherit"],
-        env: { ...process.env, [LOCAL_CREDENTIAL_ENV]: credential.hash },
+        env: { ...process.env, [LOCAL_CREDENTIAL_ENV]: credential.hash, [DEVELOPER_CREDENTIAL_ENV]: developer.hash },
       },
     );
     // Next prints its own banner; keep its later log lines but not the banner noise.

@@ -20,7 +20,7 @@ function settledTitle(card: CardView): string {
   if (card.status === "expired") return `Expired: ${card.tool} in ${card.workspace.name}`;
   if (card.status === "aborted") return `Withdrawn by the agent: ${card.tool} in ${card.workspace.name}`;
   if (!s) return `${card.tool} in ${card.workspace.name}: ${card.status}`;
-  return `${s.outcome === "allow" ? "Allowed" : "Denied"} by ${s.by}: ${card.tool} in ${card.workspace.name}`;
+  return `${s.outcome === "allow" ? "Allowed" : "Denied"} by ${s.role ? `${s.by} (${s.role})` : s.by}: ${card.tool} in ${card.workspace.name}`;
 }
 
 /** The headline of a message: a test says so, a pending card asks, a settled one reports. */

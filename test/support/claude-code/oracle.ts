@@ -186,7 +186,15 @@ export async function runScenario(sc: Scenario, bin: string, user: OracleUser | 
   try {
     const calls = sc.calls.map((c) => resolveCall(c, s));
     const [run, cockpit] = await Promise.all([
-      runClaude({ bin, user, scratch: s, calls, args: sc.mode ? ["--permission-mode", sc.mode] : [] }),
+      runClaude({
+        bin,
+        user,
+        scratch: s,
+        calls,
+        args: sc.mode ? ["--permission-mode", sc.mode] : [],
+        // Each call may wait on hooks; a busy machine needs minutes for a dozen calls.
+        timeoutMs: 120_000 + 30_000 * calls.length,
+      }),
       cockpitDecide(sc, s, calls),
     ]);
     if (!run.result)

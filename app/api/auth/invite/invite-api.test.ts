@@ -126,6 +126,17 @@ describe("invites", () => {
     expect(((await again.json()) as { error: string }).error).toMatch(/invalid, expired or already used/);
   });
 
+  it("a name the cockpit shows for its own actors is refused (400), and the invite stays usable", async () => {
+    const inv = await invite("approver");
+    for (const name of ["owner", "Local CLI", "agent:ci", "system", "Eve (owner)"]) {
+      const res = await send(acceptRoute.POST, "POST", "/api/auth/invite", { body: { token: inv.token, name } });
+      expect(res.status, name).toBe(400);
+      expect(((await res.json()) as { error: string }).error).toMatch(/reserved|parentheses/);
+    }
+    const ok = await send(acceptRoute.POST, "POST", "/api/auth/invite", { body: { token: inv.token, name: "Eve" } });
+    expect(ok.status).toBe(200);
+  });
+
   it("an expired invite → 410, and invites last at most 7 days", async () => {
     const inv = await invite("viewer");
     await opened.db
@@ -190,6 +201,8 @@ describe("invites", () => {
       ip,
     });
     expect(ok.status).toBe(200);
+    // …and it does not reset the count: the next guess from that key is still refused.
+    expect((await guess()).status).toBe(429);
   });
 });
 

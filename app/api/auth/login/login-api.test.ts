@@ -82,7 +82,10 @@ describe("POST /api/auth/login throttle", () => {
     const res = await post(link.token, peer);
     expect(res.status).toBe(200);
     expect(res.headers.get("set-cookie")).toMatch(/cps_/);
-    // Success clears the key; a used link is a failure again, not a second session.
-    expect((await post(link.token, peer)).status).toBe(410);
+    // Success does not clear the key (one valid link buys a guesser no fresh allowance): a used link is still
+    // refused while the key is locked out, and is never a second session.
+    const reused = await post(link.token, peer);
+    expect(reused.status).toBe(429);
+    expect(reused.headers.get("set-cookie")).toBeNull();
   });
 });

@@ -11,7 +11,8 @@ const LoginInput = z.object({ token: z.string().min(10).max(200) });
 /**
  * Exchanges a one-time login token for a session cookie. The throttle counts failures only: a valid, unexpired,
  * unused token always signs in, even while the client's key is locked out, so failed guesses (by anyone sharing
- * that key) can never lock the owner out of a fresh link.
+ * that key) can never lock the owner out of a fresh link. A success does not reset the count (a guesser with one valid link does
+ * not get a fresh allowance).
  */
 export const POST = route({ access: "public", body: LoginInput }, async ({ req, db, body }) => {
   const client = clientKey(req.headers, env().COCKPIT_TRUST_PROXY);
@@ -22,7 +23,6 @@ export const POST = route({ access: "public", body: LoginInput }, async ({ req, 
       userAgent: req.headers.get("user-agent"),
       previousToken: sessionTokenFrom(req.headers.get("cookie")),
     });
-    loginThrottle.reset(client);
     const maxAge = Math.floor((session.expiresAt.getTime() - Date.now()) / 1000);
     return json({ ok: true }, 200, {
       "set-cookie": sessionCookie(session.sessionToken, maxAge, isHttps(req.headers, req.url)),

@@ -204,7 +204,7 @@ describe("agent API and collaborator API", () => {
     });
     expect(late.status).toBe(409);
     expect(await late.json()).toMatchObject({
-      error: expect.stringMatching(/^already settled by owner at /),
+      error: expect.stringMatching(/^already settled by owner \(owner\) at /),
       card: { status: "allowed" },
     });
     expect(await (await poll).json()).toMatchObject({

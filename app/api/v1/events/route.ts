@@ -3,7 +3,8 @@ import { subscribeAccessChanges } from "@/lib/auth/access-bus";
 import type { HumanActor } from "@/lib/auth/actor";
 import { actorFromSessionToken } from "@/lib/auth/sessions";
 import { sessionTokenFrom } from "@/lib/http/cookies";
-import { route } from "@/lib/http/route";
+import { json, route } from "@/lib/http/route";
+import { STREAMS_PER_SESSION, takeStreamSlot } from "@/lib/server/stream-slots";
 import { onShutdown, subscribeCardChanges } from "@/lib/cards/bus";
 
 export const dynamic = "force-dynamic";
@@ -15,10 +16,15 @@ const RECHECK_MS = Number(process.env.COCKPIT_STREAM_RECHECK_MS) || 10_000;
 /**
  * Server-sent events: one `card` event per change in the caller's workspaces, a ping every 15 s; ends
  * when the client leaves, the session ends, or the person is removed (re-checked every 10 s and on
- * every access change).
+ * every access change). At most STREAMS_PER_SESSION open at once per session (429 beyond).
  */
 export const GET = route({ access: "viewer" }, async ({ req, db, actor: initial }) => {
   let actor: HumanActor = initial;
+  const release = takeStreamSlot(initial.kind === "user" ? `session:${initial.sessionId}` : "local-cli");
+  if (!release)
+    return json({ error: `at most ${STREAMS_PER_SESSION} open event streams per session; close a tab` }, 429, {
+      "retry-after": "5",
+    });
   const token = sessionTokenFrom(req.headers.get("cookie"));
   const encoder = new TextEncoder();
   let cleanup = () => {};
@@ -60,6 +66,7 @@ export const GET = route({ access: "viewer" }, async ({ req, db, actor: initial 
         if (actor.kind === "user" && change.userId === actor.userId) void recheck();
       });
       cleanup = () => {
+        release();
         unsubscribe();
         stopShutdown();
         stopAccess();

@@ -240,3 +240,58 @@ describe("approval assertions are single-use and bound to one card", () => {
     }
   });
 });
+
+describe("who may Always allow", () => {
+  it("an approver writes the engine's narrow rule (and the card names their role); a tool-wide one needs an admin with a fresh passkey", async () => {
+    const approver = await person("u-dan", "approver");
+    const a = await f.admit("docker compose up always-dan", "always-dan");
+    const [cardA] = await opened.db.select().from(cards).where(eq(cards.id, a));
+    const saved = await send(answerRoute.POST, "POST", {
+      cookie: approver,
+      params: { id: a },
+      body: { outcome: "allow", remember: "workspace", hash: cardA!.hash },
+    });
+    expect(saved.status, await saved.clone().text()).toBe(200);
+    expect(((await saved.json()) as { card: { settlement: unknown } }).card.settlement).toMatchObject({
+      by: "u-dan",
+      role: "approver",
+      remember: "workspace",
+    });
+
+    // A card whose only rule to remember is tool-wide (as older engines proposed).
+    const wideCard = async (session: string) => {
+      const id = await f.admit(`terraform apply ${session}`, session);
+      await opened.db
+        .update(cards)
+        .set({ remember: { session: [], workspace: ["Bash(*)"], workspaceStore: ".claude/settings.local.json" } })
+        .where(eq(cards.id, id));
+      return (await opened.db.select().from(cards).where(eq(cards.id, id)))[0]!;
+    };
+    const wide = { outcome: "allow", remember: "workspace", confirmToolWide: true };
+    const b = await wideCard("wide-dan");
+    const byApprover = await send(answerRoute.POST, "POST", {
+      cookie: approver,
+      params: { id: b.id },
+      body: { ...wide, hash: b.hash },
+    });
+    expect(byApprover.status).toBe(403);
+    expect(((await byApprover.json()) as { error: string }).error).toMatch(/admin role/);
+
+    const admin = await person("u-eve", "admin");
+    const { device } = await register(admin, "Eve's key");
+    await opened.db
+      .update(sessions)
+      .set({ steppedUpAt: null })
+      .where(eq(sessions.tokenHash, hashToken(admin)));
+    await expectStepUp(
+      await send(answerRoute.POST, "POST", { cookie: admin, params: { id: b.id }, body: { ...wide, hash: b.hash } }),
+    );
+    await stepUp(admin, device);
+    const byAdmin = await send(answerRoute.POST, "POST", {
+      cookie: admin,
+      params: { id: b.id },
+      body: { ...wide, hash: b.hash },
+    });
+    expect(byAdmin.status, await byAdmin.clone().text()).toBe(200);
+  });
+});
