@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
@@ -19,6 +20,10 @@ export default defineConfig({
     ],
     exclude: ["**/*.pg.test.ts", "node_modules/**"],
     environment: "node",
+    globalSetup: ["./test/support/pglite-template.ts"],
+    // Vitest's default is one worker per core minus one: a single worker on a 2-core machine. Most files
+    // spend their time waiting (embedded database, child processes, timers), so two share the cores well.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -27,6 +27,22 @@ export function migrationsFolder(): string {
 export type OpenOptions =
   { kind: "embedded"; dataDir?: string /* undefined = in memory */ } | { kind: "postgres"; url: string };
 
+/**
+ * A dumped, migrated data folder a new embedded database starts from (PGlite `dumpDataDir`), named by
+ * COCKPIT_PGLITE_TEMPLATE: creating a cluster costs seconds of CPU per database, loading one a fraction.
+ * The test runner sets it (test/support/pglite-template.ts); migrations still run, so a stale one is only slower.
+ * Never used for a data folder that already holds a database.
+ */
+function template(dataDir: string | undefined): Blob | undefined {
+  const file = process.env.COCKPIT_PGLITE_TEMPLATE;
+  if (!file || (dataDir && fs.existsSync(path.join(dataDir, "PG_VERSION")))) return undefined;
+  try {
+    return new Blob([fs.readFileSync(file)]);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Opens a database and applies pending migrations. Tests call this directly for isolated instances. */
 export async function openDb(options: OpenOptions): Promise<OpenedDb> {
   if (options.kind === "postgres") {
@@ -46,7 +62,11 @@ export async function openDb(options: OpenOptions): Promise<OpenedDb> {
   // pg_trgm backs the audit log's free-text search (migration 0007 creates the extension).
   const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
   if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
-  const client = new PGlite({ dataDir: options.dataDir, extensions: { pg_trgm } });
+  const client = new PGlite({
+    dataDir: options.dataDir,
+    extensions: { pg_trgm },
+    loadDataDir: template(options.dataDir),
+  });
   await client.waitReady;
   const db = drizzle({ client, schema, casing: "snake_case" }) as unknown as Db;
   await migrate(db as never, { migrationsFolder: migrationsFolder() });

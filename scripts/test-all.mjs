@@ -1,15 +1,23 @@
 #!/usr/bin/env node
-// `npm test`: every suite CI runs, in order, each reported; exits non-zero if any failed.
-import { spawnSync } from "node:child_process";
+// `npm test`: every suite CI runs, each reported; exits non-zero if any failed.
+// Suites that share no port, database or build folder run at the same time: most of them spend much of
+// their time waiting (a browser, a server, a database, timers), so two cores go further together than in turn.
+// Each suite's output is printed whole when it ends, so parallel logs never interleave.
+// `node scripts/test-all.mjs unit e2e` runs only those suites; TEST_SERIAL=1 runs them one after another.
+import { spawn } from "node:child_process";
+import { availableParallelism, loadavg } from "node:os";
 
+/**
+ * name, command, arguments; `before`: a command run first (a build); `after`: starts once that suite has
+ * finished (it shares what that one uses); `db`: the one suite that gets DATABASE_URL.
+ */
 const suites = [
-  ["format", "npx", ["prettier", "--check", "."]],
-  ["type-check", "npx", ["tsc", "--noEmit"]],
+  { name: "format", cmd: "npx", args: ["prettier", "--check", "."] },
   // No circular imports; lib/policy imports no I/O (rules in .dependency-cruiser.cjs).
-  [
-    "imports",
-    "npx",
-    [
+  {
+    name: "imports",
+    cmd: "npx",
+    args: [
       "depcruise",
       "--output-type",
       "err",
@@ -22,25 +30,100 @@ const suites = [
       "bench",
       "instrumentation.ts",
     ],
-  ],
-  ["unit", "npx", ["vitest", "run"]],
-  ["postgres", "npx", ["vitest", "run", "--config", "vitest.pg.config.ts"]],
-  ["e2e", "npx", ["playwright", "test"]],
-];
-const only = process.argv.slice(2);
-const results = [];
-for (const [name, cmd, args] of suites) {
-  if (only.length && !only.includes(name)) continue;
-  process.stdout.write(`\n=== ${name}: ${cmd} ${args.join(" ")}\n`);
-  const started = Date.now();
+    after: "format",
+  },
+  { name: "type-check", cmd: "npx", args: ["tsc", "--noEmit"] },
+  { name: "unit", cmd: "npx", args: ["vitest", "run"] },
   // Only the Postgres suite talks to DATABASE_URL; the e2e server keeps its own embedded database.
-  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
-  if (name !== "postgres") delete env.DATABASE_URL;
-  const run = spawnSync(cmd, args, { stdio: "inherit", env });
-  results.push({ name, ok: run.status === 0, seconds: Math.round((Date.now() - started) / 1000) });
+  { name: "postgres", cmd: "npx", args: ["vitest", "run", "--config", "vitest.pg.config.ts"], db: true },
+  // The build first, apart from Playwright's server start-up timeout (it takes minutes while other suites run).
+  { name: "e2e", cmd: "npx", args: ["playwright", "test"], before: ["npx", ["next", "build"]] },
+  // The mevedel bridge's ERT tests (Debian's emacs-nox) against a real cockpit; after e2e, whose build it reuses.
+  { name: "emacs", cmd: "node", args: ["integrations/mevedel/test/run.mjs"], after: "e2e" },
+];
+
+const only = process.argv.slice(2);
+const unknown = only.filter((n) => !suites.some((s) => s.name === n));
+if (unknown.length) {
+  process.stderr.write(`unknown suite ${unknown.join(", ")} (${suites.map((s) => s.name).join(", ")})\n`);
+  process.exit(2);
 }
-process.stdout.write("\n=== summary\n");
-for (const r of results) process.stdout.write(`${r.ok ? "ok  " : "FAIL"}  ${r.name} (${r.seconds} s)\n`);
+const chosen = suites.filter((s) => !only.length || only.includes(s.name));
+const serial = process.env.TEST_SERIAL === "1";
+const started = Date.now();
+const seconds = (since) => Math.round((Date.now() - since) / 1000);
+
+const CPU_MARK = "::test-all-cpu";
+
+/**
+ * Runs one command, collecting its output; resolves with whether it exited 0 and the CPU seconds it and its
+ * children used (bash's `time`): on a shared machine wall time says little, CPU time says what a suite costs.
+ */
+function exec(cmd, args, env, chunks) {
+  return new Promise((resolve) => {
+    const script = `TIMEFORMAT="${CPU_MARK} %U %S"; time "$@"`;
+    const child = spawn("bash", ["-c", script, "bash", cmd, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+    let cpu = 0;
+    child.stdout.on("data", (d) => chunks.push(d));
+    child.stderr.on("data", (d) => {
+      const text = d.toString("utf8");
+      const mark = text.match(new RegExp(`${CPU_MARK} ([\\d.]+) ([\\d.]+)`));
+      if (mark) cpu += Number(mark[1]) + Number(mark[2]);
+      chunks.push(mark ? Buffer.from(text.replace(mark[0], "").replace(/^\n$/, "")) : d);
+    });
+    child.on("error", (error) => {
+      chunks.push(Buffer.from(`could not start ${cmd}: ${error.message}\n`));
+      resolve({ ok: false, cpu });
+    });
+    child.on("close", (code) => resolve({ ok: code === 0, cpu }));
+  });
+}
+
+async function run(suite) {
+  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", FORCE_COLOR: process.env.FORCE_COLOR ?? "0" };
+  if (!suite.db) delete env.DATABASE_URL;
+  const t = Date.now();
+  const steps = [...(suite.before ? [suite.before] : []), [suite.cmd, suite.args]];
+  const commands = steps.map(([c, a]) => `${c} ${a.join(" ")}`).join(" && ");
+  process.stdout.write(`=== ${suite.name} started (${commands}) at +${seconds(started)} s\n`);
+  const chunks = [];
+  let ok = true;
+  let cpu = 0;
+  for (const [cmd, args] of steps) {
+    if (!ok) break;
+    const step = await exec(cmd, args, env, chunks);
+    ok = step.ok;
+    cpu += step.cpu;
+  }
+  const output = Buffer.concat(chunks).toString("utf8");
+  const result = { name: suite.name, ok, seconds: seconds(t), cpu: Math.round(cpu) };
+  const tail = output.endsWith("\n") ? "" : "\n";
+  const head = `${ok ? "ok" : "FAILED"} in ${result.seconds} s (CPU ${result.cpu} s)`;
+  process.stdout.write(`\n=== ${suite.name}: ${head}\n${output}${tail}`);
+  return result;
+}
+
+const results = [];
+if (serial) {
+  for (const suite of chosen) results.push(await run(suite));
+} else {
+  const done = new Map();
+  const start = (suite) => {
+    const waitFor = suite.after && chosen.some((s) => s.name === suite.after) ? done.get(suite.after) : undefined;
+    const p = (waitFor ?? Promise.resolve()).then(() => run(suite));
+    done.set(suite.name, p);
+    return p;
+  };
+  results.push(...(await Promise.all(chosen.map(start))));
+}
+
+const cpu = results.reduce((sum, r) => sum + r.cpu, 0);
+const cores = availableParallelism();
+process.stdout.write(
+  `\n=== summary: ${seconds(started)} s in all${serial ? ", one suite at a time" : ""}; CPU ${cpu} s on ${cores} cores (load average now ${loadavg()[0].toFixed(1)})\n`,
+);
+for (const r of results)
+  process.stdout.write(`${r.ok ? "ok  " : "FAIL"}  ${r.name} (${r.seconds} s, CPU ${r.cpu} s)\n`);
 const failed = results.filter((r) => !r.ok).length;
 process.stdout.write(`suites: ${results.length - failed} passed, ${failed} failed\n`);
 process.exit(failed ? 1 : 0);

@@ -77,6 +77,8 @@ export function AuditEventItem({
   // An agent's report or an imported log may say a person answered; only the cockpit's own rows are shown as such.
   const reported = e.actor.type === "agent" && Boolean(e.source?.startsWith("user"));
   const trace = Array.isArray(e.detail.trace) ? (e.detail.trace as TraceStep[]) : null;
+  // An imported agent log keeps the entry's own time: the timeline shows when it happened.
+  const occurred = typeof e.detail.occurredAt === "string" ? e.detail.occurredAt : null;
   const line = summary(e);
   return (
     <li className={styles.event} data-testid="audit-event" data-seq={e.seq}>
@@ -87,9 +89,10 @@ export function AuditEventItem({
         onClick={() => setOpen((o) => !o)}
         data-testid="audit-event-toggle"
       >
-        <time dateTime={e.at} className={styles.time}>
-          {new Date(e.at).toLocaleString()}
+        <time dateTime={occurred ?? e.at} className={styles.time} title={occurred ? `imported ${e.at}` : undefined}>
+          {new Date(occurred ?? e.at).toLocaleString()}
         </time>
+        {occurred ? <span className="tag">imported</span> : null}
         <span className={styles.type}>{e.type}</span>
         {e.outcome ? <span className={`${styles.outcome} ${outcomeClass(e.outcome)}`}>{e.outcome}</span> : null}
         {e.source ? (
@@ -108,7 +111,8 @@ export function AuditEventItem({
         <div className={styles.details} data-testid="audit-details">
           <dl>
             <Field label="Seq">#{e.seq}</Field>
-            <Field label="Time (UTC)">{e.at}</Field>
+            <Field label="Happened (UTC)">{occurred}</Field>
+            <Field label={occurred ? "Recorded (UTC)" : "Time (UTC)"}>{e.at}</Field>
             <Field label="Workspace">{workspaceName}</Field>
             <Field label="Outcome">{e.outcome}</Field>
             <Field label="Decision source">

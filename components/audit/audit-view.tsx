@@ -19,6 +19,7 @@ export const FILTER_KEYS = [
   "q",
   "from",
   "to",
+  "timeOf",
 ] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];
 type Filters = Partial<Record<FilterKey, string>>;
@@ -210,6 +211,13 @@ export function AuditView({ workspaces }: { workspaces: { id: string; name: stri
         <div className="field">
           <label htmlFor="f-to">To</label>
           <input id="f-to" name="to" type="datetime-local" defaultValue={toLocalInput(filters.to)} />
+        </div>
+        <div className="field">
+          <label htmlFor="f-time-of">Times are</label>
+          <select id="f-time-of" name="timeOf" defaultValue={filters.timeOf ?? ""}>
+            <option value="">when recorded</option>
+            <option value="occurred">when it happened (imported logs)</option>
+          </select>
         </div>
         <div className={styles.filterButtons}>
           <button type="submit" className="primary">

@@ -8,6 +8,8 @@ export type CardRemember = {
   session: string[];
   workspace: string[];
   workspaceStore: string | null;
+  /** `global` when "always allow" writes a file in the user's home (Codex's ~/.codex/rules/default.rules). */
+  workspaceScope?: "workspace" | "global";
   /** Parallel to `workspace`; present only when at least one proposed rule is already covered. */
   coveredBy?: (CoveredBy | null)[];
   /** Proposed rules the engine finds match every input of their tool (lib/policy/tool-wide); absent: none. */

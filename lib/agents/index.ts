@@ -5,12 +5,15 @@
  * one line in the registry, its docs (docs/conventions.md, "Adding an agent").
  */
 import { info as claudeCode } from "./claude-code/info";
+import { info as codex } from "./codex/info";
 import { info as commandCode } from "./commandcode/info";
+import { info as cursor } from "./cursor/info";
+import { info as gemini } from "./gemini/info";
 import { info as mevedel } from "./mevedel/info";
 import { info as simulator } from "./simulator/info";
 import type { AgentInfo } from "./info";
 
-export const AGENT_LIST = [claudeCode, commandCode, mevedel, simulator] as const;
+export const AGENT_LIST = [claudeCode, commandCode, mevedel, codex, gemini, cursor, simulator] as const;
 
 type Listed = (typeof AGENT_LIST)[number];
 /** Every agent that may admit a card. */

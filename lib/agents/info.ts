@@ -33,4 +33,6 @@ export interface AgentInfo {
   readonly ruleExample?: string;
   /** What `cockpit narrow --to SPEC` takes for this agent's entries (help text, one or more lines). */
   readonly narrowHelp?: string;
+  /** Warnings every card of this agent carries (lib/cards-client/warnings.ts names them for people). */
+  readonly cardWarnings?: readonly string[];
 }

@@ -4,13 +4,16 @@
  */
 import { ValidationError } from "@/lib/errors";
 import { agent as claudeCode } from "./claude-code/agent";
+import { agent as codex } from "./codex/agent";
 import { agent as commandCode } from "./commandcode/agent";
+import { agent as cursor } from "./cursor/agent";
+import { agent as gemini } from "./gemini/agent";
 import { AGENT_LIST, type AgentId } from "./index";
 import { agent as mevedel } from "./mevedel/agent";
 import { agent as simulator } from "./simulator/agent";
 import type { AgentConnector, AgentEngine, AgentModule, AgentStores } from "./types";
 
-const MODULES: readonly AgentModule[] = [claudeCode, commandCode, mevedel, simulator];
+const MODULES: readonly AgentModule[] = [claudeCode, commandCode, mevedel, codex, gemini, cursor, simulator];
 const BY_ID = new Map(MODULES.map((m) => [m.info.id, m]));
 
 /** Every agent, in the catalogue's order. */

@@ -6,8 +6,9 @@
  * An agent is a catalogue entry (`AgentInfo`, pure data, safe anywhere) plus capabilities loaded on demand, so the
  * hook path does not load the engine and the Rules page does not load a connector.
  */
-import type { ZodType } from "zod";
+import type { $ZodType } from "zod/v4/core";
 import type { Decision, ParseResult, Scope, ToolCall } from "@/lib/policy";
+import type { Finding } from "@/lib/hygiene/types";
 import type { Entry, StoreInfo, StorePaths, WriteResult } from "@/lib/stores";
 import type { AgentInfo } from "./info";
 
@@ -79,6 +80,13 @@ export interface AgentStores {
   /** Replace an entry by one the proof shows to be narrower; refuses with the reason otherwise. */
   narrow(target: EntryTarget & { to: string }): Promise<StoreWrite & { from: string; to: string }>;
   add(input: AddInput): Promise<AddWrite>;
+  /** The workspace files this agent reads (for "which agents does this folder use"); none: it reads none there. */
+  workspaceFiles(scope: StoreScope): string[];
+  /**
+   * Hygiene findings for agents whose rules lib/hygiene does not read (their own semantics), over the entries `list`
+   * gives; `entries` is how many entries were linted.
+   */
+  lint?(scope: StoreScope): Promise<{ findings: Finding[]; entries: number }>;
 }
 
 // ——— engine ———
@@ -113,6 +121,11 @@ export interface RememberOffer {
   workspace: string[];
   /** That store, as a person reads it (`.claude/settings.local.json`, `~/.codex/rules/default.rules`). */
   workspaceStore: string | null;
+  /**
+   * The scope of that store when it is not the workspace's: an agent whose own "don't ask again" writes a file in the
+   * user's home (`global`) says so, and "always allow" then needs the right to change global rules.
+   */
+  workspaceScope?: "workspace" | "global";
   /** Parallel to `workspace`: an allow already stored that covers the proposed rule. */
   coveredBy?: ({ rule: string; store: string; scope: Scope } | null)[];
   /** Proposed rules that allow every use of their tool (a person must confirm them). */
@@ -249,6 +262,11 @@ export interface ConnectTarget {
   cliPath: string;
   /** An HTTP hook (`"type": "http"`) instead of a command hook, where the agent has them. */
   http?: boolean;
+  /**
+   * HTTP hooks for the events that are only recorded (Claude Code: PreToolUse, PostToolUse), command hooks for
+   * the rest, where the agent has HTTP hooks: auditing a tool call costs one local request, not a process start.
+   */
+  auditHttp?: boolean;
 }
 
 export interface ConnectResult {
@@ -262,19 +280,27 @@ export interface ConnectResult {
 
 /** The agent's own hook protocol: installing the cockpit's hooks, and answering one invocation. */
 export interface AgentConnector<Payload = unknown> {
-  /** The agent's hook payload (the fields the cockpit reads; everything else passes through). */
-  readonly payload: ZodType<Payload>;
+  /**
+   * The agent's hook payload (the fields the cockpit reads; everything else passes through). Any zod schema: the
+   * hook bridge's small bundle takes `zod/mini` ones; parse with zod's functions (`safeParse(schema, value)`).
+   */
+  readonly payload: $ZodType<Payload>;
   /** Whether `connect --http` is possible (the agent has HTTP hooks). */
   readonly http: boolean;
   /** Whether `connect --user` is possible (the agent reads a hook file in the user's home). */
   readonly user: boolean;
   connect(target: ConnectTarget): Promise<ConnectResult>;
   /** Removes exactly what `connect` added; every other byte stays. */
-  disconnect(target: Omit<ConnectTarget, "url" | "cliPath" | "http">): Promise<ConnectResult>;
+  disconnect(target: Omit<ConnectTarget, "url" | "cliPath" | "http" | "auditHttp">): Promise<ConnectResult>;
   /**
    * One hook invocation: the agent's payload (parsed by `payload`) in, the JSON the agent reads out; null prints
    * nothing (the agent's own prompt decides). Never allows by default: an unreachable cockpit or no answer gives null
    * or the agent's own "ask".
    */
   handle(payload: Payload, ctx: HookContext): Promise<unknown | null>;
+  /**
+   * What the hook prints when it cannot ask the cockpit at all (no token, a payload it cannot read, any error), for
+   * agents that let an action through on an empty answer (Cursor: its own "ask"). Absent or null: nothing is printed.
+   */
+  fallback?(raw: unknown, why: string): unknown | null;
 }

@@ -7,7 +7,7 @@ import { openDb, setServerDb, type OpenedDb } from "@/db/client";
 import { workspaces } from "@/db/schema";
 import { LOCAL_CREDENTIAL_ENV } from "@/lib/auth/local-credential";
 import { hashToken } from "@/lib/auth/tokens";
-import { importMevedelLog } from "@/lib/cli/verbs/audit";
+import { IMPORT_BATCH, importMevedelLog } from "@/lib/cli/verbs/audit";
 import * as importRoute from "@/app/api/v1/audit/import/route";
 import { configureAudit } from "./config";
 import { importEntries } from "./import";
@@ -68,13 +68,15 @@ describe("reading mevedel's permission-log.el", () => {
 });
 
 describe("cockpit audit import", () => {
-  it("imports a generated 100,000-entry log with malformed lines; the second import adds nothing", async () => {
+  // 2.5 batches: full batches and a partial one. The 100,000-entry volume run is bench/audit/import.ts.
+  const N = Math.round(IMPORT_BATCH * 2.5);
+  it(`imports a generated ${N}-entry log with malformed lines; the second import adds nothing`, async () => {
     const file = path.join(dir, "permission-log.el");
     const out = fs.createWriteStream(file);
     const bad = new Set<number>();
     let line = 0;
-    for (let i = 0; i < 100_000; i++) {
-      if (i % 9973 === 5) {
+    for (let i = 0; i < N; i++) {
+      if (i % 997 === 5) {
         out.write('(:event permission-decision :tool "Bash" :outcome\n');
         bad.add(++line);
       }
@@ -85,14 +87,17 @@ describe("cockpit audit import", () => {
     const send = (entries: Parameters<typeof importEntries>[2]) => importEntries(opened.db, "w", entries);
     const seen: number[] = [];
     const first = await importMevedelLog(file, send, (bytes) => seen.push(bytes));
-    expect(first).toMatchObject({ entries: 100_000, imported: 100_000, duplicates: 0 });
+    expect(first).toMatchObject({ entries: N, imported: N, duplicates: 0 });
+    expect(bad.size).toBeGreaterThanOrEqual(5);
     expect(first.malformed.map((m) => m.line)).toEqual([...bad]);
+    // One batch at a time: two full ones and the rest.
+    expect(seen).toHaveLength(3);
     expect(seen.at(-1)).toBe(fs.statSync(file).size);
     const again = await importMevedelLog(file, send);
-    expect(again).toMatchObject({ entries: 100_000, imported: 0, duplicates: 100_000 });
+    expect(again).toMatchObject({ entries: N, imported: 0, duplicates: N });
 
     const report = await verifyAudit(opened.db, { keyDir: dir });
-    expect(report).toMatchObject({ intact: true, events: 100_000 });
+    expect(report).toMatchObject({ intact: true, events: N });
     const owner = { kind: "local", role: "owner", name: "local-cli" } as const;
     const denied = await listAuditEvents(
       opened.db,

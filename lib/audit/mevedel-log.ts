@@ -4,11 +4,14 @@ import { revealHidden } from "@/lib/text/reveal";
 import { printDatum, readPlist, readSexps, SexpError, type Datum } from "@/lib/sexp/read";
 
 /**
- * mevedel's `permission-log.el`: one plist per entry, appended in UTF-8, e.g.
- *   (:time "2026-05-01T10:00:00Z" :event permission-decision :tool "Bash" :outcome allow :mode ask
- *    :specifier "npm test" :rule-bucket persistent :resolver-path (deny allow) :session "s1")
- * Read with the restricted reader (never evaluated). Values become JSON: strings and numbers as they
- * are, symbols and keywords as their names, nil as null, t as true, lists as arrays.
+ * mevedel's `permission-log.el` (`mevedel-permission-log`): one `prin1` plist per entry, appended in UTF-8,
+ *   (:event permission-decision :time "2026-05-01T10:00:00+0200" :tool-name "Bash" :origin "/root" :mode ask
+ *    :outcome allow :via rule :specifier-key :pattern :specifier-value "npm test" :bucket persistent)
+ * Strings are not newline-escaped, so an entry may span lines. Read with the restricted reader in its
+ * `printed` mode (dotted pairs such as `(deny . "REASON")`, vectors, propertized strings) — never evaluated.
+ * Values become JSON: strings and numbers as they are, symbols and keywords as their names, nil as null, t as
+ * true, nested plists as objects, other lists and vectors as arrays, a dotted pair `(deny . "why")` as
+ * `{"deny": "why"}` (any other dotted list as `{"items": […], "tail": …}`).
  */
 export interface MevedelLogEntry {
   /** 1-based line of the entry's first character. */
@@ -21,6 +24,11 @@ export interface MevedelLogEntry {
 export interface MalformedEntry {
   line: number;
   reason: string;
+}
+
+/** Sets an own property, even one named `__proto__` (a log is data written by another program). */
+function own(o: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function plain(d: Datum): unknown {
@@ -36,12 +44,19 @@ function plain(d: Datum): unknown {
     case "t":
       return true;
     case "list": {
-      // A nested plist becomes an object, any other list an array.
       const items = d.items;
+      if (d.dotted) {
+        const head = items[0];
+        if (items.length === 1 && (head.type === "symbol" || head.type === "keyword"))
+          return { [head.name]: plain(d.dotted) };
+        return { items: items.map(plain), tail: plain(d.dotted) };
+      }
+      if (d.vector) return items.map(plain);
+      // A nested plist becomes an object, any other list an array.
       if (items.length && items.length % 2 === 0 && items.every((x, i) => i % 2 || x.type === "keyword")) {
         const o: Record<string, unknown> = {};
         for (let i = 0; i < items.length; i += 2)
-          o[(items[i] as { name: string }).name.slice(1)] = plain(items[i + 1]!);
+          own(o, (items[i] as { name: string }).name.slice(1), plain(items[i + 1]!));
         return o;
       }
       return items.map(plain);
@@ -123,14 +138,18 @@ export class MevedelLogReader {
 
   private parse(text: string, line: number): MevedelLogEntry | null {
     try {
-      const { data } = readSexps(text);
+      const { data } = readSexps(text, { printed: true });
       if (data.length !== 1) throw new Error(data.length ? "more than one datum on the entry's lines" : "empty entry");
       const datum = data[0]!;
+      if (datum.type === "list" && (datum.dotted || datum.vector)) throw new Error("an entry is a plist");
       const map = readPlist(text, datum, "entry");
       const fields: Record<string, unknown> = {};
-      for (const [k, { value }] of map) fields[k.slice(1)] = plain(value);
-      if (fields.tool !== undefined && (typeof fields.tool !== "string" || !TOOL_NAME.test(fields.tool)))
-        throw new Error(`:tool ${revealHidden(JSON.stringify(fields.tool)).slice(0, 80)} is not a tool name`);
+      for (const [k, { value }] of map) own(fields, k.slice(1), plain(value));
+      for (const key of ["tool", "tool-name"]) {
+        const tool = fields[key];
+        if (tool !== undefined && (typeof tool !== "string" || !TOOL_NAME.test(tool)))
+          throw new Error(`:${key} ${revealHidden(JSON.stringify(tool)).slice(0, 80)} is not a tool name`);
+      }
       const canonical = printDatum(datum);
       const n = (this.seen.get(canonical) ?? 0) + 1;
       this.seen.set(canonical, n);

@@ -5,6 +5,7 @@ import { auditEvents } from "@/db/schema";
 import type { Actor } from "@/lib/auth/actor";
 import { auditVisibility, requireWorkspaceVisible, type AuditVisibility } from "./access";
 import { DECISION_SOURCES } from "./events";
+import { prepareSearch, searchCondition, type SearchState } from "./search-index";
 
 /** An empty URL parameter (`?tool=`) means no filter. */
 const blank = (v: unknown) => (typeof v === "string" && !v.trim() ? undefined : v);
@@ -42,6 +43,11 @@ export const AuditFilters = z.object({
   q: text(200),
   from: time,
   to: time,
+  /**
+   * What `from`/`to` compare: `recorded` (default, when the cockpit wrote the row) or `occurred` (when it happened:
+   * the original time an imported agent log gave, `detail.occurredAt`, else the recorded time).
+   */
+  timeOf: z.preprocess(blank, z.enum(["recorded", "occurred"]).optional()),
 });
 export type AuditFilters = z.infer<typeof AuditFilters>;
 
@@ -59,13 +65,13 @@ export const AuditPageQuery = AuditFilters.extend({
 });
 export type AuditPageQuery = z.infer<typeof AuditPageQuery>;
 
-/** `%` and `_` in the user's text match themselves. */
-function likeEscape(s: string): string {
-  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 /** The WHERE clause for a visibility and a set of filters (the same for the page, the export and the chart). */
-export function auditWhere(v: AuditVisibility, f: AuditFilters, cursor?: number): SQL | undefined {
+export function auditWhere(
+  v: AuditVisibility,
+  f: AuditFilters,
+  cursor?: number,
+  search: SearchState = { behindFrom: null },
+): SQL | undefined {
   const t = auditEvents;
   const parts: (SQL | undefined)[] = [];
   if (v.workspaceIds !== "all") {
@@ -82,9 +88,15 @@ export function auditWhere(v: AuditVisibility, f: AuditFilters, cursor?: number)
   if (f.agentSession) parts.push(eq(t.agentSessionId, f.agentSession));
   if (f.tool) parts.push(eq(t.tool, f.tool));
   if (f.actor) parts.push(eq(t.actor, f.actor));
-  if (f.q) parts.push(sql`${t.searchText} like ${`%${likeEscape(f.q.toLowerCase())}%`}`);
-  if (f.from) parts.push(gte(t.at, f.from));
-  if (f.to) parts.push(lte(t.at, f.to));
+  if (f.q) parts.push(searchCondition(f.q, search));
+  if (f.timeOf === "occurred") {
+    const when = sql`coalesce((${t.detail}->>'occurredAt')::timestamptz, ${t.at})`;
+    if (f.from) parts.push(sql`${when} >= ${f.from.toISOString()}::timestamptz`);
+    if (f.to) parts.push(sql`${when} <= ${f.to.toISOString()}::timestamptz`);
+  } else {
+    if (f.from) parts.push(gte(t.at, f.from));
+    if (f.to) parts.push(lte(t.at, f.to));
+  }
   if (cursor !== undefined) parts.push(lt(t.seq, cursor));
   return and(...parts.filter(Boolean));
 }
@@ -124,7 +136,7 @@ export function apiEvent(r: Row) {
 }
 export type ApiAuditEvent = ReturnType<typeof apiEvent>;
 
-/** Every column but the generated search text. */
+/** The columns of an event. */
 function selectColumns() {
   const t = auditEvents;
   return {
@@ -158,10 +170,11 @@ function selectColumns() {
 
 /** One page of rows, newest first, after `cursor` (keyset on seq). */
 export async function auditRows(db: DbOrTx, v: AuditVisibility, f: AuditFilters, limit: number, cursor?: number) {
+  const search = f.q ? await prepareSearch(db) : undefined;
   const rows = await db
     .select(selectColumns())
     .from(auditEvents)
-    .where(auditWhere(v, f, cursor))
+    .where(auditWhere(v, f, cursor, search))
     .orderBy(desc(auditEvents.seq))
     .limit(limit);
   return rows as Row[];
@@ -313,7 +326,8 @@ export async function auditHistogram(
   const span = Math.max(1, (to.getTime() - from.getTime()) / 1000);
   const width = WIDTHS.find((w) => span / w <= buckets) ?? Math.ceil(span / buckets);
   const start = Math.floor(from.getTime() / 1000 / width) * width;
-  const where = and(auditWhere(v, { ...filters, from, to }), isNotNull(auditEvents.outcome));
+  const search = filters.q ? await prepareSearch(db) : undefined;
+  const where = and(auditWhere(v, { ...filters, from, to }, undefined, search), isNotNull(auditEvents.outcome));
   // Literal numbers (not parameters), so GROUP BY 1 names the same expression.
   const bucket = sql<number>`floor((extract(epoch from ${auditEvents.at}) - ${sql.raw(String(start))}) / ${sql.raw(String(width))})::int`;
   const rows = await db

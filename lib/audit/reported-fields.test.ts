@@ -115,7 +115,7 @@ describe("imported mevedel log entries", () => {
     expect(ImportBatch.safeParse(batch("Bash")).success).toBe(true);
     const refused = ImportBatch.safeParse(batch("Ba\u202esh"));
     expect(refused.success).toBe(false);
-    expect(refused.error!.issues[0]!.message).toMatch(/line 7: tool "Ba⟨U\+202E⟩sh" is not a tool name/);
+    expect(refused.error!.issues[0]!.message).toMatch(/line 7: :tool "Ba⟨U\+202E⟩sh" is not a tool name/);
   });
 });
 

@@ -1,6 +1,6 @@
 import { and, desc, eq, lt, lte, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { auditCheckpoints, auditEvents } from "@/db/schema";
+import { auditCheckpoints, auditEvents, auditSearch } from "@/db/schema";
 import { SYSTEM_ACTOR } from "./actor";
 import type { AuditActor } from "./events";
 import { lockHead } from "./head";
@@ -36,6 +36,7 @@ export async function cutRetention(
       .from(auditEvents)
       .where(lte(auditEvents.seq, upToSeq))) as [{ n: number }];
     await tx.delete(auditEvents).where(lte(auditEvents.seq, upToSeq));
+    await tx.delete(auditSearch).where(lte(auditSearch.seq, upToSeq));
     await recordAudit(tx, {
       type: "audit.retention_cut",
       actor,

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { z } from "zod";
+// zod/mini: the hook bridge reads this file on its small bundle (dist/cli/hook.mjs).
+import * as z from "zod/mini";
 import { digestsEqual, hashToken, randomToken } from "./tokens";
 
 /** What `cockpit start` leaves in the data folder (mode 0600) for CLI verbs that need the server. */
@@ -31,7 +32,7 @@ export function readLocalCredential(dataDir: string): LocalCredential | null {
 
 const DEVELOPER_CREDENTIAL_FILE = "developer-credential.json";
 export const DEVELOPER_CREDENTIAL_ENV = "COCKPIT_DEVELOPER_CREDENTIAL_SHA256";
-const DeveloperCredential = z.object({ token: z.string().startsWith("cpc_") });
+const DeveloperCredential = z.object({ token: z.string().check(z.startsWith("cpc_")) });
 
 /**
  * The developer credential (docs/deploy.md): a stable `cpc_` token kept in the data folder, which the owner hands to

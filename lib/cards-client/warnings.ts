@@ -49,6 +49,12 @@ const KNOWN: Record<string, WarningBanner> = {
     title: "Policy engine error",
     detail: "The cockpit could not evaluate this request fully; decide from what you see.",
   },
+  "agent may still ask": {
+    tone: "warn",
+    title: "The agent may still ask",
+    detail:
+      "Command Code's documentation does not say that a hook's allow skips its own approval prompt: after Allow here, its terminal may ask once more.",
+  },
   "unsupported shell syntax": {
     tone: "warn",
     title: "Unsupported shell syntax",

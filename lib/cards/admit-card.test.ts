@@ -153,6 +153,20 @@ describe("admission", () => {
     });
   });
 
+  it("a Command Code card warns that Command Code may still ask after an allow (its hook docs do not say otherwise)", async () => {
+    const cc = await admit({
+      agent: "commandcode",
+      sessionId: "cc1",
+      tool: "shell_command",
+      input: { command: "npm publish" },
+    });
+    if (cc.status !== "pending") throw new Error("expected a card");
+    expect((await getCard(f.opened.db, { cardId: cc.id })).warnings).toContain("agent may still ask");
+    const claude = await admit(bash("npm publish", "cc2"));
+    if (claude.status !== "pending") throw new Error("expected a card");
+    expect((await getCard(f.opened.db, { cardId: claude.id })).warnings).not.toContain("agent may still ask");
+  });
+
   it("refuses a token of another workspace", async () => {
     const stranger = { kind: "agent" as const, tokenId: "t2", workspaceId: "elsewhere", name: "x" };
     await expect(

@@ -14,6 +14,7 @@ import { cardHash } from "./hash";
 import { CARD_AGENTS, evaluateCall, type CardEnv } from "./policy";
 import { requestWarnings } from "./request-warnings";
 import { validateToolCall } from "./tool-input";
+import { agentInfo } from "@/lib/agents";
 
 export const AdmitCardInput = z.object({
   agent: z.enum(CARD_AGENTS),
@@ -153,6 +154,7 @@ export async function admitCard({
       input: input.input,
       texts: [input.sessionId, rootSessionId, originPath, input.cwd, input.reason, input.mode],
     }).filter((w) => !d.warnings.includes(w)),
+    ...(agentInfo(input.agent)?.cardWarnings ?? []),
   ];
   const content = {
     tool: input.tool,

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import type { EventEmitter } from "node:events";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import { openDb } from "@/db/client";
 import { cardEvents } from "@/db/schema";
@@ -15,7 +16,16 @@ import { waitForSettlement } from "./wait-for-settlement";
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "cards-pgdata-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-describe("persistence and long-polls", () => {
+/** Long-polls waiting on this process's card bus (each subscribes while it waits). */
+const waitingPolls = (): number => {
+  const bus = (globalThis as Record<symbol, { emitter: EventEmitter } | undefined>)[
+    Symbol.for("permissions-cockpit.card-bus")
+  ];
+  return bus?.emitter.listenerCount("change") ?? 0;
+};
+
+// Embedded databases (two on disk, opened and closed in turn): seconds of CPU each, far more on a loaded machine.
+describe("persistence and long-polls", { timeout: 180_000 }, () => {
   it("keeps a pending card across a restart; a new long-poll still receives the answer", async () => {
     const f = await cardFixture({ dataDir });
     const admitted = await admitCard({
@@ -41,8 +51,11 @@ describe("persistence and long-polls", () => {
 
     const reopened = await openDb({ kind: "embedded", dataDir });
     try {
-      const poll = waitForSettlement({ db: reopened.db, actor: f.agent, cardId: admitted.id, waitSeconds: 30 });
-      await new Promise((r) => setTimeout(r, 50));
+      const before = waitingPolls();
+      // The whole test's time: the answer must reach this poll while it waits, however slow the machine.
+      const poll = waitForSettlement({ db: reopened.db, actor: f.agent, cardId: admitted.id, waitSeconds: 180 });
+      // Settle only once the poll has read the card as pending and waits on the bus (no guessed delay).
+      await vi.waitFor(() => expect(waitingPolls()).toBe(before + 1), { timeout: 60_000, interval: 10 });
       await settleCard({
         db: reopened.db,
         actor: OWNER,

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { cards, workspaces, type CardSettlement } from "@/db/schema";
 import { auditActor, recordAudit } from "@/lib/audit";
-import { requireCan } from "@/lib/auth/access";
+import { can, requireCan } from "@/lib/auth/access";
 import { actorLabel, answersAsPerson, PERSON_ONLY, type Actor } from "@/lib/auth/actor";
 import { recheckAnswerRight } from "@/lib/auth/recheck";
 import { ConflictError, ForbiddenError, UnprocessableError } from "@/lib/errors";
@@ -75,6 +75,15 @@ export async function settleCard({
       throw new UnprocessableError('a deny is not remembered; answer deny with remember "once"');
     if (card.remember[input.remember].length === 0)
       throw new UnprocessableError(`nothing can be remembered for this request; allow it once instead`);
+    // An agent whose own "don't ask again" writes a file in the user's home: that file governs every workspace.
+    if (input.remember === "workspace" && card.remember.workspaceScope === "global") {
+      const everywhere = can(actor, "card.answer", null);
+      if (!everywhere.ok)
+        throw new ForbiddenError(
+          `"Always allow" writes ${card.remember.workspaceStore ?? "a global store"}, which every workspace reads: it needs the ${everywhere.needed} role on all workspaces`,
+          { needed: everywhere.needed },
+        );
+    }
     const covered = input.remember === "workspace" ? (card.remember.coveredBy ?? []) : [];
     const first = covered.find((c) => c);
     if (first && covered.length === card.remember.workspace.length && covered.every(Boolean))
@@ -217,7 +226,7 @@ export async function settleCard({
           workspaceId: card.workspaceId,
           paths: cardStorePaths(workspace!.path, env),
           agent: rulesAgentOf(card.agent),
-          scope: "workspace",
+          scope: card.remember.workspaceScope ?? "workspace",
           action: "allow",
           rule,
           extra: { cardId },

@@ -27,6 +27,8 @@ export const CardView = z.object({
     session: z.array(z.string()),
     workspace: z.array(z.string()),
     workspaceStore: z.string().nullable(),
+    /** `global`: "always allow" writes a file every project reads (the agent's own don't-ask-again file). */
+    workspaceScope: z.enum(["workspace", "global"]).optional(),
     /** Parallel to `workspace`: the existing allow that already covers each rule (absent: none is covered). */
     coveredBy: z.array(z.object({ rule: z.string(), store: z.string(), scope: z.string() }).nullable()).optional(),
     /** Proposed rules that match every input of their tool (the engine's predicate): they need confirmation. */

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { DEFAULT_DATA_DIR } from "./data-dir";
 
 /**
  * Where the agents' stores live: `$HOME` (global stores) and the managed settings file
@@ -28,7 +29,7 @@ export function storeEnv(source: Record<string, string | undefined> = process.en
 /** The cockpit's environment, validated once; a bad value stops start-up naming the variable. */
 export const CockpitEnv = StoreEnv.extend({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-  COCKPIT_DATA: z.string().min(1).default(".cockpit"),
+  COCKPIT_DATA: z.string().min(1).default(DEFAULT_DATA_DIR),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")

@@ -3,7 +3,8 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { actorLabel, type Actor } from "@/lib/auth/actor";
 import { ConflictError } from "@/lib/errors";
-import { lintWorkspace, removableIds, summarize, type Finding, type HygieneSummary } from "@/lib/hygiene";
+import { bySeverity, lintWorkspace, removableIds, summarize, type Finding, type HygieneSummary } from "@/lib/hygiene";
+import { agentLintFindings } from "@/lib/agents/agent-lint";
 import { unifiedDiff } from "@/lib/hygiene/unified-diff";
 import { loadLintItems } from "@/lib/stores/load-lint-items";
 import { applyRemovals, planRemovals } from "@/lib/stores/remove-entries";
@@ -35,8 +36,10 @@ export async function workspaceHygiene({
   requireCan(actor, "entry.view", args.workspace);
   const { paths, sessionSource } = await workspaceStores(db, actorLabel(actor), args.workspace);
   const { items } = await withStoreErrors(() => loadLintItems({ ...paths, sessionSource }));
-  const { findings, notes } = lintWorkspace({ workspace: paths.workspace, home: paths.home, items });
-  return { summary: summarize(items.length, findings), findings, notes };
+  const lint = lintWorkspace({ workspace: paths.workspace, home: paths.home, items });
+  const own = await withStoreErrors(() => agentLintFindings(paths));
+  const findings = bySeverity([...lint.findings, ...own.findings]);
+  return { summary: summarize(items.length + own.entries, findings), findings, notes: lint.notes };
 }
 
 export const CleanUpInput = z.object({

@@ -40,6 +40,14 @@ export function lintWorkspace(input: LintInput): LintResult {
   return { findings: sorted, notes: dead.notes };
 }
 
+/** Findings merged from several lints, errors first (stable within a severity). */
+export function bySeverity(findings: Finding[]): Finding[] {
+  return findings
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => SEVERITY_RANK[b.f.severity] - SEVERITY_RANK[a.f.severity] || a.i - b.i)
+    .map((x) => x.f);
+}
+
 /** Does any finding reach the threshold (for `--fail-on`)? */
 export function reachesThreshold(findings: Finding[], threshold: Severity): boolean {
   return findings.some((f) => SEVERITY_RANK[f.severity] >= SEVERITY_RANK[threshold]);

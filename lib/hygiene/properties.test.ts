@@ -126,7 +126,7 @@ const GRANTS = [
   '(:path "/w/.git/config" :access write)',
 ];
 
-const WHERE: Record<Agent, Where[]> = {
+const WHERE: Partial<Record<Agent, Where[]>> = {
   "claude-code": ["workspace", "local", "global", "session"],
   commandcode: ["workspace", "local", "global", "session"],
   mevedel: ["workspace", "global", "session"],
@@ -136,7 +136,7 @@ const STORE_ORDER: Where[] = ["workspace", "local", "global"];
 const action = fc.constantFrom<Action>("allow", "allow", "allow", "ask", "deny");
 // Each rule set draws from a small random slice of the vocabulary, so overlapping rules meet often.
 function ruleSet(agent: Agent) {
-  const where = fc.constantFrom(...WHERE[agent]);
+  const where = fc.constantFrom(...WHERE[agent]!);
   const texts: fc.Arbitrary<(a: Action) => string> =
     agent === "mevedel"
       ? fc.oneof(

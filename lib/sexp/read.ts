@@ -2,6 +2,8 @@
  * A restricted Emacs Lisp reader for permission plists. It reads data only: strings, numbers,
  * symbols, keywords, `nil`, `t`, lists and `;` comments; every reader macro that could evaluate
  * or build other objects (`#…`, `?c`, quote, backquote, comma, vectors, dotted pairs) is refused.
+ * With `{ printed: true }` (what `prin1` writes into a log) it also reads dotted pairs `(deny . "why")`,
+ * vectors `[a b]` and propertized strings `#("text" 0 4 (face bold))` (kept as their text) — still as data only.
  * Offsets are UTF-16 indices into the decoded text, so edits can splice the original string.
  */
 
@@ -10,7 +12,7 @@ interface Span {
   end: number;
 }
 export type Datum =
-  | (Span & { type: "list"; items: Datum[] })
+  | (Span & { type: "list"; items: Datum[]; dotted?: Datum; vector?: boolean })
   | (Span & { type: "string"; value: string })
   | (Span & { type: "symbol"; name: string })
   | (Span & { type: "keyword"; name: string })
@@ -65,16 +67,37 @@ const SIMPLE_ESCAPES: Record<string, string> = {
   v: "\v",
 };
 
+export interface ReadOptions {
+  /** Accept what `prin1` prints besides plists: dotted pairs, vectors and propertized strings (never evaluated). */
+  printed?: boolean;
+}
+
 /** Read every top-level datum of `text`. Throws SexpError with line and column. */
-export function readSexps(text: string): ReadResult {
+export function readSexps(text: string, opts: ReadOptions = {}): ReadResult {
   const fail = (reason: string, at: number): never => {
     const { line, column } = lineColumn(text, at);
     throw new SexpError(reason, at, line, column);
   };
   const top: Datum[] = [];
   const comments: Span[] = [];
-  const stack: { start: number; items: Datum[] }[] = [];
-  const push = (d: Datum) => (stack.length ? stack[stack.length - 1].items : top).push(d);
+  type Open = {
+    start: number;
+    items: Datum[];
+    close: ")" | "]";
+    dotAt?: number;
+    dotted?: Datum;
+    propertized?: boolean;
+  };
+  const stack: Open[] = [];
+  const push = (d: Datum) => {
+    const open = stack[stack.length - 1];
+    if (!open) return void top.push(d);
+    if (open.dotAt !== undefined) {
+      if (open.dotted) fail("more than one datum after '.'", d.start);
+      open.dotted = d;
+    } else open.items.push(d);
+  };
+  const printed = opts.printed === true;
   let i = 0;
   const n = text.length;
   while (i < n) {
@@ -93,15 +116,31 @@ export function readSexps(text: string): ReadResult {
       const start = i;
       while (i < n && text[i] !== "\n") i++;
       comments.push({ start, end: i });
-    } else if (c === "(") {
+    } else if (c === "(" || (printed && c === "[") || (printed && c === "#" && text[i + 1] === "(")) {
       if (stack.length >= MAX_DEPTH) fail(`nesting deeper than ${MAX_DEPTH} levels`, i);
-      stack.push({ start: i, items: [] });
-      i++;
-    } else if (c === ")") {
+      const propertized = c === "#";
+      stack.push({ start: i, items: [], close: c === "[" ? "]" : ")", propertized });
+      i += propertized ? 2 : 1;
+    } else if (c === ")" || (printed && c === "]")) {
       const open = stack.pop();
-      if (!open) fail("unexpected ')'", i);
+      if (!open) fail(`unexpected '${c}'`, i);
+      if (open!.close !== c) fail(`'${c}' closes a '${open!.close === ")" ? "(" : "["}'`, i);
+      if (open!.dotAt !== undefined && !open!.dotted) fail("nothing after '.'", open!.dotAt);
       i++;
-      push({ type: "list", items: open!.items, start: open!.start, end: i });
+      if (open!.propertized) {
+        // `#("text" START END PROPS …)`: the text is the datum; its properties are display data.
+        const str = open!.items[0];
+        if (str?.type !== "string") fail("a propertized string starts with its text", open!.start);
+        push({ ...(str as Extract<Datum, { type: "string" }>), start: open!.start, end: i });
+      } else
+        push({
+          type: "list",
+          items: open!.items,
+          start: open!.start,
+          end: i,
+          ...(open!.dotted ? { dotted: open!.dotted } : {}),
+          ...(open!.close === "]" ? { vector: true } : {}),
+        });
     } else if (c === '"') {
       const start = i;
       i++;
@@ -173,7 +212,13 @@ export function readSexps(text: string): ReadResult {
         } else name += text[i++];
       }
       const raw = text.slice(start, i);
-      if (raw === ".") fail("dotted pairs are not allowed", start);
+      if (raw === ".") {
+        const open = stack[stack.length - 1];
+        if (!printed || !open || open.close !== ")" || open.propertized) fail("dotted pairs are not allowed", start);
+        if (open!.dotAt !== undefined || open!.items.length === 0) fail("misplaced '.'", start);
+        open!.dotAt = start;
+        continue;
+      }
       if (raw === name && NUMBER.test(raw))
         push({ type: "number", value: Number(raw.endsWith(".") ? raw.slice(0, -1) : raw), start, end: i });
       else if (raw === "nil") push({ type: "nil", start, end: i });
@@ -205,12 +250,13 @@ export function printDatum(datum: Datum): string {
     }
     switch (d.type) {
       case "list":
-        work.push(")");
+        work.push(d.vector ? "]" : ")");
+        if (d.dotted) work.push(d.dotted, " . ");
         for (let k = d.items.length - 1; k >= 0; k--) {
           work.push(d.items[k]);
           if (k > 0) work.push(" ");
         }
-        out.push("(");
+        out.push(d.vector ? "[" : "(");
         break;
       case "string":
         out.push(printString(d.value));

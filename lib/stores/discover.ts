@@ -22,6 +22,8 @@ export interface StorePaths {
   home: string;
   /** Override for tests; `null` disables the managed store. */
   managedSettingsPath?: string | null;
+  /** The system configuration folder agents read their managed files from (default `/etc`); tests point it away. */
+  etcDir?: string;
 }
 
 export const AGENTS: Agent[] = [...STORE_AGENTS];

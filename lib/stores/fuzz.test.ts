@@ -42,20 +42,13 @@ function isDeletionOf(small: string, big: string): boolean {
   return j === small.length;
 }
 
-function timed<T>(fn: () => T): T {
-  const t0 = performance.now();
-  const out = fn();
-  expect(performance.now() - t0).toBeLessThan(1_000);
-  return out;
-}
-
 describe("plist fuzz", () => {
   it(
     "mutated stores parse or fail cleanly; revoking any entry only deletes its text",
     () => {
       fc.assert(
         fc.property(mutated(FIXTURES.mevedel, PLIST_ALPHABET), fc.nat(), (text, pick) => {
-          const parsed = timed(() => parsePlistStore(text));
+          const parsed = parsePlistStore(text);
           if (!parsed.ok) {
             expect(parsed.error).toMatch(/^line \d+, column \d+: /);
             return;
@@ -102,7 +95,7 @@ describe("plist fuzz", () => {
         fc.property(
           fc.array(fc.constantFrom(...PLIST_ALPHABET), { maxLength: 300 }).map((a) => a.join("")),
           (text) => {
-            const parsed = timed(() => parsePlistStore(text));
+            const parsed = parsePlistStore(text);
             expect(typeof parsed.ok).toBe("boolean");
           },
         ),
@@ -126,7 +119,7 @@ describe("JSON fuzz", () => {
         fc.property(fc.constantFrom(...fixtures), fc.nat(), fc.nat(), (fixture, seed, pick) => {
           const [base, strict] = fixture;
           const text = fc.sample(mutated(base, JSON_ALPHABET), { seed, numRuns: 1 })[0];
-          const parsed = timed(() => parseJsonSettings(text, strict));
+          const parsed = parseJsonSettings(text, strict);
           if (!parsed.ok) return;
           const added = appendJsonRule(text, "allow", "Bash(fuzz)");
           expect(isDeletionOf(text, added), added).toBe(true);

@@ -167,27 +167,24 @@ describe("listEntries", () => {
     expect(only.entries[0]).toMatchObject({ agentSessionId: "s-1", store: { format: "database" }, tool: "Shell" });
   });
 
-  it("lists 5,000 entries quickly", async () => {
+  // Speed is measured in bench/stores/list-entries.ts; here only that a large store lists whole and in order.
+  it("lists a 5,000-entry settings file whole, every entry on its own line", async () => {
     const rules = Array.from({ length: 5_000 }, (_, i) => `    "Bash(tool-${i}:*)"`).join(",\n");
     sb.write(".claude/settings.json", `{\n  "permissions": {\n    "allow": [\n${rules}\n    ]\n  }\n}\n`);
-    const t0 = performance.now();
     const { entries } = await listEntries({ ...sb.paths, agent: "claude-code" });
-    const ms = performance.now() - t0;
     expect(entries).toHaveLength(5_000);
-    expect(entries[4_999].line).toBe(5_003);
-    console.log(`listing 5,000 JSON entries: ${ms.toFixed(1)} ms`);
-    expect(ms).toBeLessThan(2_000);
+    expect(entries[0]).toMatchObject({ rule: "Bash(tool-0:*)", line: 4 });
+    expect(entries[4_999]).toMatchObject({ rule: "Bash(tool-4999:*)", line: 5_003 });
   });
 
-  it("lists a 5,000-entry plist quickly", async () => {
+  it("lists a 5,000-entry plist whole, in the file's order", async () => {
     const rules = Array.from({ length: 5_000 }, (_, i) => `  ("Bash" :pattern "tool-${i} *" :action allow)`).join("\n");
     sb.write(".mevedel/permissions.el", `(:rules\n (\n${rules})\n :resource-grants nil)\n`);
-    const t0 = performance.now();
     const { entries } = await listEntries({ ...sb.paths, agent: "mevedel" });
-    const ms = performance.now() - t0;
     expect(entries).toHaveLength(5_000);
-    console.log(`listing 5,000 plist entries: ${ms.toFixed(1)} ms`);
-    expect(ms).toBeLessThan(3_000);
+    expect(entries.map((e) => e.action).every((a) => a === "allow")).toBe(true);
+    expect(entries[0]!.rule).toContain('"tool-0 *"');
+    expect(entries[4_999]!.rule).toContain('"tool-4999 *"');
   });
 });
 

@@ -35,33 +35,29 @@ const traps: Array<[string, string, (file: string) => void, RegExp]> = [
 ];
 
 describe("store reads are bounded", () => {
-  it.each(traps)(
-    "%s is listed invalid with the reason, quickly, and never written",
-    async (_name, rel, make, reason) => {
-      const file = sb.abs(rel);
-      mkdirSync(path.dirname(file), { recursive: true });
-      make(file);
-      const before = lstatSync(file);
-      const started = Date.now();
-      const { stores, entries } = await listEntries(sb.paths);
-      expect(Date.now() - started).toBeLessThan(1_500);
-      const store = stores.find((s) => s.path === file)!;
-      expect(store.valid).toBe(false);
-      expect(store.writable).toBe(false);
-      expect(store.error).toMatch(reason);
-      expect(entries.filter((e) => e.store.path === file)).toEqual([]);
+  it.each(traps)("%s is listed invalid with the reason and never written", async (_name, rel, make, reason) => {
+    const file = sb.abs(rel);
+    mkdirSync(path.dirname(file), { recursive: true });
+    make(file);
+    const before = lstatSync(file);
+    // A read that blocked (a FIFO without a writer) or never ended (/dev/zero) would run into the test's timeout.
+    const { stores, entries } = await listEntries(sb.paths);
+    const store = stores.find((s) => s.path === file)!;
+    expect(store.valid).toBe(false);
+    expect(store.writable).toBe(false);
+    expect(store.error).toMatch(reason);
+    expect(entries.filter((e) => e.store.path === file)).toEqual([]);
 
-      const agent = rel === PLIST ? "mevedel" : "commandcode";
-      const rule = agent === "mevedel" ? '("Bash" :pattern "ls" :action allow)' : "Shell(ls)";
-      const file_ = agent === "commandcode" ? "settings.json" : undefined;
-      await expect(
-        addEntry({ ...sb.paths, agent, scope: "workspace", action: "allow", rule, file: file_ }),
-      ).rejects.toBeInstanceOf(InvalidStoreError);
-      const after = lstatSync(file);
-      expect([after.ino, after.mode, after.size]).toEqual([before.ino, before.mode, before.size]);
-      if (before.isSymbolicLink()) expect(readlinkSync(file)).toBe("/dev/zero");
-    },
-  );
+    const agent = rel === PLIST ? "mevedel" : "commandcode";
+    const rule = agent === "mevedel" ? '("Bash" :pattern "ls" :action allow)' : "Shell(ls)";
+    const file_ = agent === "commandcode" ? "settings.json" : undefined;
+    await expect(
+      addEntry({ ...sb.paths, agent, scope: "workspace", action: "allow", rule, file: file_ }),
+    ).rejects.toBeInstanceOf(InvalidStoreError);
+    const after = lstatSync(file);
+    expect([after.ino, after.mode, after.size]).toEqual([before.ino, before.mode, before.size]);
+    if (before.isSymbolicLink()) expect(readlinkSync(file)).toBe("/dev/zero");
+  });
 
   it("honours a configured size cap", async () => {
     const file = sb.write(
@@ -96,9 +92,8 @@ describe("store reads are bounded", () => {
       }
       // More concurrent FIFO reads than libuv has threads: blocking reads would starve every fs call.
       const hostile = Array.from({ length: 8 }, () => listEntries(sb.paths));
-      const started = Date.now();
+      // Blocking reads would hold every thread of libuv's pool, and this listing would never finish.
       const { entries } = await listEntries({ workspace: other, home: sb.home, managedSettingsPath: null });
-      expect(Date.now() - started).toBeLessThan(1_000);
       expect(entries.map((e) => e.rule)).toEqual(["Bash(ls)"]);
       for (const listing of await Promise.all(hostile))
         expect(listing.stores.filter((s) => !s.valid).map((s) => s.error)).toEqual(

@@ -1,7 +1,21 @@
 import type { Action, Agent, Grant, MevedelRuleData, Scope } from "./policy-adapter";
 
 export type { Action, Agent, Grant, MevedelRuleData, Scope };
-export type StoreFormat = "claude-json" | "commandcode-json" | "mevedel-plist" | "database";
+export type StoreFormat =
+  | "claude-json"
+  | "commandcode-json"
+  | "mevedel-plist"
+  | "database"
+  /** A Starlark rules file (`prefix_rule(...)` calls). */
+  | "starlark-rules"
+  /** A TOML settings file (modes, trust, admin requirements). */
+  | "toml"
+  /** Gemini CLI policy files (`[[rule]]` tables). */
+  | "gemini-toml"
+  /** Gemini CLI settings.json / trustedFolders.json (rules derived from settings, folder trust). */
+  | "gemini-json"
+  /** Cursor CLI cli-config.json / .cursor/cli.json (`permissions.allow|deny`). */
+  | "cursor-json";
 export type EntryKind = "rule" | "grant" | "profile";
 
 /** One backing store as listed: empty and invalid stores are listed too. */
@@ -20,6 +34,8 @@ export interface StoreInfo {
   /** Folder a Claude Code `/x` rule is relative to; the workspace for the others. */
   base: string;
   entryCount: number;
+  /** The agent does not read this store now, and why (a project the agent does not trust). */
+  inactive?: string;
 }
 
 export interface Profile {

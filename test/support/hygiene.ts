@@ -6,7 +6,8 @@ import type { LintItem } from "@/lib/hygiene/types";
 export const WS = "/w";
 export const HOME = "/home/u";
 
-const FILES: Record<Agent, Record<string, { path: string; base: string }>> = {
+/** Files of the agents whose rules lib/policy reads (the others have their own lint). */
+const FILES: Partial<Record<Agent, Record<string, { path: string; base: string }>>> = {
   "claude-code": {
     workspace: { path: `${WS}/.claude/settings.json`, base: WS },
     local: { path: `${WS}/.claude/settings.local.json`, base: WS },
@@ -32,7 +33,7 @@ let counter = 0;
 export function item(agent: Agent, where: Where, action: Action, text: string, id?: string): LintItem {
   const session = where.startsWith("session");
   const scope: Scope = session ? "session" : where === "local" ? "workspace" : (where as Scope);
-  const file = session ? { path: "database", base: WS } : FILES[agent][where];
+  const file = session ? { path: "database", base: WS } : FILES[agent]![where]!;
   const sessionId = session ? (where.split(":")[1] ?? "s1") : undefined;
   const source = { scope, store: session ? `session:${sessionId}` : file.path, base: file.base };
   const entryId = id ?? `e${++counter}`;

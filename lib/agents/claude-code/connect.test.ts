@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { addHooks, cockpitHandler, editClaudeSettings, removeHooks } from "./connect";
+import { connector } from "./connector";
 
 const command = cockpitHandler({ url: "http://localhost:3000", http: false, cliPath: "/opt/cockpit/bin/cockpit.mjs" });
 const http = cockpitHandler({ url: "http://localhost:3000/", http: true, cliPath: "" });
@@ -58,6 +59,24 @@ describe("connect claude-code", () => {
       allowedEnvVars: ["COCKPIT_TOKEN"],
     });
     expect(JSON.parse(removeHooks(addHooks("", http).text).text)).toEqual({});
+  });
+
+  it("--audit-http: HTTP hooks for PreToolUse and PostToolUse, the command hook for the rest", async () => {
+    const ws = path.join(root, "audit-http");
+    mkdirSync(ws, { recursive: true });
+    const target = { workspace: ws, home: root, url: "http://localhost:3000", cliPath: "/opt/cockpit/bin/cockpit.mjs" };
+    const result = await connector.connect({ ...target, auditHttp: true });
+    expect(result.changed).toBe(true);
+    const text = readFileSync(path.join(ws, ".claude/settings.local.json"), "utf8");
+    const parsed = JSON.parse(text);
+    expect(parsed.hooks.PreToolUse).toEqual([{ matcher: "*", hooks: [{ ...http, timeout: 10 }] }]);
+    expect(parsed.hooks.PostToolUse).toEqual([{ matcher: "*", hooks: [{ ...http, timeout: 10 }] }]);
+    expect(parsed.hooks.PermissionRequest).toEqual([{ matcher: "*", hooks: [command] }]);
+    expect(parsed.hooks.UserPromptSubmit).toEqual([{ hooks: [command] }]);
+    // Either kind counts as connected: connecting again (any form) changes nothing; disconnect removes both kinds.
+    expect((await connector.connect(target)).changed).toBe(false);
+    expect((await connector.disconnect(target)).changed).toBe(true);
+    expect(JSON.parse(readFileSync(path.join(ws, ".claude/settings.local.json"), "utf8"))).toEqual({});
   });
 
   it("edits the file atomically and refuses a symlinked settings file", async () => {

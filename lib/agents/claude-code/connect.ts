@@ -1,11 +1,12 @@
 import path from "node:path";
-import { findNodeAtLocation, modify, parse, parseTree, type Node, type ParseError } from "jsonc-parser";
+import { parse, type ParseError } from "jsonc-parser";
 import { readNoFollow, writeAtomically } from "@/lib/stores/atomic-write";
 import { detectFormatting } from "@/lib/stores/json-edit";
+import { insertPretty, removeAt } from "../shared/json-splice";
 
 export const HOOK_EVENTS = ["PermissionRequest", "UserPromptSubmit", "PreToolUse", "PostToolUse"] as const;
 /** Tool events are only recorded (audit), never answered: a short timeout keeps a slow cockpit out of the agent's way. */
-const AUDIT_HOOK_EVENTS = new Set<string>(["PreToolUse", "PostToolUse"]);
+export const AUDIT_HOOK_EVENTS: ReadonlySet<string> = new Set(["PreToolUse", "PostToolUse"]);
 const AUDIT_HOOK_TIMEOUT = 10;
 export const HOOK_PATH = "/api/agent/v1/hooks/claude-code";
 export const SETTINGS_FILE = ".claude/settings.local.json";
@@ -51,7 +52,7 @@ export function isCockpitHandler(h: Handler): boolean {
   );
 }
 
-function parseSettings(text: string, file: string): Record<string, unknown> {
+export function parseSettings(text: string, file: string): Record<string, unknown> {
   if (!text.trim()) return {};
   const errors: ParseError[] = [];
   const value = parse(text, errors, { allowTrailingComma: false });
@@ -60,51 +61,17 @@ function parseSettings(text: string, file: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-type Fmt = ReturnType<typeof detectFormatting>;
-
-/** jsonc-parser's raw insertion edit, with the value pretty-printed at its depth instead of reformatting neighbours. */
-function insertPretty(text: string, at: (string | number)[], value: unknown, fmt: Fmt): string {
-  const [edit] = modify(text, at, value, { isArrayInsertion: typeof at.at(-1) === "number" });
-  if (!edit) return text;
-  const unit = fmt.insertSpaces ? " ".repeat(fmt.tabSize ?? 2) : "\t";
-  const eol = fmt.eol ?? "\n";
-  const depth = at.length;
-  const key = typeof at.at(-1) === "string" ? `${JSON.stringify(at.at(-1))}: ` : "";
-  const pretty = JSON.stringify(value, null, unit).replaceAll("\n", eol + unit.repeat(depth));
-  const comma = edit.content.startsWith(",") ? "," : "";
-  const rest = text.slice(edit.offset + edit.length);
-  const closesRightAfter = /^[ \t]*[}\]]/.test(rest);
-  const content = `${comma}${eol}${unit.repeat(depth)}${key}${pretty}${closesRightAfter && !comma ? eol + unit.repeat(depth - 1) : ""}`;
-  return text.slice(0, edit.offset) + content + text.slice(edit.offset + edit.length);
-}
-
-/**
- * Removes one property or array element as the mirror image of `insertPretty`: from the end of the
- * previous sibling (taking the separator) or, for a first element, up to the next sibling.
- */
-function removeAt(text: string, at: (string | number)[]): string {
-  const root = parseTree(text);
-  const node = root && findNodeAtLocation(root, at);
-  if (!node) return text;
-  const target: Node = node.parent?.type === "property" ? node.parent : node;
-  const siblings = target.parent?.children ?? [];
-  const i = siblings.indexOf(target);
-  const end = target.offset + target.length;
-  if (i > 0) {
-    const prev = siblings[i - 1]!;
-    return text.slice(0, prev.offset + prev.length) + text.slice(end);
-  }
-  if (siblings.length > 1) return text.slice(0, target.offset) + text.slice(siblings[1]!.offset);
-  // The only member: empty the container back to its brackets.
-  const parent = target.parent!;
-  return text.slice(0, parent.offset + 1) + text.slice(parent.offset + parent.length - 1);
-}
-
 /**
  * Adds the cockpit hook for PermissionRequest and UserPromptSubmit, and the audit hooks for PreToolUse and
- * PostToolUse; the file's other bytes stay as they were.
+ * PostToolUse (`audit`, by default the same kind as `handler`: `connect --audit-http` passes an HTTP one); the
+ * file's other bytes stay as they were.
  */
-export function addHooks(text: string, handler: Handler, file = SETTINGS_FILE): { text: string; changed: boolean } {
+export function addHooks(
+  text: string,
+  handler: Handler,
+  file = SETTINGS_FILE,
+  audit: Handler = handler,
+): { text: string; changed: boolean } {
   const fmt = detectFormatting(text || "{\n  \n}");
   let next = text.trim() ? text : "{}\n";
   let changed = false;
@@ -117,7 +84,7 @@ export function addHooks(text: string, handler: Handler, file = SETTINGS_FILE): 
       event === "PermissionRequest"
         ? { matcher: "*", hooks: [handler] }
         : AUDIT_HOOK_EVENTS.has(event)
-          ? { matcher: "*", hooks: [{ ...handler, timeout: AUDIT_HOOK_TIMEOUT }] }
+          ? { matcher: "*", hooks: [{ ...audit, timeout: AUDIT_HOOK_TIMEOUT }] }
           : { hooks: [handler] };
     // Insert at the deepest existing level, as a pretty-printed splice: no other byte of the file changes.
     const hooks = settings.hooks as Record<string, unknown> | undefined;

@@ -11,7 +11,9 @@ export const connector: AgentConnector<ClaudeHookPayload> = {
   user: false,
   async connect(target) {
     const handler = cockpitHandler({ url: target.url, http: Boolean(target.http), cliPath: target.cliPath });
-    const result = await editClaudeSettings(target.workspace, (text) => addHooks(text, handler));
+    // --audit-http: the audit-only tool events as HTTP hooks (one local request each, no process start).
+    const audit = target.auditHttp ? cockpitHandler({ url: target.url, http: true, cliPath: target.cliPath }) : handler;
+    const result = await editClaudeSettings(target.workspace, (text) => addHooks(text, handler, undefined, audit));
     return { ...result, events: [...HOOK_EVENTS] };
   },
   async disconnect(target) {

@@ -1,17 +1,24 @@
-import { z } from "zod";
+// zod/mini: the hook bridge (dist/cli/hook.mjs, started on every tool call) bundles it in a few kilobytes.
+import * as z from "zod/mini";
 import type { CardSettlement, CardStatus } from "@/db/schema/cards";
 
-/** The fields of a Claude Code hook payload the cockpit reads; everything else passes through untouched. */
-export const ClaudeHookPayload = z.looseObject({
-  hook_event_name: z.string().min(1),
-  session_id: z.string().min(1).max(300),
-  cwd: z.string().max(4096).optional(),
-  permission_mode: z.string().max(50).optional(),
-  tool_name: z.string().max(300).optional(),
-  tool_input: z.record(z.string(), z.unknown()).optional(),
-  agent_id: z.string().max(300).optional(),
-  agent_type: z.string().max(200).optional(),
-});
+const text = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
+
+/**
+ * The fields of a Claude Code hook payload the cockpit reads; everything else passes through untouched.
+ * Route handlers wrap the same shape in full zod (`z.looseObject(claudeHookShape)`).
+ */
+export const claudeHookShape = {
+  hook_event_name: z.string().check(z.minLength(1)),
+  session_id: text(1, 300),
+  cwd: z.optional(text(0, 4096)),
+  permission_mode: z.optional(text(0, 50)),
+  tool_name: z.optional(text(0, 300)),
+  tool_input: z.optional(z.record(z.string(), z.unknown())),
+  agent_id: z.optional(text(0, 300)),
+  agent_type: z.optional(text(0, 200)),
+};
+export const ClaudeHookPayload = z.looseObject(claudeHookShape);
 export type ClaudeHookPayload = z.infer<typeof ClaudeHookPayload>;
 
 /** Subagents share the parent's session id; the agent type names the branch of the tree. */

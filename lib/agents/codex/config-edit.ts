@@ -189,3 +189,63 @@ export function setSandboxMode(
     (c) => c.ok && (profile ? c.config.profiles?.[profile]?.sandbox_mode : c.config.sandbox_mode) === value,
   );
 }
+
+/** One setting of a config.toml the cockpit lists as an entry, with its key path, value and line. */
+export interface ConfigSetting {
+  /** `["approval_policy"]`, `["profiles", "ci", "sandbox_mode"]`, `["projects", "/p", "trust_level"]`. */
+  path: string[];
+  value: unknown;
+  line: number;
+}
+
+const LISTED = new Set(["approval_policy", "sandbox_mode", "trust_level"]);
+
+function settingPath(path: readonly string[]): boolean {
+  const last = path[path.length - 1]!;
+  if (!LISTED.has(last)) return false;
+  if (last === "trust_level") return path.length === 3 && path[0] === "projects";
+  return path.length === 1 || (path.length === 3 && path[0] === "profiles");
+}
+
+/** The modes and trust levels a config.toml sets, in file order (tables, dotted keys and inline tables alike). */
+export function listSettings(text: string): ConfigSetting[] {
+  const top = parseOrRefuse(text);
+  const out: ConfigSetting[] = [];
+  const visit = (prefix: readonly string[], kv: AST.TOMLKeyValue) => {
+    const path = [...prefix, ...keyParts(kv.key)];
+    if (settingPath(path)) out.push({ path, value: valueOf(kv.value), line: kv.loc.start.line });
+    else if (kv.value.type === "TOMLInlineTable") for (const inner of kv.value.body) visit(path, inner);
+  };
+  for (const node of top.body) {
+    if (node.type === "TOMLKeyValue") visit([], node);
+    else if (node.type === "TOMLTable" && node.kind === "standard")
+      for (const kv of node.body) visit(node.resolvedKey.map(String), kv);
+  }
+  return out;
+}
+
+function valueOf(node: AST.TOMLKeyValue["value"]): unknown {
+  if (node.type === "TOMLValue") return node.value;
+  if (node.type === "TOMLInlineTable")
+    return Object.fromEntries(node.body.map((kv) => [keyParts(kv.key).join("."), valueOf(kv.value)]));
+  if (node.type === "TOMLArray") return node.elements.map(valueOf);
+  return undefined;
+}
+
+/** Remove the `key = value` line at `path` (revoking a mode or a trust level); refuses a value inside an inline table. */
+export function removeSetting(text: string, path: readonly string[]): string {
+  const top = parseOrRefuse(text);
+  const kv = findValue(top, path);
+  if (!kv) throw new ConfigEditRefused(`config.toml no longer sets ${path.join(".")}; refresh`);
+  const lineStart = text.lastIndexOf("\n", kv.range[0] - 1) + 1;
+  if (text.slice(lineStart, kv.range[0]).trim() !== "")
+    throw new ConfigEditRefused(`${path.join(".")} shares its line with other keys; edit it by hand`);
+  const eol = text.indexOf("\n", kv.range[1]);
+  const rest = text.slice(kv.range[1], eol < 0 ? text.length : eol);
+  if (rest.trim() !== "" && !rest.trim().startsWith("#"))
+    throw new ConfigEditRefused(`${path.join(".")} shares its line with other keys; edit it by hand`);
+  const next = text.slice(0, lineStart) + text.slice(eol < 0 ? text.length : eol + 1);
+  const parsed = parseCodexConfig(next);
+  if (!parsed.ok) throw new ConfigEditRefused("the edit did not read back as intended; nothing was written");
+  return next;
+}

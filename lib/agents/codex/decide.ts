@@ -73,6 +73,8 @@ export interface CodexDecisionResult {
     line: number;
     layer: string;
     pattern: PrefixRuleMatch["rule"]["pattern"];
+    /** The rule's own decision (a prompt rule still decided when `never` turned its prompt into a rejection). */
+    decision: CodexDecision;
     matchedPrefix: string[];
     justification?: string;
   };
@@ -318,6 +320,7 @@ export function decideCodex(rawCall: unknown, ctx: CodexDecideContext): CodexDec
             line: deciding.rule.source.line,
             layer: deciding.rule.source.layer,
             pattern: deciding.rule.pattern,
+            decision: deciding.rule.decision,
             matchedPrefix: deciding.matchedPrefix,
             ...(deciding.justification !== undefined ? { justification: deciding.justification } : {}),
           },

@@ -1,13 +1,11 @@
 /**
- * The Codex hooks connector core, against the payloads and outputs of openai/codex
+ * The Codex hooks connector core, against the outputs of openai/codex
  * `codex-rs/hooks/schema/generated/*.command.{input,output}.schema.json` (fields, required keys, enums) and the
  * handler file format of `codex-rs/hooks/src/engine/config.rs`.
  */
 import { describe, expect, it } from "vitest";
 import {
-  autoAnswer,
   codexHookCommand,
-  codexHookEvent,
   codexHookOutput,
   CODEX_HOOK_EVENTS,
   HooksFileRefused,
@@ -17,98 +15,6 @@ import {
 } from "./hooks";
 
 const COMMAND = codexHookCommand({ url: "http://localhost:3000/", cliPath: "/opt/cockpit/bin/cockpit.mjs" });
-
-const common = {
-  session_id: "0199a3c4-5d6e-7f80-9a1b-2c3d4e5f6a7b",
-  turn_id: "turn-3",
-  transcript_path: null,
-  cwd: "/home/u/work",
-  model: "gpt-5-codex",
-  permission_mode: "default",
-};
-
-describe("payloads (permission-request / pre-tool-use / post-tool-use / user-prompt-submit .command.input)", () => {
-  it("PermissionRequest becomes a card with Codex's argv", () => {
-    const e = codexHookEvent({
-      ...common,
-      hook_event_name: "PermissionRequest",
-      tool_name: "Bash",
-      tool_input: { command: "bash -lc 'npm test && rm -rf dist'", description: "run the tests" },
-    });
-    expect(e).toEqual({
-      kind: "permission-request",
-      sessionId: common.session_id,
-      turnId: "turn-3",
-      cwd: "/home/u/work",
-      model: "gpt-5-codex",
-      toolName: "Bash",
-      call: {
-        tool: "shell",
-        input: { command: ["bash", "-lc", "npm test && rm -rf dist"], justification: "run the tests" },
-      },
-      display: "bash -lc 'npm test && rm -rf dist'",
-      description: "run the tests",
-    });
-  });
-  it("apply_patch permission requests carry the patch", () => {
-    const e = codexHookEvent({
-      ...common,
-      hook_event_name: "PermissionRequest",
-      tool_name: "apply_patch",
-      tool_input: { command: "*** Begin Patch\n*** End Patch" },
-    });
-    expect(e).toMatchObject({
-      kind: "permission-request",
-      call: { tool: "apply_patch", input: { patch: "*** Begin Patch\n*** End Patch" } },
-    });
-  });
-  it("Pre/PostToolUse feed the audit log", () => {
-    expect(
-      codexHookEvent({
-        ...common,
-        hook_event_name: "PreToolUse",
-        tool_name: "Bash",
-        tool_use_id: "call_1",
-        tool_input: { command: "ls -la" },
-      }),
-    ).toMatchObject({
-      kind: "tool-use",
-      phase: "pre",
-      toolUseId: "call_1",
-      call: { tool: "shell", input: { command: ["ls", "-la"] } },
-    });
-    expect(
-      codexHookEvent({
-        ...common,
-        hook_event_name: "PostToolUse",
-        tool_name: "Bash",
-        tool_use_id: "call_1",
-        tool_input: { command: "ls" },
-        tool_response: { exit_code: 0 },
-      }),
-    ).toMatchObject({ kind: "tool-use", phase: "post", response: { exit_code: 0 } });
-  });
-  it("UserPromptSubmit ends an absence hold; the prompt text is not kept", () => {
-    expect(codexHookEvent({ ...common, hook_event_name: "UserPromptSubmit", prompt: "fix the build" })).toEqual({
-      kind: "user-prompt",
-      sessionId: common.session_id,
-      turnId: "turn-3",
-      cwd: "/home/u/work",
-      promptChars: 13,
-    });
-  });
-  it("refuses payloads that break the schema", () => {
-    const { turn_id: _t, ...noTurn } = common;
-    expect(() => codexHookEvent({ ...noTurn, hook_event_name: "UserPromptSubmit", prompt: "x" })).toThrow();
-    expect(() =>
-      codexHookEvent({ ...common, hook_event_name: "PermissionRequest", tool_name: "Bash", tool_input: {} }),
-    ).toThrow();
-    expect(() =>
-      codexHookEvent({ ...common, permission_mode: "yolo", hook_event_name: "UserPromptSubmit", prompt: "x" }),
-    ).toThrow();
-    expect(() => codexHookEvent({ ...common, hook_event_name: "Stop" })).toThrow();
-  });
-});
 
 describe("outputs (permission-request.command.output)", () => {
   const allowedTop = new Set(["continue", "hookSpecificOutput", "stopReason", "suppressOutput", "systemMessage"]);
@@ -136,17 +42,6 @@ describe("outputs (permission-request.command.output)", () => {
   });
   it("no answer prints nothing, so Codex's own prompt decides", () => {
     expect(codexHookOutput({ answer: "none" })).toBeUndefined();
-  });
-});
-
-describe("the floor rule", () => {
-  it("a PermissionRequest is never approved from rules, only denied", () => {
-    expect(autoAnswer({ decision: "allow" })).toEqual({ answer: "card" });
-    expect(autoAnswer({ decision: "ask" })).toEqual({ answer: "card" });
-    expect(autoAnswer({ decision: "deny", reason: "`rm -rf /` rejected: destructive" })).toEqual({
-      answer: "deny",
-      message: "`rm -rf /` rejected: destructive",
-    });
   });
 });
 
@@ -189,6 +84,12 @@ describe("hooks.json install / remove", () => {
     const removed = removeCodexHooks(text);
     expect(removed.changed).toBe(true);
     expect(removed.text).toBe(USER_HOOKS);
+  });
+  it("leaves a compact, one-line group of the user's exactly as written", () => {
+    const compact = `{\n  "hooks": {\n    "Stop": [{ "hooks": [{ "type": "command", "command": "say done" }] }]\n  }\n}\n`;
+    const { text } = installCodexHooks(compact, COMMAND);
+    expect(text).toContain(`    "Stop": [{ "hooks": [{ "type": "command", "command": "say done" }] }],\n`);
+    expect(removeCodexHooks(text).text).toBe(compact);
   });
   it("removes everything it added from a file that had nothing else", () => {
     const { text } = installCodexHooks("{}\n", COMMAND);

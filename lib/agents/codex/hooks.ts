@@ -1,18 +1,16 @@
 /**
  * Codex hooks connector core: install/remove exactly the cockpit's handlers in a `hooks.json`
  * (`~/.codex/hooks.json` or a trusted project's `.codex/hooks.json`; hooks/src/engine/config.rs, discovery.rs),
- * keeping every other byte; map Codex's hook payloads to the cockpit's events (hooks/schema/generated/*.input);
+ * keeping every other byte; validate Codex's hook payloads (hooks/schema/generated/*.input);
  * map the cockpit's answer to Codex's hook output (permission-request.command.output). Pure.
  *
- * Floor rule: a PermissionRequest only fires because Codex decided to ask. Rules Codex already weighed therefore
- * never approve it: the cockpit answers it from a person's decision (or a stricter cockpit deny), never from an
- * allow rule (`autoAnswer`).
+ * The connector (connector.ts) turns a payload into a card or an audit event; the floor rule (Codex asked, so the
+ * rules it weighed never approve the card) is the decision pipeline's.
  */
-import { applyEdits, modify, parse, type ParseError } from "jsonc-parser";
+import { parse, type ParseError } from "jsonc-parser";
 import { z } from "zod";
 import { detectFormatting } from "@/lib/stores/json-edit";
-import type { CodexDecisionResult } from "./decide";
-import { shlexSplit } from "./shlex";
+import { insertPretty, removeAt } from "../shared/json-splice";
 
 export const CODEX_HOOK_EVENTS = ["PermissionRequest", "PreToolUse", "PostToolUse", "UserPromptSubmit"] as const;
 export type CodexHookEvent = (typeof CODEX_HOOK_EVENTS)[number];
@@ -93,13 +91,14 @@ export function installCodexHooks(
     const settings = parseHooksFile(next, file);
     const groups = groupsOf(settings, event, file);
     if (groups.some((g) => Array.isArray(g?.hooks) && g.hooks.some(isCockpitCodexHandler))) continue;
-    next = applyEdits(
-      next,
-      modify(next, ["hooks", event, groups.length], groupFor(event, command), {
-        formattingOptions: fmt,
-        isArrayInsertion: true,
-      }),
-    );
+    // Insert at the deepest level that exists, pretty-printed there: no other byte of the file changes.
+    const hooks = settings.hooks as Record<string, unknown> | undefined;
+    const group = groupFor(event, command);
+    next = !hooks
+      ? insertPretty(next, ["hooks"], { [event]: [group] }, fmt)
+      : !(event in hooks)
+        ? insertPretty(next, ["hooks", event], [group], fmt)
+        : insertPretty(next, ["hooks", event, groups.length], group, fmt);
     changed = true;
   }
   parseHooksFile(next, file);
@@ -109,31 +108,27 @@ export function installCodexHooks(
 /** Remove the cockpit's handlers, and groups, events or the `hooks` key left empty by that; nothing else. */
 export function removeCodexHooks(text: string, file = "hooks.json"): { text: string; changed: boolean } {
   if (!text.trim()) return { text, changed: false };
-  const fmt = detectFormatting(text);
   let next = text;
   let changed = false;
-  const edit = (path: (string | number)[]) => {
-    next = applyEdits(next, modify(next, path, undefined, { formattingOptions: fmt }));
+  const edit = (at: (string | number)[]) => {
+    next = removeAt(next, at);
     changed = true;
   };
   for (const event of CODEX_HOOK_EVENTS) {
     const groups = groupsOf(parseHooksFile(next, file), event, file);
+    let touched = false;
     for (let g = groups.length - 1; g >= 0; g--) {
       const handlers = Array.isArray(groups[g]?.hooks) ? groups[g]!.hooks! : [];
       const ours = handlers.map(isCockpitCodexHandler);
       if (!ours.some(Boolean)) continue;
+      touched = true;
       if (ours.every(Boolean)) edit(["hooks", event, g]);
       else for (let h = handlers.length - 1; h >= 0; h--) if (ours[h]) edit(["hooks", event, g, "hooks", h]);
     }
-    if (
-      changed &&
-      groupsOf(parseHooksFile(next, file), event, file).length === 0 &&
-      event in ((parseHooksFile(next, file).hooks as object) ?? {})
-    )
-      edit(["hooks", event]);
+    if (touched && groupsOf(parseHooksFile(next, file), event, file).length === 0) edit(["hooks", event]);
   }
   const hooks = parseHooksFile(next, file).hooks;
-  if (changed && hooks && Object.keys(hooks).length === 0) edit(["hooks"]);
+  if (changed && hooks && typeof hooks === "object" && Object.keys(hooks).length === 0) edit(["hooks"]);
   return { text: changed ? next : text, changed };
 }
 
@@ -183,97 +178,6 @@ export const CodexHookPayload = z.discriminatedUnion("hook_event_name", [
 ]);
 export type CodexHookPayload = z.infer<typeof CodexHookPayload>;
 
-/** A tool call as the cockpit's Codex engine takes it; apply_patch carries the patch text. */
-export type CodexToolCall =
-  | { tool: "shell"; input: { command: string[]; justification?: string } }
-  | { tool: "apply_patch"; input: { patch: string } }
-  | { tool: string; input: { command: string } };
-
-export type CodexHookEventOut =
-  | {
-      kind: "permission-request";
-      sessionId: string;
-      turnId: string;
-      cwd: string;
-      model: string;
-      /** Codex's hook name ("Bash" for shell tools, "apply_patch" for edits). */
-      toolName: string;
-      call: CodexToolCall;
-      /** The command as Codex shows it (its shlex-joined argv). */
-      display: string;
-      description?: string;
-    }
-  | {
-      kind: "tool-use";
-      phase: "pre" | "post";
-      sessionId: string;
-      turnId: string;
-      cwd: string;
-      toolName: string;
-      toolUseId: string;
-      call: CodexToolCall;
-      display: string;
-      response?: unknown;
-    }
-  | { kind: "user-prompt"; sessionId: string; turnId: string; cwd: string; promptChars: number };
-
-function callOf(toolName: string, command: string, description?: string): CodexToolCall {
-  if (toolName === "Bash") {
-    // Codex joined the argv with shlex; an unsplittable string (NUL was replaced) stays one word.
-    const argv = shlexSplit(command);
-    return {
-      tool: "shell",
-      input: {
-        command: argv && argv.length ? argv : [command],
-        ...(description ? { justification: description } : {}),
-      },
-    };
-  }
-  if (toolName === "apply_patch") return { tool: "apply_patch", input: { patch: command } };
-  return { tool: toolName, input: { command } };
-}
-
-/** Map a Codex hook payload (already JSON-parsed) to the cockpit's event; throws a zod error for anything else. */
-export function codexHookEvent(raw: unknown): CodexHookEventOut {
-  const p = CodexHookPayload.parse(raw);
-  switch (p.hook_event_name) {
-    case "PermissionRequest":
-      return {
-        kind: "permission-request",
-        sessionId: p.session_id,
-        turnId: p.turn_id,
-        cwd: p.cwd,
-        model: p.model,
-        toolName: p.tool_name,
-        call: callOf(p.tool_name, p.tool_input.command, p.tool_input.description),
-        display: p.tool_input.command,
-        ...(p.tool_input.description ? { description: p.tool_input.description } : {}),
-      };
-    case "PreToolUse":
-    case "PostToolUse":
-      return {
-        kind: "tool-use",
-        phase: p.hook_event_name === "PreToolUse" ? "pre" : "post",
-        sessionId: p.session_id,
-        turnId: p.turn_id,
-        cwd: p.cwd,
-        toolName: p.tool_name,
-        toolUseId: p.tool_use_id,
-        call: callOf(p.tool_name, p.tool_input.command),
-        display: p.tool_input.command,
-        ...(p.hook_event_name === "PostToolUse" ? { response: p.tool_response } : {}),
-      };
-    case "UserPromptSubmit":
-      return {
-        kind: "user-prompt",
-        sessionId: p.session_id,
-        turnId: p.turn_id,
-        cwd: p.cwd,
-        promptChars: p.prompt.length,
-      };
-  }
-}
-
 // ——— outputs (hooks/schema/generated/permission-request.command.output.schema.json) ———
 
 export type CodexPermissionOutput = {
@@ -296,16 +200,4 @@ export function codexHookOutput(
   const message =
     outcome.message?.trim() || `Denied in the permissions cockpit${outcome.by ? ` by ${outcome.by}` : ""}.`;
   return { hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "deny", message } } };
-}
-
-/**
- * The floor rule for a PermissionRequest: the cockpit may deny on its own (a stricter cockpit reading), but it
- * never allows without a person, whatever the rules say — Codex already weighed them and asked.
- */
-export function autoAnswer(
-  result: Pick<CodexDecisionResult, "decision" | "reason">,
-): { answer: "deny"; message: string } | { answer: "card" } {
-  if (result.decision === "deny")
-    return { answer: "deny", message: result.reason ?? "Denied by the permissions cockpit's Codex rules." };
-  return { answer: "card" };
 }

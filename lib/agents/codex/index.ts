@@ -1,6 +1,6 @@
 /**
  * Public API of the Codex core. Pure modules decide from data handed to them; the `io/` modules read and write
- * files with paths passed in. Nothing here is wired into the shared agent list yet (issue 21 adds the interface).
+ * files with paths passed in. The agent interface (agent.ts: engine, stores, connector) is built on them.
  * See docs/agents/codex.md.
  */
 export {
@@ -52,13 +52,11 @@ export {
   removeCodexHooks,
   codexHookCommand,
   isCockpitCodexHandler,
-  codexHookEvent,
   codexHookOutput,
-  autoAnswer,
   CodexHookPayload,
   CODEX_HOOK_EVENTS,
   HooksFileRefused,
 } from "./hooks";
-export type { CodexHookEventOut, CodexToolCall, CodexPermissionOutput } from "./hooks";
+export type { CodexPermissionOutput } from "./hooks";
 export { shlexSplit, shlexJoin } from "./shlex";
 export type * from "./types";

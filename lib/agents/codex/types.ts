@@ -31,7 +31,7 @@ export interface RuleSource {
   layer: CodexLayer;
 }
 
-export type CodexLayer = "system" | "user" | "project" | "requirements";
+export type CodexLayer = "system" | "user" | "project" | "requirements" | "session";
 
 /**
  * A prefix rule as Codex stores it: one rule per first-position alternative (parser.rs expands them),

@@ -5,7 +5,9 @@ export const info = {
   label: "Command Code",
   hasStores: true,
   workspaceFiles: [".commandcode/settings.json", ".commandcode/settings.local.json"],
-  hasConnector: false,
+  hasConnector: true,
+  // Its hook docs never say a hook's allow skips Command Code's own prompt (docs/agents.md).
+  cardWarnings: ["agent may still ask"],
   modeLabel: "mode (default, accept-edits, plan, yolo, dont-ask)",
   addFiles: [
     { file: "settings.local.json", note: "personal, not committed", scopes: ["workspace"] },

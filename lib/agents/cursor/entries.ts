@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import type { CursorAction, CursorRule, CursorScope, CursorStore } from "./config";
 
-export const CURSOR_FORMAT = "cursor-json";
+export const CURSOR_FORMAT = "cursor-json" as const;
 
 export interface CursorEntry {
   id: string;
@@ -73,4 +73,10 @@ export function cursorEntries(stores: CursorStore[]): CursorEntry[] {
 export function findCursorEntry(stores: CursorStore[], id: string): { store: CursorStore; rule: CursorRule } | null {
   for (const hit of withIds(stores)) if (hit.id === id) return { store: hit.store, rule: hit.rule };
   return null;
+}
+
+/** The id of one rule of the listed stores (its store's nth identical string). */
+export function findCursorEntryId(stores: CursorStore[], rule: CursorRule): string {
+  for (const hit of withIds(stores)) if (hit.rule === rule) return hit.id;
+  return cursorEntryId(rule.store, rule.action, rule.text, 0);
 }

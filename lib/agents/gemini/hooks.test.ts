@@ -68,7 +68,7 @@ describe("settings.json hook install/remove keeps every other byte", () => {
     expect(Object.keys(value.hooks).sort()).toEqual(["AfterTool", "BeforeAgent", "BeforeTool", "Notification"]);
     expect(value.hooks.BeforeTool).toHaveLength(2);
     expect(value.hooks.BeforeTool[1].hooks[0].command).toBe(
-      'COCKPIT_URL=http://localhost:3000 node "/opt/cockpit/bin/cockpit.mjs" hook gemini BeforeTool',
+      'COCKPIT_URL=http://localhost:3000 COCKPIT_HOOK_WAIT=30 node "/opt/cockpit/bin/cockpit.mjs" hook gemini',
     );
     expect(value.hooks.BeforeTool[1].hooks[0].timeout).toBe(45_000);
     expect(value.hooks.Notification[0].matcher).toBe("ToolPermission");

@@ -36,8 +36,16 @@ export interface GeminiConnectOptions {
 type Handler = Record<string, unknown>;
 type Group = { matcher?: string; sequential?: boolean; hooks?: Handler[] };
 
-export function hookCommand(o: Pick<GeminiConnectOptions, "url" | "cliPath">, event: GeminiHookEvent): string {
-  return `COCKPIT_URL=${o.url.replace(/\/$/, "")} node ${JSON.stringify(o.cliPath)} hook gemini ${event}`;
+/**
+ * The command Gemini runs for one event. The payload names its event, so one command serves them all; the BeforeTool
+ * hook waits `COCKPIT_HOOK_WAIT` seconds for a remote deny (Gemini's terminal prompt appears only after it returns).
+ */
+export function hookCommand(
+  o: Pick<GeminiConnectOptions, "url" | "cliPath" | "waitSeconds">,
+  event: GeminiHookEvent,
+): string {
+  const wait = event === "BeforeTool" ? ` COCKPIT_HOOK_WAIT=${o.waitSeconds ?? DEFAULT_WAIT_SECONDS}` : "";
+  return `COCKPIT_URL=${o.url.replace(/\/$/, "")}${wait} node ${JSON.stringify(o.cliPath)} hook gemini`;
 }
 
 /** The handler `cockpit connect gemini` writes for one event. */

@@ -6,13 +6,15 @@ import { callServer } from "../server-client";
 import { parseFlags, CliError, UsageError, type Verb } from "../verb";
 
 const usage = `Usage: cockpit audit verify [--json]
-       cockpit audit import FILE --workspace DIR
+       cockpit audit import FILE --workspace DIR [--session ID]
 
   verify   recompute the audit log's hash chain and check every signed checkpoint;
            the last line is "intact: N events" (exit 0) or "broken at seq N: why" (exit 1)
   import   add mevedel's permission-log.el to the audit log of workspace DIR. Malformed entries
            are reported by line and skipped; the rest is imported. Importing the same file twice
            adds nothing (each entry is keyed by its hash). Shows a progress bar on stderr.
+           --session names the agent session (default: the folder holding FILE, as mevedel keeps
+           one log per session folder). Each row keeps the entry's original time (detail.occurredAt).
 
 Needs the running cockpit (it works with the embedded database and with PostgreSQL).`;
 
@@ -81,7 +83,11 @@ export const auditVerb: Verb = {
   async run(argv) {
     const [sub, ...rest] = argv;
     if (sub === "import") {
-      const { values, positionals } = parseFlags(rest, { workspace: { type: "string" } }, true);
+      const { values, positionals } = parseFlags(
+        rest,
+        { workspace: { type: "string" }, session: { type: "string" } },
+        true,
+      );
       if (positionals.length !== 1) throw new UsageError("name one FILE (mevedel's permission-log.el)");
       if (!values.workspace) throw new UsageError("--workspace DIR is required");
       const file = path.resolve(positionals[0]!);
@@ -99,6 +105,7 @@ export const auditVerb: Verb = {
           callServer<{ imported: number; duplicates: number }>("POST", "/api/v1/audit/import", {
             workspace,
             source: "mevedel",
+            session: values.session?.trim() || path.basename(path.dirname(file)),
             entries,
           }),
         bar,

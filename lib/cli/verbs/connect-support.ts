@@ -1,12 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { readLocalCredential } from "@/lib/auth/local-credential";
 import { loadEnv } from "@/lib/config/env";
-import { CONNECTOR_AGENTS } from "@/lib/agents";
-import { connectorOf } from "@/lib/agents/registry";
-import type { AgentConnector } from "@/lib/agents/types";
+import { packageRoot } from "../package-root";
 import { CliError, UsageError } from "../verb";
+
+export { connectorArg } from "../connector-arg";
 
 /** The cockpit's URL for hooks: --url, COCKPIT_URL, the running cockpit's credential, else localhost:PORT. */
 export function hookUrl(flag: string | undefined): string {
@@ -22,7 +21,7 @@ export function hookUrl(flag: string | undefined): string {
 
 /** Absolute path of this checkout's CLI entry point, for command hooks run from any folder. */
 export function cliEntryPoint(): string {
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../bin/cockpit.mjs");
+  return path.join(packageRoot(), "bin", "cockpit.mjs");
 }
 
 export function workspaceFolder(value: string | undefined): string {
@@ -30,20 +29,4 @@ export function workspaceFolder(value: string | undefined): string {
   const folder = path.resolve(value);
   if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) throw new CliError(`${folder} is not a folder`);
   return fs.realpathSync(folder);
-}
-
-/** The agent named on the command line, with its connector; unknown or without one: a usage error (exit 2). */
-export async function connectorArg(positionals: string[]): Promise<{ id: string; connector: AgentConnector }> {
-  if (positionals.length !== 1)
-    throw new UsageError(
-      positionals.length
-        ? `name one agent, not "${positionals.join(" ")}"`
-        : `name the agent: ${CONNECTOR_AGENTS.join(", ")}`,
-    );
-  const id = positionals[0]!;
-  try {
-    return { id, connector: await connectorOf(id) };
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
 }

@@ -14,7 +14,9 @@ const cockpit = (args: string[]) => {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 };
 
-describe("cockpit connect / disconnect claude-code", () => {
+// Each check starts the real command (a process each; from the sources through tsx while a checkout is being
+// edited): seconds apiece on a loaded machine, so the tests get minutes, not the default 30 s.
+describe("cockpit connect / disconnect claude-code", { timeout: 180_000 }, () => {
   it("adds the hook, is idempotent, and disconnect restores the file", () => {
     const ws = path.join(root, "ws");
     mkdirSync(path.join(ws, ".claude"), { recursive: true });
@@ -37,8 +39,10 @@ describe("cockpit connect / disconnect claude-code", () => {
 
   it("exits 2 on bad flags or an unknown agent, 1 on a refusal", () => {
     expect(cockpit(["connect", "claude-code"]).code).toBe(2);
-    expect(cockpit(["connect", "codex", "--workspace", root]).code).toBe(2);
+    expect(cockpit(["connect", "no-such-agent", "--workspace", root]).code).toBe(2);
     expect(cockpit(["connect", "claude-code", "--workspace", root, "--bogus"]).code).toBe(2);
+    const both = cockpit(["connect", "claude-code", "--workspace", root, "--http", "--audit-http"]);
+    expect(both).toMatchObject({ code: 2, stderr: expect.stringContaining("name one of the two") });
     const missing = cockpit(["connect", "claude-code", "--workspace", path.join(root, "nope")]);
     expect(missing.code).toBe(1);
     expect(missing.stderr.trim().split("\n")).toHaveLength(1);

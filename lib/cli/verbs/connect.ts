@@ -3,7 +3,7 @@ import { agentLabel, CONNECTOR_AGENTS } from "@/lib/agents";
 import { parseFlags, CliError, UsageError, type Verb } from "../verb";
 import { connectorArg, cliEntryPoint, hookUrl, workspaceFolder } from "./connect-support";
 
-const usage = `Usage: cockpit connect ${CONNECTOR_AGENTS.join("|")} --workspace DIR [--http] [--url URL] [--user]
+const usage = `Usage: cockpit connect ${CONNECTOR_AGENTS.join("|")} --workspace DIR [--http|--audit-http] [--url URL] [--user]
 
   Adds the cockpit's hooks to the agent's hook settings in DIR (Claude Code: .claude/settings.local.json:
   PermissionRequest and UserPromptSubmit, and the audit hooks PreToolUse and PostToolUse with a 10 s timeout).
@@ -12,6 +12,9 @@ const usage = `Usage: cockpit connect ${CONNECTOR_AGENTS.join("|")} --workspace 
   default   a command hook running this checkout's \`cockpit hook <agent>\` (timeout 600 s)
   --http    an HTTP hook to URL/api/agent/v1/hooks/<agent> with "Authorization: Bearer $COCKPIT_TOKEN"
             (agents with HTTP hooks)
+  --audit-http  HTTP hooks for the audit-only tool events (Claude Code: PreToolUse, PostToolUse), the command
+            hook for the rest: auditing a tool call costs one local request instead of starting a process;
+            while the cockpit is down each of those is a failed (non-blocking) hook (docs/agents.md)
   --user    the agent's hook file in your home folder instead of DIR's (agents that read one)
   --url     the cockpit's address (default: COCKPIT_URL, else the running cockpit's local URL)
 
@@ -24,11 +27,21 @@ export const connectVerb: Verb = {
   async run(argv) {
     const { values, positionals } = parseFlags(
       argv,
-      { workspace: { type: "string" }, http: { type: "boolean" }, url: { type: "string" }, user: { type: "boolean" } },
+      {
+        workspace: { type: "string" },
+        http: { type: "boolean" },
+        "audit-http": { type: "boolean" },
+        url: { type: "string" },
+        user: { type: "boolean" },
+      },
       true,
     );
     const { id, connector } = await connectorArg(positionals);
-    if (values.http && !connector.http) throw new UsageError(`${agentLabel(id)} has no HTTP hooks: leave out --http`);
+    const auditHttp = Boolean(values["audit-http"]);
+    if (values.http && auditHttp)
+      throw new UsageError("--http already makes every hook an HTTP hook: name one of the two");
+    if ((values.http || auditHttp) && !connector.http)
+      throw new UsageError(`${agentLabel(id)} has no HTTP hooks: leave out --${values.http ? "http" : "audit-http"}`);
     if (values.user && !connector.user)
       throw new UsageError(`${agentLabel(id)} reads no hook file of yours: leave out --user`);
     const workspace = workspaceFolder(values.workspace);
@@ -42,13 +55,14 @@ export const connectVerb: Verb = {
         url,
         cliPath: cliEntryPoint(),
         http: Boolean(values.http),
+        auditHttp,
       });
     } catch (error) {
       throw new CliError((error as Error).message);
     }
     process.stdout.write(
       result.changed
-        ? `Added the cockpit ${values.http ? "HTTP" : "command"} hook (${result.events.join(", ")}) to ${result.file}.\n`
+        ? `Added the cockpit ${values.http ? "HTTP" : auditHttp ? "command and HTTP (audit)" : "command"} hook (${result.events.join(", ")}) to ${result.file}.\n`
         : `${result.file} already has the cockpit hook; nothing changed.\n`,
     );
     process.stdout.write(

@@ -4,14 +4,19 @@ import path from "node:path";
 import { callServer } from "../server-client";
 import { parseFlags, UsageError, type Verb } from "../verb";
 import { hookUrl } from "./connect-support";
+import { demoFiles as cursorFiles, demoScript as cursorScript } from "@/lib/agents/cursor/demo";
+import { demoFiles as geminiFiles, demoScript as geminiScript } from "@/lib/agents/gemini/demo";
 import { runSimulation, SimulatorScript } from "./simulate";
 
 const usage = `Usage: cockpit demo [--folder DIR] [--once]
 
   Prepares a sample workspace (default ./demo-workspace) with permission stores for Claude Code,
-  Command Code and mevedel, registers it with the running cockpit, creates an agent token and runs a
-  simulated agent that keeps asking (npm install, git push, editing .env, rm -rf dist, a long
-  multi-line command, an MCP tool). Answer the cards at /cards. Stop with Ctrl-C.
+  Command Code, mevedel, Codex CLI, Gemini CLI and Cursor CLI, registers it with the running cockpit,
+  creates an agent token and runs simulated agents that keep asking: one speaks Claude Code (npm install,
+  git push, editing .env, rm -rf dist, a long multi-line command, an MCP tool), one asks as Codex's
+  PermissionRequest hook does (cargo publish, git push, a bash script), one as Gemini's BeforeTool hook
+  does (docker compose, a file write), one as Cursor's beforeShellExecution hook does (npm install, a
+  compound command). Answer the cards at /cards. Stop with Ctrl-C.
 
   --once   play the script once instead of looping`;
 
@@ -50,10 +55,27 @@ const FILES: Record<string, string> = {
  :resource-grants
  ((:path "~/notes" :access read)))
 `,
+  ".codex/rules/default.rules": `# Codex CLI rules for the demo (Starlark: prefix_rule, host_executable, network_rule).
+# Codex reads a project's .codex/ only when the project is trusted in ~/.codex/config.toml.
+
+# Pushing talks to the remote: always ask.
+prefix_rule(
+    pattern = ["git", ["push", "fetch"]],
+    decision = "prompt",
+    justification = "talks to the remote",
+    match = ["git push origin main"],
+    not_match = ["git status"],
+)
+
+prefix_rule(pattern=["npm", ["test", "run"]], decision="allow")
+prefix_rule(pattern=["rm", "-rf"], decision="forbidden", justification="use git clean")
+`,
   "src/index.js": 'console.log("hello from the demo workspace");\n',
   "package.json":
     JSON.stringify({ name: "demo-workspace", private: true, scripts: { test: "node src/index.js" } }, null, 2) + "\n",
   ".env": "API_KEY=not-a-real-secret\n",
+  ...geminiFiles,
+  ...cursorFiles,
 };
 
 function demoScript(folder: string) {
@@ -103,6 +125,22 @@ function demoScript(folder: string) {
   });
 }
 
+/** The Codex side: cards as Codex's PermissionRequest hook sends them (the command as Codex shows it; Codex asked). */
+function codexScript() {
+  return SimulatorScript.parse({
+    agent: "codex",
+    sessionId: "demo-codex-session",
+    agentAsked: true,
+    loop: true,
+    pauseMs: 2500,
+    steps: [
+      { tool: "Bash", input: { command: "cargo publish --dry-run", description: "Check the crate packages" } },
+      { tool: "Bash", input: { command: "npm test && git push origin main", description: "Test, then publish" } },
+      { tool: "Bash", input: { command: "rm -rf target && cargo build --release" } },
+    ],
+  });
+}
+
 export const demoVerb: Verb = {
   name: "demo",
   summary: "sample workspace + a simulated agent that keeps asking (try the Cards page)",
@@ -132,17 +170,26 @@ export const demoVerb: Verb = {
     process.stdout.write(
       `Demo workspace: ${real}\nOpen ${base}/cards and answer the cards; each outcome is printed below. Ctrl-C stops.\n`,
     );
-    const script = { ...demoScript(real), loop: !values.once };
     const stop = new AbortController();
     process.once("SIGINT", () => stop.abort());
-    await runSimulation({
-      base,
-      token,
-      workspace: real,
-      script,
-      signal: stop.signal,
-      onLine: (line) => process.stdout.write(terminalJson(line) + "\n"),
-    });
+    const scripts = [
+      demoScript(real),
+      codexScript(),
+      SimulatorScript.parse(geminiScript(real)),
+      SimulatorScript.parse(cursorScript()),
+    ];
+    await Promise.all(
+      scripts.map((s) =>
+        runSimulation({
+          base,
+          token,
+          workspace: real,
+          script: { ...s, loop: !values.once },
+          signal: stop.signal,
+          onLine: (line) => process.stdout.write(terminalJson({ agent: s.agent, ...line }) + "\n"),
+        }),
+      ),
+    );
     return 0;
   },
 };

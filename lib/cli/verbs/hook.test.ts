@@ -72,7 +72,12 @@ afterAll(async () => {
   rmSync(data, { recursive: true, force: true });
 });
 
-function runHook(env: Record<string, string>, payload: unknown = PAYLOAD, onStart?: (child: ChildProcess) => void) {
+function runHook(
+  env: Record<string, string>,
+  payload: unknown = PAYLOAD,
+  onStart?: (child: ChildProcess) => void,
+  agent = "claude-code",
+) {
   return new Promise<{ code: number | null; stdout: string }>((resolve) => {
     const childEnv: Record<string, string | undefined> = {
       PATH: process.env.PATH,
@@ -81,7 +86,7 @@ function runHook(env: Record<string, string>, payload: unknown = PAYLOAD, onStar
       COCKPIT_TOKEN: "cpa_test",
       ...env,
     };
-    const child = spawn(process.execPath, ["bin/cockpit.mjs", "hook", "claude-code"], {
+    const child = spawn(process.execPath, ["bin/cockpit.mjs", "hook", agent], {
       env: childEnv as NodeJS.ProcessEnv,
       stdio: ["pipe", "pipe", "pipe"],
     });
@@ -177,5 +182,30 @@ describe("cockpit hook claude-code", () => {
       await runHook({ COCKPIT_URL: base }, { ...PAYLOAD, hook_event_name: "UserPromptSubmit", prompt: "go on" }),
     ).toEqual({ code: 0, stdout: "" });
     expect(seen[0]).toMatchObject({ method: "POST", url: "/api/agent/v1/sessions/abc123/user-message" });
+  });
+});
+
+// Cursor lets an action through on an empty answer unless the entry fails closed: its hook always answers, never allow.
+describe("cockpit hook cursor", () => {
+  const shell = {
+    conversation_id: "668320d2-2fd8-4888-b33c-2a466fec86e7",
+    generation_id: "490b90b7-a2ce-4c2c-bb76-cb77b125df2f",
+    hook_event_name: "beforeShellExecution",
+    command: "npm install left-pad",
+    cwd: data,
+    workspace_roots: [data],
+  };
+
+  it("without a token it prints Cursor's ask", async () => {
+    const { code, stdout } = await runHook({ COCKPIT_URL: base, COCKPIT_TOKEN: "" }, shell, undefined, "cursor");
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ permission: "ask" });
+  });
+
+  it("with the cockpit unreachable it prints ask; an unreadable read payload is denied", async () => {
+    const down = await runHook({ COCKPIT_URL: "http://127.0.0.1:9" }, shell, undefined, "cursor");
+    expect(JSON.parse(down.stdout)).toMatchObject({ permission: "ask" });
+    const read = await runHook({ COCKPIT_URL: base }, { hook_event_name: "beforeReadFile" }, undefined, "cursor");
+    expect(JSON.parse(read.stdout)).toMatchObject({ permission: "deny" });
   });
 });

@@ -1,9 +1,10 @@
+import { safeParse } from "zod/mini";
 import { readLocalCredential } from "@/lib/auth/local-credential";
-import { loadEnv } from "@/lib/config/env";
+import { dataDirOf } from "@/lib/config/data-dir";
 import { CONNECTOR_AGENTS } from "@/lib/agents";
+import { connectorArg } from "../connector-arg";
 import { httpPort } from "../hook-port";
 import { type Verb } from "../verb";
-import { connectorArg } from "./connect-support";
 
 const usage = `Usage: cockpit hook ${CONNECTOR_AGENTS.join("|")}   (reads the agent's hook payload on stdin)
 
@@ -20,13 +21,8 @@ Environment:
 
 function cockpitUrl(): string {
   if (process.env.COCKPIT_URL) return process.env.COCKPIT_URL.replace(/\/$/, "");
-  try {
-    const credential = readLocalCredential(loadEnv().dataDir);
-    if (credential) return credential.url.replace(/\/$/, "");
-  } catch {
-    // A bad environment only means no default; fall through.
-  }
-  return "http://localhost:3000";
+  const credential = readLocalCredential(dataDirOf());
+  return credential ? credential.url.replace(/\/$/, "") : "http://localhost:3000";
 }
 
 async function readStdin(): Promise<string> {
@@ -53,21 +49,27 @@ export const hookVerb: Verb = {
     }, 1000);
     watch.unref();
     let output: unknown = null;
+    let raw: unknown = null;
+    // An agent that lets an action through on an empty answer says what to print instead (its own "ask").
+    const fallback = (why: string) => connector.fallback?.(raw, why) ?? null;
     try {
       const token = process.env.COCKPIT_TOKEN;
-      const parsed = connector.payload.safeParse(JSON.parse(await readStdin()));
-      if (token && parsed.success) {
+      raw = JSON.parse(await readStdin());
+      const parsed = safeParse(connector.payload, raw);
+      if (!token) output = fallback("no COCKPIT_TOKEN in the agent's environment");
+      else if (!parsed.success) output = fallback("a hook payload the cockpit cannot read");
+      else {
         const wait = Number(process.env.COCKPIT_HOOK_WAIT ?? 590);
         output = await connector.handle(parsed.data, {
           port: httpPort(cockpitUrl(), token),
           waitSeconds: Number.isFinite(wait) && wait > 0 ? wait : 590,
           signal: stop.signal,
         });
-        if (stop.signal.aborted) output = null;
+        if (stop.signal.aborted) output = fallback("the agent ended the hook");
       }
-    } catch {
-      // Unreachable cockpit, bad token, bad payload: no output, so the agent's own prompt decides.
-      output = null;
+    } catch (error) {
+      // Unreachable cockpit, bad token, bad payload: no output (or the agent's own "ask"), so its prompt decides.
+      output = fallback(`the cockpit could not be asked (${(error as Error).message})`);
     } finally {
       clearInterval(watch);
       process.off("SIGTERM", onSignal);

@@ -1,4 +1,5 @@
-import { FINDING_KINDS, lintWorkspace, reachesThreshold, type Finding, type Severity } from "@/lib/hygiene";
+import { bySeverity, FINDING_KINDS, lintWorkspace, reachesThreshold, type Finding, type Severity } from "@/lib/hygiene";
+import { agentLintFindings } from "@/lib/agents/agent-lint";
 import { storePathsFromFlags } from "../store-support";
 import { loadLintItems } from "@/lib/stores/load-lint-items";
 import type { Entry } from "@/lib/stores/types";
@@ -13,7 +14,7 @@ const usage = `Usage: cockpit lint --workspace DIR [--json] [--fail-on warning|e
   --json            print {"findings":[{"kind","severity","entry","by"?,"message"}]}
   --fail-on LEVEL   exit 1 when a finding has this severity or worse (default: error)
 
-Severities: error = over-broad; warning = shadowed allow, conflicting, ineffective;
+Severities: error = over-broad, a rules file that makes its agent ignore every rule; warning = shadowed allow, conflicting, ineffective;
 info = duplicate, covered, moot ask, one-off, dead. Entry ids are those of \`cockpit entries\`.`;
 
 const LEVELS: Severity[] = ["warning", "error"];
@@ -56,7 +57,11 @@ export const lintVerb: Verb = {
     if (!LEVELS.includes(failOn)) throw new UsageError(`--fail-on must be warning or error (got "${failOn}")`);
     const paths = storePathsFromFlags(values.workspace);
     const { items, stores } = await loadLintItems(paths);
-    const { findings, notes } = lintWorkspace({ workspace: paths.workspace, home: paths.home, items });
+    const lint = lintWorkspace({ workspace: paths.workspace, home: paths.home, items });
+    // Agents that lint their own rules (their semantics, their entries): the same ids as `cockpit entries`.
+    const own = await agentLintFindings(paths);
+    const findings = bySeverity([...lint.findings, ...own.findings]);
+    const notes = lint.notes;
     for (const s of stores.filter((x) => !x.valid))
       process.stderr.write(`cockpit lint: ${s.path} is invalid and was not linted (${s.error})\n`);
     if (values.json) {
@@ -72,7 +77,10 @@ export const lintVerb: Verb = {
         }) + "\n",
       );
       for (const n of notes) process.stderr.write(`cockpit lint: ${n}\n`);
-    } else process.stdout.write(human(findings, new Map(items.map((i) => [i.entry.id, i.entry])), notes, items.length));
+    } else
+      process.stdout.write(
+        human(findings, new Map(items.map((i) => [i.entry.id, i.entry])), notes, items.length + own.entries),
+      );
     return reachesThreshold(findings, failOn) ? 1 : 0;
   },
 };

@@ -12,7 +12,7 @@ const usage = `Usage: cockpit simulate --workspace DIR --script FILE [--token T]
   Plays a scripted agent through the cockpit's agent API (the same policy engine and queue as a real
   agent) and prints one JSON line per step: {"step","tool","status","outcome","message","id"}.
 
-  --script FILE  JSON: { "agent"?, "sessionId", "rootSessionId"?, "mode"?, "loop"?, "pauseMs"?,
+  --script FILE  JSON: { "agent"?, "sessionId", "rootSessionId"?, "mode"?, "agentAsked"?, "loop"?, "pauseMs"?,
                  "steps": [{ "tool", "input", "originPath"?, "reason"?, "waitSeconds"? } | { "userMessage": true }] }
   --token T      agent token (default COCKPIT_TOKEN; else one is created for DIR on the running cockpit)
   --url URL      the cockpit (default COCKPIT_URL, else the running cockpit's local URL)`;
@@ -35,6 +35,8 @@ export const SimulatorScript = z.object({
     .default(() => `sim-${crypto.randomUUID().slice(0, 8)}`),
   rootSessionId: z.string().min(1).optional(),
   mode: z.string().optional(),
+  /** The agent itself decided to ask (its PermissionRequest hook): rules it weighed never allow the card. */
+  agentAsked: z.boolean().optional(),
   steps: z.array(Step).min(1),
   loop: z.boolean().default(false),
   pauseMs: z.number().int().min(0).max(600_000).default(500),
@@ -116,6 +118,7 @@ export async function runSimulation({
         tool: step.tool,
         input: step.input,
         reason: step.reason,
+        ...(script.agentAsked ? { agentAsked: true } : {}),
       });
       if (admitted.status === 200) {
         const d = admitted.json.decision as { decision: string; reason: string };

@@ -1,7 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { EnvError, loadEnv } from "@/lib/config/env";
 import { PEER_PRELOAD } from "@/lib/http/client-key";
 import {
@@ -12,9 +11,10 @@ import {
   writeLocalCredential,
 } from "@/lib/auth/local-credential";
 import { exposureWarning, localUrl } from "../listen-address";
+import { packageRoot } from "../package-root";
 import { parseFlags, CliError, UsageError, type Verb } from "../verb";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const ROOT = packageRoot();
 const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
 const SOURCE_DIRS = ["app", "components", "lib", "db", "public"];
 const SOURCE_FILES = ["next.config.ts", "proxy.ts", "instrumentation.ts", "package.json", "tsconfig.json"];
@@ -133,10 +133,21 @@ Environment:
         `the cockpit is already running at ${running.url} (pid ${running.pid}) with the data folder ${env.dataDir}; stop it first or set COCKPIT_DATA`,
       );
 
-    if (!values["no-build"] && buildIsStale()) {
-      process.stdout.write("Building the cockpit (first start or changed sources)…\n");
-      const build = spawnSync(process.execPath, [NEXT_BIN, "build"], { cwd: ROOT, stdio: "inherit", env: process.env });
-      if (build.status !== 0) throw new CliError("the build failed; see the output above");
+    if (!values["no-build"]) {
+      // The CLI bundle (agents' hooks, `cockpit decide`): a second or two, and only when a source changed.
+      spawnSync(process.execPath, [path.join(ROOT, "scripts", "build-cli.mjs"), "--if-stale"], {
+        cwd: ROOT,
+        stdio: "inherit",
+      });
+      if (buildIsStale()) {
+        process.stdout.write("Building the cockpit (first start or changed sources)…\n");
+        const build = spawnSync(process.execPath, [NEXT_BIN, "build"], {
+          cwd: ROOT,
+          stdio: "inherit",
+          env: process.env,
+        });
+        if (build.status !== 0) throw new CliError("the build failed; see the output above");
+      }
     }
 
     const url = localUrl(env.COCKPIT_HOST, env.PORT);

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { decide } from "../decide";
 import { loadShellParser } from "../../agents/shared/shell-parser";
 import { ctx } from "@/test/support/policy";
+import { HUGE_COMMANDS, mutatedSeed, randomCommand, unicodeText } from "@/test/support/shell-fuzz";
 import type { ShellParser } from "./analyze";
 
 let shell: ShellParser;
@@ -12,88 +13,27 @@ beforeAll(async () => {
 const analyzeShell = (command: string) => shell.analyze(command);
 const clearShellCache = () => shell.clearCache();
 
-const SEEDS = [
-  'bash -c "rm -rf /; echo ok"',
-  "echo $(rm -rf /;)",
-  "FOO=1 timeout 3 git status && cat x | head -5 >> out",
-  "find . -name '*.o' -exec rm {} \\;",
-  "if [ -f x ]; then cat x; fi",
-  "for i in 1 2; do echo $i; done",
-  "cat <<EOF\nhi $(ls)\nEOF",
-  "a=(1 2); echo ${a[@]}",
-  "echo `echo \\`ls\\``",
-  "((x = 1 + 2))",
-  "f() { rm -rf ~; }; f",
-  "echo 'unterminated",
-];
-const ALPHABET = [
-  ..."abc -/~$(){}[]`'\"\\;&|<>*?!#=\n\t01".split(""),
-  "rm -rf ",
-  "$(",
-  "${",
-  "bash -c ",
-  "&&",
-  "<<EOF\n",
-];
-
-function once(command: string): number {
+// How long each takes is measured in bench/decide/shell-fuzz.ts (the same inputs; a hang would also run into
+// the test's timeout here). These tests check what comes out: no throw, one of the three answers.
+function check(command: string): void {
   clearShellCache();
-  const t0 = performance.now();
   analyzeShell(command);
-  decide({ tool: "shell_command", input: { command } }, ctx({ mode: "yolo" }));
-  return performance.now() - t0;
-}
-
-// A single slow sample can be a GC pause or another test file on the same core; a real hang is slow every time.
-function time(command: string): number {
-  const first = once(command);
-  return first < 100 ? first : Math.min(first, once(command), once(command));
+  const decision = decide({ tool: "shell_command", input: { command } }, ctx({ mode: "yolo" }));
+  expect(["allow", "ask", "deny"]).toContain(decision.decision);
 }
 
 describe("shell analysis fuzz", () => {
-  it("random commands never throw and each finishes under 100 ms", () => {
+  it("random commands never throw and get an answer", () => {
     clearShellCache();
-    fc.assert(
-      fc.property(
-        fc.array(fc.constantFrom(...ALPHABET), { maxLength: 200 }).map((xs) => xs.join("")),
-        (c) => {
-          expect(time(c)).toBeLessThan(100);
-        },
-      ),
-      { numRuns: 1500 },
-    );
+    fc.assert(fc.property(randomCommand, check), { numRuns: 1500 });
   });
 
-  it("mutated seed commands never throw and each finishes under 100 ms", () => {
-    const mutated = fc
-      .tuple(
-        fc.constantFrom(...SEEDS),
-        fc.array(fc.tuple(fc.nat(), fc.constantFrom(...ALPHABET), fc.boolean()), { maxLength: 6 }),
-      )
-      .map(([seed, edits]) =>
-        edits.reduce((s, [pos, ch, del]) => {
-          const i = s.length ? pos % s.length : 0;
-          return del ? s.slice(0, i) + s.slice(i + 1) : s.slice(0, i) + ch + s.slice(i);
-        }, seed),
-      );
-    fc.assert(
-      fc.property(mutated, (c) => {
-        expect(time(c)).toBeLessThan(100);
-      }),
-      { numRuns: 1500 },
-    );
+  it("mutated seed commands never throw and get an answer", () => {
+    fc.assert(fc.property(mutatedSeed, check), { numRuns: 1500 });
   });
 
-  it("arbitrary unicode and huge or deeply nested inputs stay bounded", () => {
-    fc.assert(
-      fc.property(fc.string({ maxLength: 300, unit: "grapheme" }), (c) => {
-        expect(time(c)).toBeLessThan(100);
-      }),
-      { numRuns: 500 },
-    );
-    expect(time("(".repeat(5000) + "ls" + ")".repeat(5000))).toBeLessThan(100);
-    expect(time("echo $(".repeat(2000) + "x" + ")".repeat(2000))).toBeLessThan(100);
-    expect(time("a && ".repeat(3000) + "b")).toBeLessThan(100);
-    expect(time("x".repeat(100_000))).toBeLessThan(100);
+  it("arbitrary unicode and huge or deeply nested inputs get an answer", () => {
+    fc.assert(fc.property(unicodeText, check), { numRuns: 500 });
+    for (const command of Object.values(HUGE_COMMANDS)) check(command);
   });
 });

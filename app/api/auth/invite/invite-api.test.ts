@@ -158,12 +158,12 @@ describe("invites", () => {
     ).rejects.toThrow();
   });
 
-  it("10,000 random guesses: no hit, and 429 with Retry-After after the threshold", async () => {
+  it("1,000 random guesses: no hit, and 429 with Retry-After after the threshold", async () => {
     inviteThrottle.reset("peer:10.66.66.66");
     const statuses = new Map<number, number>();
     const order: number[] = [];
     let retryAfter: string | null = null;
-    for (let i = 0; i < 10_000; i++) {
+    for (let i = 0; i < 1_000; i++) {
       const res = await send(acceptRoute.POST, "POST", "/api/auth/invite", {
         body: { token: randomToken("cpi_"), name: "guess" },
         ip: "10.66.66.66",
@@ -176,7 +176,7 @@ describe("invites", () => {
     // Ten free failures; the eleventh locks the address out; the lockout doubles (1 s, 2 s, 4 s…), so only a few more get through.
     expect(order).toEqual([...Array(11).fill(410), 429]);
     expect(statuses.get(410)).toBeLessThanOrEqual(20);
-    expect(statuses.get(429)).toBeGreaterThanOrEqual(9_980);
+    expect(statuses.get(429)).toBeGreaterThanOrEqual(980);
     expect(Number(retryAfter)).toBeGreaterThan(0);
     const hits = await opened.db.select().from(users).where(eq(users.name, "guess"));
     expect(hits).toHaveLength(0);

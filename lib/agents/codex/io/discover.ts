@@ -11,63 +11,14 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import type { Parser } from "web-tree-sitter";
 import { readStoreBytes } from "@/lib/stores/read-store";
-import {
-  activeProjectTrust,
-  parseCodexConfig,
-  resolveModes,
-  trustForDir,
-  type ConfigToml,
-  type ResolvedModes,
-  type TrustLevel,
-} from "../config";
-import { loadPolicy, type LoadedPolicy } from "../policy";
+import { activeProjectTrust, parseCodexConfig, resolveModes, trustForDir, type ConfigToml } from "../config";
+import { loadPolicy } from "../policy";
 import { parseRequirements } from "../requirements";
 import { parseRulesFile, type RulesFile } from "../rules-parse";
 import type { CodexLayer } from "../types";
+import type { CodexPaths, CodexStoreFile, CodexStores } from "../store-files";
 
-export interface CodexPaths {
-  home: string;
-  /** $CODEX_HOME; default `<home>/.codex`. */
-  codexHome?: string;
-  /** The system folder; default `/etc/codex`. */
-  etcRoot?: string;
-  cwd: string;
-}
-
-export type CodexStoreKind = "rules" | "config" | "requirements" | "hooks";
-
-export interface CodexStoreFile {
-  path: string;
-  kind: CodexStoreKind;
-  layer: CodexLayer;
-  exists: boolean;
-  /** Codex reads it (false for an untrusted project's files). */
-  active: boolean;
-  /** Why Codex does not read it, or why the cockpit cannot edit it. */
-  note?: string;
-  /** Project folder this file belongs to (project layer). */
-  dir?: string;
-  readOnly: boolean;
-  /** The text the cockpit read ("" when missing), and its version for compare-and-swap writes. */
-  text: string;
-  version: string;
-  error?: { line: number; message: string };
-}
-
-export interface CodexStores {
-  paths: Required<CodexPaths>;
-  projectRoot: string;
-  repoRoot?: string;
-  /** Trust of the active project (cwd, then repo root), for the mode defaults. */
-  activeTrust?: TrustLevel;
-  files: CodexStoreFile[];
-  rules: RulesFile[];
-  policy: LoadedPolicy;
-  modes: ResolvedModes;
-  userConfig?: ConfigToml;
-  /** A failure that stops Codex from starting (unreadable folder, broken trusted project config, bad requirements). */
-  fatal?: { file: string; line: number; message: string };
-}
+export type { CodexPaths, CodexStoreFile, CodexStoreKind, CodexStores } from "../store-files";
 
 async function kindAt(p: string): Promise<"file" | "dir" | "other" | undefined> {
   try {
@@ -212,6 +163,7 @@ export async function discoverCodexStores(input: CodexPaths, python: Parser): Pr
       if (note) entry.note = note;
       if (parsed.status.kind === "broken") entry.error = { line: parsed.status.line, message: parsed.status.message };
       if (parsed.status.kind === "opaque") entry.note = `read-only: ${parsed.status.reason}`;
+      entry.rules = parsed;
       files.push(entry);
       if (active) rules.push(parsed);
     }
@@ -238,7 +190,7 @@ export async function discoverCodexStores(input: CodexPaths, python: Parser): Pr
   files.push(reqEntry);
   if (req.exists && !req.error) {
     const parsed = parseRequirements(reqFile, req.text);
-    if (parsed.ok) requirementRules = parsed.rules;
+    if (parsed.ok) requirementRules = reqEntry.prefixRules = parsed.rules;
     else {
       reqEntry.error = { line: parsed.line, message: parsed.message };
       fatal ??= { file: reqFile, line: parsed.line, message: parsed.message };

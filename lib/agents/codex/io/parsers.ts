@@ -6,6 +6,9 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Language, Parser } from "web-tree-sitter";
+import { loadShellParser } from "../../shared/shell-parser";
+import type { StorePaths } from "@/lib/stores/discover";
+import type { CodexPaths } from "./discover";
 
 export interface CodexParsers {
   bash: Parser;
@@ -17,6 +20,8 @@ async function load(): Promise<CodexParsers> {
     path.join(/*turbopackIgnore: true*/ process.env.COCKPIT_ROOT ?? process.cwd(), "package.json"),
   );
   const read = (f: string) => readFile(/*turbopackIgnore: true*/ req.resolve(f)).then((b) => new Uint8Array(b));
+  // One web-tree-sitter runtime per process: let the shared loader initialise it first (two concurrent inits race).
+  await loadShellParser();
   const [runtime, bashWasm, pythonWasm] = await Promise.all([
     read("web-tree-sitter/web-tree-sitter.wasm"),
     read("tree-sitter-bash/tree-sitter-bash.wasm"),
@@ -40,4 +45,14 @@ export function loadCodexParsers(): Promise<CodexParsers> {
     throw error;
   });
   return ready;
+}
+
+/** Where Codex's stores are for the cockpit's store paths: `~/.codex`, `<etc>/codex`, the agent's folder. */
+export function codexPathsOf(paths: StorePaths, cwd?: string): CodexPaths {
+  return {
+    home: path.resolve(paths.home),
+    codexHome: path.join(path.resolve(paths.home), ".codex"),
+    etcRoot: path.join(paths.etcDir ?? "/etc", "codex"),
+    cwd: path.resolve(paths.workspace, cwd ?? "."),
+  };
 }

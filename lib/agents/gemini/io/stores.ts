@@ -11,7 +11,7 @@ import {
   type SettingsScope,
 } from "../settings-rules";
 import { parsePolicyFile, type RuleTable } from "../toml-policy";
-import { parseTrustedFolders, workspaceTrust, type TrustVerdict } from "../trust";
+import { parseTrustedFolders, workspaceTrust, type TrustRule, type TrustVerdict } from "../trust";
 import type { GeminiChecker, GeminiRule, PolicyFileError, TierName } from "../types";
 
 /**
@@ -67,7 +67,8 @@ export interface SettingsStoreFile {
 export interface GeminiStores {
   files: PolicyStoreFile[];
   settings: SettingsStoreFile[];
-  trust: TrustVerdict & { file: string };
+  /** The verdict for the folder, the file it came from and every folder rule in it (for listing). */
+  trust: TrustVerdict & { file: string; rules: TrustRule[]; error?: string };
   /** Everything Gemini's engine receives, in Gemini's load order (ties keep this order). */
   rules: GeminiRule[];
   checkers: GeminiChecker[];
@@ -240,8 +241,9 @@ export async function loadGeminiStores(p: GeminiPaths, opts: { interactive?: boo
     false,
   ).settings;
   const realpathSync = (await import("node:fs")).realpathSync;
+  const trustFile = trustText === null ? { rules: [] } : parseTrustedFolders(trustText);
   const trust = workspaceTrust({
-    file: trustText === null ? { rules: [] } : parseTrustedFolders(trustText),
+    file: trustFile,
     workspace: p.cwd,
     folderTrustEnabled: preMerge.security?.folderTrust?.enabled ?? true,
     env,
@@ -344,7 +346,12 @@ export async function loadGeminiStores(p: GeminiPaths, opts: { interactive?: boo
   return {
     files,
     settings: settingsStores,
-    trust: { ...trust, file: loc.trustedFolders },
+    trust: {
+      ...trust,
+      file: loc.trustedFolders,
+      rules: trustFile.rules,
+      ...(trustFile.error ? { error: trustFile.error } : {}),
+    },
     rules,
     checkers,
     disableAlwaysAllow: alwaysAllowDisabled(settings),

@@ -10,5 +10,5 @@ export const dynamic = "force-dynamic";
  */
 export const POST = route({ access: "owner", body: ImportBatch }, async ({ db, body }) => {
   const workspace = await findWorkspace(db, body.workspace);
-  return importEntries(db, workspace.id, body.entries);
+  return importEntries(db, workspace.id, body.entries, body.session);
 });

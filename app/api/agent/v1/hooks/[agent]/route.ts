@@ -29,7 +29,7 @@ export const POST = route(
     const connector = await module.connector!();
     if (!connector.http) throw new NotFoundError(`${module.info.label} has no HTTP hook`);
     // A payload the connector does not accept is a 400 with the reasons, as for any body (route()).
-    const output = await connector.handle(connector.payload.parse(body), {
+    const output = await connector.handle(z.parse(connector.payload, body), {
       port: inProcessPort(db, actor),
       waitSeconds: query.wait,
       signal: req.signal,

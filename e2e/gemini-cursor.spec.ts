@@ -1,0 +1,131 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { cockpit, dataDir, signIn, tempFolder } from "./helpers";
+
+// Gemini CLI and Cursor CLI cards answered in the browser (desktop and phone), through the real `cockpit hook`
+// command each agent runs, with each agent's own hook payload shapes.
+
+let dir: string;
+let token: string;
+
+test.beforeAll(() => {
+  dir = tempFolder("gc-ws");
+  fs.mkdirSync(path.join(dir, ".git"));
+  fs.mkdirSync(path.join(dir, ".cursor"));
+  fs.writeFileSync(
+    path.join(dir, ".cursor", "cli.json"),
+    JSON.stringify({ permissions: { allow: ["Shell(git)"], deny: ["Shell(rm)"] } }, null, 2) + "\n",
+  );
+  cockpit(["workspace", "add", dir]);
+  const lines = cockpit(["agent-token", "create", "--workspace", dir]).trim().split("\n");
+  token = lines[lines.length - 1]!.trim();
+});
+
+const unique = () => `${test.info().project.name}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+/** `cockpit hook <agent>` as the agent runs it: payload on stdin, the agent's JSON on stdout. */
+function hook(agent: "gemini" | "cursor", baseURL: string, payload: object, wait = 60) {
+  const child = spawn(process.execPath, ["bin/cockpit.mjs", "hook", agent], {
+    env: {
+      ...process.env,
+      COCKPIT_URL: baseURL,
+      COCKPIT_TOKEN: token,
+      COCKPIT_HOOK_WAIT: String(wait),
+      COCKPIT_DATA: dataDir(),
+      HOME: path.join(dataDir(), "home"),
+    },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let stdout = "";
+  child.stdout.on("data", (d) => (stdout += d));
+  child.stdin.end(JSON.stringify(payload));
+  return new Promise<{ code: number | null; stdout: string }>((resolve) =>
+    child.on("close", (code) => resolve({ code, stdout })),
+  );
+}
+
+/** Cursor's beforeShellExecution payload (cursor.com/docs/hooks, "Common schema"). */
+const cursorShell = (command: string) => ({
+  conversation_id: crypto.randomUUID(),
+  generation_id: crypto.randomUUID(),
+  model: "gpt-5",
+  cursor_version: "1.7.2",
+  user_email: null,
+  hook_event_name: "beforeShellExecution",
+  command,
+  cwd: dir,
+  workspace_roots: [dir],
+});
+
+/** Gemini's BeforeTool payload (docs/hooks/reference.md, hooks/hookEventHandler.ts). */
+const geminiBeforeTool = (command: string) => ({
+  session_id: crypto.randomUUID(),
+  transcript_path: "/home/u/.gemini/tmp/abc/chats/session.json",
+  cwd: dir,
+  hook_event_name: "BeforeTool",
+  timestamp: new Date().toISOString(),
+  tool_name: "run_shell_command",
+  tool_input: { command, description: "build the image" },
+});
+
+test.describe("Gemini CLI and Cursor CLI cards", () => {
+  test.beforeEach(async ({ page }) => {
+    await signIn(page);
+  });
+
+  test("Cursor: what its allow list settles is answered at once; an ask becomes a card and Allow once is Cursor's allow", async ({
+    page,
+    baseURL,
+  }) => {
+    const local = await hook("cursor", baseURL!, cursorShell("git status"));
+    expect(JSON.parse(local.stdout)).toEqual({ permission: "allow" });
+    const denied = await hook("cursor", baseURL!, cursorShell("rm -rf build"));
+    expect(JSON.parse(denied.stdout)).toMatchObject({ permission: "deny" });
+
+    await page.goto("/cards");
+    const marker = unique();
+    const pending = hook("cursor", baseURL!, cursorShell(`npm install left-pad-${marker}`));
+    const card = page.getByTestId("card").filter({ hasText: marker });
+    await expect(card).toBeVisible({ timeout: 30_000 });
+    await expect(card.getByText("cursor", { exact: true }).first()).toBeVisible();
+    await page.screenshot({
+      path: `${process.env.E2E_SCREENSHOTS ?? "test-results"}/cursor-card-${test.info().project.name}.png`,
+    });
+    await card.getByRole("button", { name: "Allow once" }).click();
+    await expect(page.getByTestId("answer-notice").first()).toContainText(/Allowed once · by you/);
+    const result = await pending;
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ permission: "allow" });
+  });
+
+  test("Cursor: nobody answers in time, so the hook answers ask (never allow)", async ({ baseURL }) => {
+    const result = await hook("cursor", baseURL!, cursorShell(`npm publish ${unique()}`), 2);
+    expect(JSON.parse(result.stdout)).toMatchObject({ permission: "ask" });
+  });
+
+  test("Gemini: the card says approval is in Gemini's terminal; Deny from the page blocks the call", async ({
+    page,
+    baseURL,
+  }) => {
+    await page.goto("/cards");
+    const marker = unique();
+    const pending = hook("gemini", baseURL!, geminiBeforeTool(`docker build -t app:${marker} .`));
+    const card = page.getByTestId("card").filter({ hasText: marker });
+    await expect(card).toBeVisible({ timeout: 30_000 });
+    await expect(card.getByText("gemini", { exact: true }).first()).toBeVisible();
+    await expect(card).toContainText("approve in Gemini's terminal");
+    await page.screenshot({
+      path: `${process.env.E2E_SCREENSHOTS ?? "test-results"}/gemini-card-${test.info().project.name}.png`,
+    });
+    await card.getByRole("button", { name: "Deny", exact: true }).click();
+    await expect(page.getByTestId("answer-notice").first()).toContainText(/Denied/);
+    const result = await pending;
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      decision: "deny",
+      reason: expect.stringMatching(/^Denied from Permissions Cockpit/),
+    });
+  });
+});

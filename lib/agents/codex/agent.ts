@@ -1,0 +1,9 @@
+import type { AgentModule } from "../types";
+import { info } from "./info";
+
+export const agent: AgentModule = {
+  info,
+  engine: () => import("./engine").then((m) => m.engine),
+  stores: () => import("./stores").then((m) => m.stores),
+  connector: () => import("./connector").then((m) => m.connector),
+};

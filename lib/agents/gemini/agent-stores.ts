@@ -1,0 +1,273 @@
+/**
+ * Gemini's stores behind the agent interface: list every policy file by tier, the settings-derived rules and folder
+ * trust; revoke, narrow and add `[[rule]]` tables in place (toml-eslint-parser ranges: comments, blank lines and key
+ * order stay; each result re-read as Gemini reads it, refused if it would break the file or add an error). Writes are
+ * compare-and-swap on the listed version; built-in, extension and admin files are read-only.
+ */
+import path from "node:path";
+import type { Scope } from "@/lib/policy";
+import { readNoFollow, writeAtomically } from "@/lib/stores/atomic-write";
+import {
+  ConflictError,
+  InvalidInputError,
+  InvalidStoreError,
+  NarrowingRefusedError,
+  NotFoundError,
+  ReadOnlyStoreError,
+} from "@/lib/stores/errors";
+import type { AgentStores, EntryTarget, StoreScope, StoreWrite } from "../types";
+import { readGemini } from "./agent-engine";
+import { geminiLocations, WORKSPACE_POLICIES_ENABLED } from "./io/stores";
+import { entryId, geminiListing, TIER_SCOPE, type GeminiListing } from "./listing";
+import { applyRemembered } from "./remember";
+import { parseRuleLine, ruleLine, TO_GEMINI } from "./rule-text";
+import { editRule, revokeRule, TomlEditError, type RuleSpec, type TomlValue } from "./toml-edit";
+import { parsePolicyFile } from "./toml-policy";
+import { ALWAYS_ALLOW_PRIORITY_FRACTION, type TierName } from "./types";
+
+const GLOBAL_WARNING = "global entry: this file affects every project";
+const RANK = { allow: 0, ask_user: 1, deny: 2 } as const;
+
+async function read(scope: StoreScope): Promise<GeminiListing & { loc: ReturnType<typeof geminiLocations> }> {
+  const { stores, paths, versions } = await readGemini(scope, scope.cwd);
+  return {
+    ...geminiListing({ stores, workspace: path.resolve(scope.workspace), home: path.resolve(scope.home), versions }),
+    loc: geminiLocations(paths),
+  };
+}
+
+function lineText(text: string, line: number): string {
+  return line > 0 ? (text.split("\n")[line - 1]?.replace(/\r$/, "") ?? "") : "";
+}
+
+/** The 1-based line of the nth `[[rule]]` header of a text. */
+function headerLine(text: string, index: number, tier: TierName): number {
+  return parsePolicyFile({ file: "x.toml", content: text, tier }).tables.find((t) => t.index === index)?.line ?? 0;
+}
+
+function refused(error: unknown): never {
+  if (error instanceof TomlEditError) throw new InvalidInputError(error.message);
+  throw error;
+}
+
+/** Root below which no path component may be a symlink: `~/.gemini` for the user's files, else the workspace. */
+function rootOf(file: string, scope: StoreScope): string {
+  const gem = `${path.sep}.gemini${path.sep}`;
+  const at = file.indexOf(gem);
+  if (at >= 0) return file.slice(0, at);
+  return path.resolve(scope.workspace);
+}
+
+async function locateTable(target: EntryTarget) {
+  const listing = await read(target);
+  const found = listing.located.find((l) => l.entry.id === target.id);
+  if (!found) throw new NotFoundError(`no entry ${target.id} — refresh`);
+  if (target.expectedVersion && target.expectedVersion !== found.entry.store.version) throw new ConflictError();
+  if (found.target.kind !== "table" || !found.entry.writable) {
+    const info = listing.stores.find((s) => s.path === found.entry.store.path);
+    throw new ReadOnlyStoreError(
+      `${found.entry.store.path} is read-only${info?.readOnlyReason ? `: ${info.readOnlyReason}` : ""}`,
+    );
+  }
+  return { listing, entry: found.entry, file: found.target.file, index: found.target.index };
+}
+
+async function commit(
+  file: string,
+  scope: StoreScope,
+  version: string,
+  next: (text: string) => string,
+  line: (before: string, after: string) => { before: number; after: number },
+  storeScope: Scope,
+  dryRun: boolean | undefined,
+): Promise<Omit<StoreWrite, "entry">> {
+  const current = await readNoFollow(file);
+  if (current.version !== version) throw new ConflictError();
+  if (current.decodeError) throw new InvalidStoreError(`${file}: ${current.decodeError} — it is never overwritten`);
+  let after: string;
+  try {
+    after = next(current.text);
+  } catch (error) {
+    refused(error);
+  }
+  const lines = line(current.text, after);
+  const written = dryRun
+    ? { version }
+    : await writeAtomically({ file, root: rootOf(file, scope), expectedVersion: version, content: after });
+  return {
+    store: file,
+    scope: storeScope,
+    before: { version, line: lines.before, text: lineText(current.text, lines.before) },
+    after: { version: written.version, line: lines.after, text: lineText(after, lines.after) },
+    ...(storeScope === "global" ? { scopeWarning: GLOBAL_WARNING } : {}),
+    ...(dryRun ? { dryRun: true } : {}),
+  };
+}
+
+/** The narrower table a `--to` spec names: a decision word (stricter only), or a whole rule proved narrower. */
+function narrowed(from: Record<string, unknown>, to: string): Record<string, unknown> {
+  const spec = to.trim();
+  const fromDecision = from.decision as keyof typeof RANK;
+  if (spec === "allow" || spec === "ask" || spec === "deny") {
+    const d = TO_GEMINI[spec];
+    if (RANK[d] <= RANK[fromDecision])
+      throw new NarrowingRefusedError(`cannot prove narrower: ${spec} is not stricter than ${fromDecision}`);
+    return { ...from, decision: d };
+  }
+  const parsed = parseRuleLine(spec);
+  if (!parsed.ok) throw new InvalidInputError(`--to: ${parsed.error}`);
+  const next = parsed.table;
+  const nextDecision = next.decision as keyof typeof RANK;
+  // Proof for an allow rule: same rule with more conditions (a narrower match), same or stricter decision, no higher
+  // priority. Every key the old rule had must stay as it was; new keys only add conditions.
+  const CONDITIONS = ["commandPrefix", "commandRegex", "argsPattern", "mcpName", "subagent", "toolAnnotations"];
+  const same = (k: string) => JSON.stringify(from[k]) === JSON.stringify(next[k]);
+  if (RANK[nextDecision] < RANK[fromDecision])
+    throw new NarrowingRefusedError(`cannot prove narrower: ${nextDecision} allows more than ${fromDecision}`);
+  if (
+    fromDecision !== "allow" &&
+    !["decision", "denyMessage", "deny_message"].every((k) => k === "decision" || same(k))
+  )
+    throw new NarrowingRefusedError("cannot prove narrower: a deny or ask rule narrows only to a stricter decision");
+  for (const k of Object.keys(from)) {
+    if (k === "decision" || k === "denyMessage" || k === "deny_message") continue;
+    if (k === "priority") {
+      if (Number(next.priority) > Number(from.priority))
+        throw new NarrowingRefusedError("cannot prove narrower: a higher priority can override more rules");
+      continue;
+    }
+    if (k === "modes") {
+      const was = new Set(from.modes as string[]);
+      const now = (next.modes as string[] | undefined) ?? null;
+      if (!now || !now.every((m) => was.has(m)))
+        throw new NarrowingRefusedError("cannot prove narrower: the new modes are not a subset of the old ones");
+      continue;
+    }
+    if (!same(k)) throw new NarrowingRefusedError(`cannot prove narrower: ${k} changes`);
+  }
+  const added = Object.keys(next).filter((k) => !(k in from));
+  for (const k of added)
+    if (![...CONDITIONS, "modes", "interactive", "denyMessage", "deny_message"].includes(k))
+      throw new NarrowingRefusedError(`cannot prove narrower: ${k} is not a condition`);
+  if (fromDecision === "allow" && nextDecision === "allow" && added.length === 0 && same("modes") && same("priority"))
+    throw new NarrowingRefusedError("cannot prove narrower: nothing changes");
+  if (fromDecision === "allow" && added.some((k) => k === "commandPrefix" || k === "commandRegex")) {
+    const tool = from.toolName;
+    if (tool !== "run_shell_command")
+      throw new NarrowingRefusedError(
+        "cannot prove narrower: commandPrefix/commandRegex apply to run_shell_command only",
+      );
+  }
+  return next;
+}
+
+export const stores: AgentStores = {
+  async list(scope) {
+    const l = await read(scope);
+    return { entries: l.entries, stores: l.stores, ...(l.banner ? { banner: l.banner } : {}) };
+  },
+
+  async revoke(target) {
+    const { entry, file, index } = await locateTable(target);
+    const written = await commit(
+      file.path,
+      target,
+      entry.store.version,
+      (text) => revokeRule(text, index, file.tier),
+      () => ({ before: entry.line, after: entry.line }),
+      TIER_SCOPE[file.tier],
+      target.dryRun,
+    );
+    return { ...written, entry };
+  },
+
+  async narrow(target) {
+    const { entry, file, index } = await locateTable(target);
+    const table = file.tables.find((t) => t.index === index)!;
+    const next = narrowed(table.value, target.to);
+    const changes: Partial<Record<keyof RuleSpec, TomlValue | undefined>> = {};
+    for (const k of new Set([...Object.keys(table.value), ...Object.keys(next)]))
+      if (JSON.stringify(table.value[k]) !== JSON.stringify(next[k]))
+        (changes as Record<string, unknown>)[k] = next[k] as TomlValue | undefined;
+    const written = await commit(
+      file.path,
+      target,
+      entry.store.version,
+      (text) => editRule(text, index, changes, file.tier),
+      (_b, a) => ({ before: entry.line, after: headerLine(a, index, file.tier) }),
+      TIER_SCOPE[file.tier],
+      target.dryRun,
+    );
+    return { ...written, entry, from: entry.rule, to: ruleLine(next) };
+  },
+
+  async add(input) {
+    if (input.scope === "workspace" && !WORKSPACE_POLICIES_ENABLED)
+      throw new InvalidInputError(
+        "Gemini CLI 0.61.0 does not load workspace policies (.gemini/policies): add the rule at global scope (~/.gemini/policies)",
+      );
+    const parsed = parseRuleLine(input.rule);
+    if (!parsed.ok) throw new InvalidInputError(parsed.error);
+    const table = { ...parsed.table };
+    const want = TO_GEMINI[input.action];
+    if (table.decision === undefined) table.decision = want;
+    else if (table.decision !== want)
+      throw new InvalidInputError(
+        `the rule says decision "${String(table.decision)}" but the action is ${input.action}`,
+      );
+    const listing = await read(input);
+    const fileName = input.file ?? "auto-saved.toml";
+    if (!/^[^/\\]+\.toml$/.test(fileName))
+      throw new InvalidInputError(`--file: a Gemini policy file is NAME.toml, not "${fileName}"`);
+    const file = path.join(listing.loc.userPolicies, fileName);
+    const listed = listing.stores.find((s) => s.path === file);
+    if (listed && !listed.valid)
+      throw new InvalidStoreError(`${file} is invalid (${listed.error}) — fix it first; it is never overwritten`);
+    const version = listed?.version ?? "missing";
+    if (input.expectedVersion && input.expectedVersion !== version) throw new ConflictError();
+    const spec = table as unknown as RuleSpec;
+    const text = ruleLine(table);
+    // "Allow for all future sessions" as Gemini writes it: the same rule again gets the new modes, not a duplicate.
+    const remembered = fileName === "auto-saved.toml" && spec.priority === ALWAYS_ALLOW_PRIORITY_FRACTION;
+    let unchanged = false;
+    const written = await commit(
+      file,
+      input,
+      version,
+      (before) => {
+        const r = remembered
+          ? applyRemembered(before, { rule: spec, summary: "" })
+          : { text: addTable(before, parsed.toml), updated: false };
+        unchanged = r.text === before;
+        return r.text;
+      },
+      (_b, a) => {
+        const tables = parsePolicyFile({ file, content: a, tier: "user" }).tables;
+        const mine = [...tables].reverse().find((t) => ruleLine(t.value) === text) ?? tables.at(-1);
+        return { before: 0, after: mine?.line ?? 0 };
+      },
+      "global",
+      input.dryRun || undefined,
+    );
+    return { ...written, id: entryId(file, text, 0), unchanged };
+  },
+
+  workspaceFiles(scope) {
+    const dot = path.join(path.resolve(scope.workspace), ".gemini");
+    return [path.join(dot, "settings.json"), path.join(dot, "policies")];
+  },
+};
+
+/** Append one `[[rule]]` table (already checked) at the end of a policy file's text, as `addRule` does. */
+function addTable(text: string, toml: string): string {
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  let prefix = text;
+  if (prefix && !prefix.endsWith("\n")) prefix += eol;
+  if (prefix.trim()) prefix += eol;
+  const after = prefix + toml.replace(/\n/g, eol);
+  const check = parsePolicyFile({ file: "x.toml", content: after, tier: "user" });
+  if (check.invalid) throw new TomlEditError(`the rule would make the file invalid: ${check.errors[0]?.details ?? ""}`);
+  if (text.trim() && parsePolicyFile({ file: "x.toml", content: text, tier: "user" }).invalid)
+    throw new TomlEditError("the file is not valid TOML, so it is left as it is");
+  return after;
+}
