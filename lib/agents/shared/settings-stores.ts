@@ -3,6 +3,7 @@
  * mevedel plist): listing, revoke, narrow and add for one agent. Nothing here knows which agent it serves.
  */
 import { addEntry } from "@/lib/stores/add-entry";
+import { discoverStores } from "@/lib/stores/discover";
 import { listEntries } from "@/lib/stores/list-entries";
 import { narrowEntry } from "@/lib/stores/narrow-entry";
 import { revokeEntryDetailed } from "@/lib/stores/revoke-entry";
@@ -20,5 +21,10 @@ export function settingsStores(agent: Agent): AgentStores {
     },
     narrow: (target) => narrowEntry({ ...target, agent }),
     add: (input) => addEntry({ ...input, agent }),
+    workspaceFiles(scope) {
+      return discoverStores({ ...scope, managedSettingsPath: null }, agent)
+        .filter((s) => s.scope === "workspace")
+        .map((s) => s.path);
+    },
   };
 }
