@@ -67,11 +67,14 @@ test("filters the timeline from the URL, opens an event's rule, store and trace,
   await expect(page).toHaveURL(new RegExp(`workspace=${fx.id}`));
   const event = page.getByTestId("audit-event");
   await expect(event).toHaveCount(1);
-  await expect(event).toContainText("card.coalesced");
-  await expect(event).toContainText(`npm test -- --grep ${fx.marker}`);
+  // The row reads as a sentence (which rule allowed which command); the raw event type is in the details.
+  await expect(event.getByTestId("audit-sentence")).toHaveText(
+    `Rule Bash(npm test:*) allowed npm test -- --grep ${fx.marker}`,
+  );
 
   await event.getByTestId("audit-event-toggle").click();
   const details = event.getByTestId("audit-details");
+  await expect(details).toContainText("card.coalesced");
   await expect(details.getByTestId("audit-rule")).toHaveText("Bash(npm test:*)");
   await expect(details).toContainText(path.join(fx.folder, ".claude", "settings.json"));
   await expect(details).toContainText("config");
@@ -115,7 +118,8 @@ test("the narrow dialog shows which logged calls would now ask before saving", a
   await row.getByRole("button", { name: /Narrow/ }).click();
   const dialog = page.getByRole("dialog");
   await dialog.getByLabel("Narrower entry", { exact: true }).fill("Bash(npm test)");
-  await expect(dialog.getByTestId("narrow-check")).toHaveText("narrower ✓");
+  await expect(dialog.getByTestId("narrow-check")).toHaveText("narrower");
+  await expect(dialog.getByTestId("narrow-check").locator("svg")).toHaveCount(1);
   const impact = dialog.getByTestId("impact-preview");
   await expect(impact.getByTestId("impact-summary")).toContainText("Replayed 2 logged calls");
   await expect(impact.getByTestId("impact-summary")).toContainText("1 would now ask");

@@ -106,7 +106,7 @@ test.describe("Codex CLI", () => {
     const card = cardOnPage(page, marker);
     await expect(card).toBeVisible({ timeout: 20_000 });
     await expect(card).toContainText(command);
-    await expect(card.getByText("codex", { exact: true }).first()).toBeVisible();
+    await expect(card.getByText("Codex CLI", { exact: true }).first()).toBeVisible();
     const api = await pendingCard(page, marker);
     const rule = `prefix_rule(pattern=["cargo", "publish", "--dry-run", "--target-dir", "/tmp/${marker}"], decision="allow")`;
     expect(api).toMatchObject({
@@ -122,7 +122,7 @@ test.describe("Codex CLI", () => {
       path: `${process.env.E2E_SCREENSHOTS ?? "test-results"}/codex-card-${test.info().project.name}.png`,
     });
     await confirm.getByRole("button", { name: "Confirm always allow" }).click();
-    await expect(page.getByTestId("answer-notice").first()).toContainText("Always allowed · by you");
+    await expect(page.getByTestId("answer-notice").first()).toContainText(/Always allowed: cargo publish .* · by you/);
     const result = await hook;
     expect(JSON.parse(result.stdout)).toEqual({
       hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow" } },
@@ -147,7 +147,9 @@ test.describe("Codex CLI", () => {
     await card.getByText("Deny with a message to the model").click();
     await card.getByLabel("Message to the model").fill("not on a Friday");
     await card.getByRole("button", { name: "Deny with message" }).click();
-    await expect(page.getByTestId("answer-notice").first()).toContainText("Denied with feedback · by you");
+    await expect(page.getByTestId("answer-notice").first()).toContainText(
+      /Denied with feedback: git push origin \S+ · by you/,
+    );
     const result = await hook;
     expect(JSON.parse(result.stdout)).toEqual({
       hookSpecificOutput: {

@@ -99,6 +99,18 @@ test("owner invites a collaborator on a phone; roles and a passkey-confirmed app
   await expect(again.getByTestId("invite-gone")).toBeVisible();
   await again.close();
 
+  // As approver: sees only the controls the role allows (no admin buttons anywhere).
+  await expect(pat.getByRole("heading", { name: "Your sessions" })).toBeVisible();
+  for (const admin of ["People", "Invite someone", "Agent tokens", "Absence timeout", "Audit log"])
+    await expect(pat.getByRole("heading", { name: admin, exact: true })).toHaveCount(0);
+  await pat.goto(`/rules?workspace=${ws.id}`);
+  await expect(pat.getByTestId("entry").first()).toBeVisible();
+  await expect(pat.getByRole("button", { name: "Add rule" })).toHaveCount(0);
+  await expect(pat.getByRole("button", { name: /^(Revoke|Narrow)/ })).toHaveCount(0);
+  await pat.goto("/workspaces");
+  await expect(pat.getByTestId("workspace").first()).toBeVisible();
+  await expect(pat.getByRole("button", { name: /Add workspace|Remove/ })).toHaveCount(0);
+
   // As approver: answers a card, but cannot revoke an entry.
   const marker = unique();
   const held = ask(baseURL!, `git push origin ${marker}`);
@@ -130,6 +142,9 @@ test("owner invites a collaborator on a phone; roles and a passkey-confirmed app
   const vPage = await viewer.newPage();
   await vPage.goto("/cards");
   await expect(cardOnPage(vPage, seen)).toBeVisible({ timeout: 20_000 });
+  // A viewer sees the request and why they cannot answer it, and no answer buttons.
+  await expect(cardOnPage(vPage, seen).getByTestId("view-only")).toContainText("needs the approver role");
+  await expect(cardOnPage(vPage, seen).getByRole("button", { name: /Allow|Deny/ })).toHaveCount(0);
   const { cards } = (await (await viewer.request.get("/api/v1/cards?status=pending")).json()) as {
     cards: { id: string; hash: string; input: { command?: string } }[];
   };
@@ -142,6 +157,25 @@ test("owner invites a collaborator on a phone; roles and a passkey-confirmed app
   expect(((await refused.json()) as { error: string }).error).toContain("approver role");
   await cardOnPage(pat, seen).getByRole("button", { name: "Deny" }).click();
   await pending;
+
+  // Open invites are listed for the owner, and a revoked one stops working at once.
+  const spare = (await (
+    await page.request.post("/api/v1/invites", { headers: origin, data: { role: "viewer", workspaces: [ws.id] } })
+  ).json()) as { id: string; url: string };
+  await page.goto("/settings");
+  const open = page.getByRole("list", { name: "Open invites" });
+  await expect(open.getByTestId("open-invite")).not.toHaveCount(0);
+  const before = await open.getByTestId("open-invite").count();
+  await open
+    .getByTestId("open-invite")
+    .last()
+    .getByRole("button", { name: /Revoke/ })
+    .click();
+  await expect(open.getByTestId("open-invite")).toHaveCount(before - 1);
+  const gone = await browser.newPage();
+  await gone.goto(spare.url);
+  await expect(gone.getByTestId("invite-gone")).toBeVisible();
+  await gone.close();
 
   // Passkey-required workspace: the approval goes through the phone's (virtual) passkey.
   expect(

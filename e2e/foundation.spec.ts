@@ -7,7 +7,9 @@ test("the printed login link signs in once; a reused link is refused", async ({ 
   const link = freshLoginLink();
   await page.goto(link);
   await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
-  await expect(page).toHaveURL(/\/workspaces$/);
+  // Signing in lands on Cards when anything waits, else on Workspaces.
+  const { pending } = (await (await page.request.get("/api/v1/cards/count")).json()) as { pending: number };
+  await expect(page).toHaveURL(pending > 0 ? /\/cards$/ : /\/workspaces$/);
   for (const name of ["Cards", "Rules", "Audit", "Settings"])
     await expect(page.getByRole("link", { name })).toBeVisible();
 
@@ -19,14 +21,24 @@ test("the printed login link signs in once; a reused link is refused", async ({ 
   await other.close();
 });
 
-test("pages redirect to the login page and the API answers 401 without a session", async ({
+test("pages redirect to the login page keeping the page asked for; signing in returns there; the API answers 401", async ({
   page,
   playwright,
   baseURL,
 }) => {
-  await page.goto("/rules");
-  await expect(page).toHaveURL(/\/login$/);
+  await page.goto("/rules?scope=workspace");
+  await expect(page).toHaveURL(/\/login\?next=%2Frules%3Fscope%3Dworkspace$/);
+  await expect(page.getByTestId("login-next")).toContainText("/rules?scope=workspace");
   await expect(page.getByText("npx cockpit login-link").first()).toBeVisible();
+  // A login link from the CLI opens a page without `next`: the page asked for still comes back.
+  await page.goto(freshLoginLink());
+  await expect(page).toHaveURL(/\/rules\?.*scope=workspace/);
+  // `next` is same-origin only: another site (or a protocol-relative URL) lands on the app's own page.
+  await page.context().clearCookies();
+  await page.goto(`/login?next=${encodeURIComponent("//evil.example/x")}`);
+  await expect(page.getByTestId("login-next")).toHaveCount(0);
+  await page.goto(freshLoginLink());
+  await expect(page).toHaveURL(/^http:\/\/localhost:\d+\/(cards|workspaces)$/);
   const anonymous = await playwright.request.newContext({ baseURL });
   const res = await anonymous.get("/api/v1/workspaces");
   expect(res.status()).toBe(401);

@@ -89,12 +89,14 @@ test.describe("Gemini CLI and Cursor CLI cards", () => {
     const pending = hook("cursor", baseURL!, cursorShell(`npm install left-pad-${marker}`));
     const card = page.getByTestId("card").filter({ hasText: marker });
     await expect(card).toBeVisible({ timeout: 30_000 });
-    await expect(card.getByText("cursor", { exact: true }).first()).toBeVisible();
+    await expect(card.getByText("Cursor CLI", { exact: true }).first()).toBeVisible();
     await page.screenshot({
       path: `${process.env.E2E_SCREENSHOTS ?? "test-results"}/cursor-card-${test.info().project.name}.png`,
     });
     await card.getByRole("button", { name: "Allow once" }).click();
-    await expect(page.getByTestId("answer-notice").first()).toContainText(/Allowed once · by you/);
+    await expect(page.getByTestId("answer-notice").first()).toContainText(
+      /Allowed once: npm install left-pad-.* · by you/,
+    );
     const result = await pending;
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ permission: "allow" });
@@ -114,7 +116,7 @@ test.describe("Gemini CLI and Cursor CLI cards", () => {
     const pending = hook("gemini", baseURL!, geminiBeforeTool(`docker build -t app:${marker} .`));
     const card = page.getByTestId("card").filter({ hasText: marker });
     await expect(card).toBeVisible({ timeout: 30_000 });
-    await expect(card.getByText("gemini", { exact: true }).first()).toBeVisible();
+    await expect(card.getByText("Gemini CLI", { exact: true }).first()).toBeVisible();
     await expect(card).toContainText("approve in Gemini's terminal");
     await page.screenshot({
       path: `${process.env.E2E_SCREENSHOTS ?? "test-results"}/gemini-card-${test.info().project.name}.png`,

@@ -60,6 +60,34 @@ test("hygiene summary, badges with their reasons, and a clean-up that shows each
   await expect(summary).toContainText(/\d+ rules: 1 over-broad, 1 duplicate, 1 covered/);
   await expect(summary).toContainText(/no usage data yet/i);
 
+  // Problems first, coloured by severity: the over-broad rule leads its file.
+  const project = page.locator('[data-testid="store"][data-store-path$=".claude/settings.json"]');
+  await expect(project.getByTestId("entry").first()).toContainText("Bash(python:*)");
+  await expect(project.getByTestId("entry").first()).toHaveAttribute("data-severity", "error");
+
+  // The counts are filters (in the URL): only the over-broad rule, with a one-tap "Narrow to…".
+  await summary.getByTestId("finding-filter-over-broad").click();
+  await expect(page).toHaveURL(/finding=over-broad/);
+  await expect(page.getByTestId("entry")).toHaveCount(1);
+  const python = entry(page, "Bash(python:*)");
+  await expect(python).toBeVisible();
+  // Badges and filters are 44 px targets.
+  for (const target of [summary.getByTestId("finding-filter-over-broad"), python.locator("summary").first()])
+    expect((await target.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+  const narrowTo = python.getByTestId("narrow-to");
+  await expect(narrowTo).toContainText(/Narrow to (Bash\(python .+\)|ask)/);
+  const suggested = (await narrowTo.locator("code").textContent())!;
+  await narrowTo.click();
+  const narrowing = page.getByRole("dialog", { name: "Narrow entry" });
+  await expect(narrowing.getByLabel("Narrower entry")).toHaveValue(suggested);
+  await expect(narrowing.getByTestId("narrow-check")).toContainText("narrower");
+  await page.keyboard.press("Escape");
+  await expect(narrowing).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByTestId("entry")).toHaveCount(1);
+  await page.getByTestId("finding-filter-clear").click();
+  await expect(page).not.toHaveURL(/finding=/);
+
   // Badges: kind on the row, the message unfolds on click.
   const covered = entry(page, "Bash(git status:*)");
   await expect(covered.getByTestId("hygiene-badges")).toContainText("covered");

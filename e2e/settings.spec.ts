@@ -70,7 +70,7 @@ test.describe("Settings", () => {
     await page.goto("/settings");
     // Settings fills its lists (sessions, people, notices) after hydration; click once the layout has settled.
     await page.waitForLoadState("networkidle");
-    await expect(page.getByRole("link", { name: "Notification settings →" })).toHaveAttribute(
+    await expect(page.getByRole("link", { name: "Notification settings", exact: true })).toHaveAttribute(
       "href",
       "/settings/notifications",
     );

@@ -1,6 +1,35 @@
-/* Permissions Cockpit service worker: shows pushed cards and opens them on tap. No caching: the queue must be live. */
-self.addEventListener("install", () => self.skipWaiting());
-self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
+/*
+ * Permissions Cockpit service worker: shows pushed cards and opens them on tap, and keeps the app's own offline
+ * page. Pages and API answers are never cached (the queue must be live): a navigation goes to the network, and
+ * only when that fails does the cached offline page answer.
+ */
+const SHELL = "cockpit-shell-v1";
+const SHELL_FILES = ["/offline.html", "/icons/icon-192.png"];
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    caches
+      .open(SHELL)
+      .then((cache) => cache.addAll(SHELL_FILES))
+      .then(() => self.skipWaiting()),
+  );
+});
+self.addEventListener("activate", (event) =>
+  event.waitUntil(
+    (async () => {
+      for (const key of await caches.keys()) if (key !== SHELL) await caches.delete(key);
+      await self.clients.claim();
+    })(),
+  ),
+);
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.mode !== "navigate" || request.method !== "GET") return;
+  event.respondWith(
+    fetch(request).catch(async () => (await caches.match("/offline.html")) || Response.error()),
+  );
+});
 
 self.addEventListener("push", (event) => {
   let data = {};

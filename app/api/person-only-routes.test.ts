@@ -24,11 +24,13 @@ import type { RouteHandler } from "@/lib/http/route";
 const DOORS: Record<string, string[]> = {
   "api/v1/cards/[id]/answer/route.ts": ["POST"],
   "api/v1/cards/[id]/passkey-options/route.ts": ["POST"],
+  "api/v1/cards/[id]/undo-remember/route.ts": ["POST"],
   "api/v1/entries/add/route.ts": ["POST"],
   "api/v1/entries/narrow/route.ts": ["POST"],
   "api/v1/session-entries/route.ts": ["POST"],
   "api/v1/pair/route.ts": ["POST"],
   "api/v1/invites/route.ts": ["GET", "POST"],
+  "api/v1/invites/[id]/route.ts": ["DELETE"],
   "api/v1/collaborators/route.ts": ["GET"],
   "api/v1/collaborators/[id]/route.ts": ["PATCH", "DELETE"],
   "api/v1/passkeys/route.ts": ["GET", "POST"],

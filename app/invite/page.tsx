@@ -13,13 +13,13 @@ export default async function InvitePage({ searchParams }: { searchParams: Searc
   const token = Array.isArray(raw) ? raw[0] : raw;
   const open = await inviteIsOpen(await getDb(), token);
   return (
-    <main className="content" style={{ margin: "0 auto", maxWidth: 560 }}>
+    <main className="content narrow-page" id="main">
       <h1>Permissions Cockpit</h1>
       {open && token ? (
         <AcceptInviteForm token={token} />
       ) : (
         <div className="card" role="alert" data-testid="invite-gone">
-          <h2 style={{ marginTop: 0 }}>This invite link cannot be used</h2>
+          <h2 className="flush-top">This invite link cannot be used</h2>
           <p>
             It is invalid, has expired, or was already used: each invite works once. Ask the person who invited you for
             a new link.

@@ -1,49 +1,15 @@
 "use client";
 import { useMemo, useState } from "react";
 import { HiddenTextWarning } from "@/components/ui/hidden-text";
+import { Time } from "@/components/ui/time";
 import { revealDeep } from "@/lib/text/reveal";
 import styles from "./audit.module.css";
+import type { AuditEventView } from "./types";
+import { auditSentence } from "./sentence";
 
-export interface AuditEventView {
-  seq: number;
-  at: string;
-  type: string;
-  workspace: string | null;
-  actor: {
-    label: string;
-    type: string | null;
-    id: string | null;
-    role: string | null;
-    session: string | null;
-    channel: string | null;
-    address: string | null;
-  };
-  target: string | null;
-  outcome: string | null;
-  source: string | null;
-  rule: string | null;
-  store: string | null;
-  agent: string | null;
-  agentSession: string | null;
-  toolUseId: string | null;
-  cwd: string | null;
-  tool: string | null;
-  input: Record<string, unknown> | null;
-  detail: Record<string, unknown>;
-  hash: string | null;
-}
+export type { AuditEventView };
 
 type TraceStep = { step?: string; outcome?: string; why?: string };
-
-/** One line that says what happened: the command, path or URL when there is one. */
-export function summary(e: AuditEventView): string {
-  const i = e.input ?? {};
-  const v = i.command ?? i.file_path ?? i.path ?? i.url ?? i.pattern ?? i.specifier;
-  if (typeof v === "string") return v;
-  if (e.rule) return e.rule;
-  if (e.target) return e.target;
-  return "";
-}
 
 const outcomeClass = (o: string | null) =>
   o === "allow" ? styles.allow : o === "deny" ? styles.deny : o === "ask" ? styles.ask : "";
@@ -77,9 +43,9 @@ export function AuditEventItem({
   // An agent's report or an imported log may say a person answered; only the cockpit's own rows are shown as such.
   const reported = e.actor.type === "agent" && Boolean(e.source?.startsWith("user"));
   const trace = Array.isArray(e.detail.trace) ? (e.detail.trace as TraceStep[]) : null;
+  const sentence = auditSentence(e);
   // An imported agent log keeps the entry's own time: the timeline shows when it happened.
   const occurred = typeof e.detail.occurredAt === "string" ? e.detail.occurredAt : null;
-  const line = summary(e);
   return (
     <li className={styles.event} data-testid="audit-event" data-seq={e.seq}>
       <button
@@ -89,27 +55,34 @@ export function AuditEventItem({
         onClick={() => setOpen((o) => !o)}
         data-testid="audit-event-toggle"
       >
-        <time dateTime={occurred ?? e.at} className={styles.time} title={occurred ? `imported ${e.at}` : undefined}>
-          {new Date(occurred ?? e.at).toLocaleString()}
-        </time>
+        <span className={styles.time} title={occurred ? `imported ${e.at}` : undefined}>
+          <Time iso={occurred ?? e.at} />
+        </span>
         {occurred ? <span className="tag">imported</span> : null}
-        <span className={styles.type}>{e.type}</span>
         {e.outcome ? <span className={`${styles.outcome} ${outcomeClass(e.outcome)}`}>{e.outcome}</span> : null}
         {e.source ? (
           <span className="tag" title={reported ? REPORTED : undefined} data-testid="audit-source">
             {reported ? `reported: ${e.source}` : e.source}
           </span>
         ) : null}
-        <span className={styles.who} data-testid="audit-who">
-          {e.actor.type === "user" && e.actor.role ? `${e.actor.label} (${e.actor.role})` : e.actor.label}
+        <span className={styles.sentence} data-testid="audit-sentence">
+          <strong data-testid="audit-who">{sentence.who}</strong> {sentence.verb}
+          {sentence.what ? (
+            <>
+              {" "}
+              <code className={styles.line}>{sentence.what}</code>
+            </>
+          ) : null}
+          {sentence.where ? ` ${sentence.where}` : null}
         </span>
-        {e.tool ? <code className={styles.tool}>{e.tool}</code> : null}
-        {line ? <code className={styles.line}>{line}</code> : null}
         <HiddenTextWarning hidden={hidden} />
       </button>
       {open ? (
         <div className={styles.details} data-testid="audit-details">
           <dl>
+            <Field label="Event">
+              <code>{e.type}</code>
+            </Field>
             <Field label="Seq">#{e.seq}</Field>
             <Field label="Happened (UTC)">{occurred}</Field>
             <Field label={occurred ? "Recorded (UTC)" : "Time (UTC)"}>{e.at}</Field>

@@ -1,11 +1,14 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
 import type { CardView } from "@/lib/cards/view";
-import { allCovered, coveredNotes, rulesToSave } from "@/lib/cards-client/covered";
+import { allCovered, coveredNotes, rememberChoices, rulesToSave, type Choice } from "@/lib/cards-client/covered";
 import { storeFilePath } from "@/lib/cards-client/format";
-import { shortSessionId } from "@/lib/cards-client/group";
 import { useAnswerCard, type AnswerNotice } from "@/lib/cards-client/use-answer";
+import { useConnection } from "@/lib/cards-client/use-connection";
+import { Button } from "@/components/ui/button";
+import { Icon } from "@/components/ui/icon";
 import styles from "./cards.module.css";
+import { RememberChooser } from "./remember-chooser";
 
 /** What keyboard shortcuts can do to the head card. */
 export interface CardActions {
@@ -23,30 +26,35 @@ interface Props {
 }
 
 /**
- * The answer controls. Deny and Allow once are large and at opposite ends; remembering answers sit
- * apart as secondary controls, and "Always allow" needs a second, explicit confirmation.
+ * The answer controls. Deny and Allow once are large, at opposite ends of a bar that stays on screen while the
+ * card does; remembering answers sit apart, use the choice picked above them, and "Always allow" needs a second,
+ * explicit confirmation. While the server cannot be reached, nothing can be answered, and the bar says why.
  */
 export function AnswerPanel({ card, me, onNotice, actionsRef }: Props) {
   const [message, setMessage] = useState("");
   const [confirmAlways, setConfirmAlways] = useState(false);
+  const choices = card.safetyCheck ? [] : rememberChoices(card);
+  const [level, setLevel] = useState<string>(choices[0]?.level ?? "exact");
+  const chosen: Choice | undefined = choices.find((c) => c.level === level) ?? choices[0];
   const answer = useAnswerCard(card, { me, onNotice });
-  const confirmRef = useRef<HTMLDivElement>(null);
+  const connection = useConnection();
+  const offline = !connection.answerable;
   const busy = answer.isPending;
+  const blocked = busy || offline;
   // Tool-wide rules as the server's engine found them (lib/policy/tool-wide): they need an explicit confirmation.
   const wideRules = new Set(card.remember.wide ?? []);
-  const canSession =
-    !card.safetyCheck && card.remember.session.length > 0 && !card.remember.session.some((r) => wideRules.has(r));
-  // Rules an existing allow already covers are not saved again (the server skips them too).
-  const toSave = rulesToSave(card);
-  const covers = allCovered(card);
+  const toSave = chosen ? rulesToSave(chosen) : [];
+  const covers = chosen ? allCovered(chosen) : false;
+  const canSession = !!chosen && chosen.rules.length > 0 && !chosen.rules.some((r) => wideRules.has(r));
   const toolWide = toSave.filter((r) => wideRules.has(r));
-  const canAlways = !card.safetyCheck && toSave.length > 0 && card.remember.workspaceStore !== null;
+  const canAlways = !!chosen && toSave.length > 0 && card.remember.workspaceStore !== null;
+  const choice = chosen && card.remember.options?.length ? { choice: chosen.level } : {};
 
-  const allowOnce = () => !busy && answer.mutate({ outcome: "allow", remember: "once" });
+  const allowOnce = () => !blocked && answer.mutate({ outcome: "allow", remember: "once" });
   const deny = () =>
-    !busy && answer.mutate({ outcome: "deny", remember: "once", message: message.trim() || undefined });
-  const session = () => canSession && !busy && answer.mutate({ outcome: "allow", remember: "session" });
-  const always = () => canAlways && setConfirmAlways(true);
+    !blocked && answer.mutate({ outcome: "deny", remember: "once", message: message.trim() || undefined });
+  const session = () => canSession && !blocked && answer.mutate({ outcome: "allow", remember: "session", ...choice });
+  const always = () => canAlways && !blocked && setConfirmAlways(true);
 
   useEffect(() => {
     if (!actionsRef) return;
@@ -56,118 +64,187 @@ export function AnswerPanel({ card, me, onNotice, actionsRef }: Props) {
     };
   });
 
-  // The confirmation replaces the buttons; bring all of it (with its own buttons) into view.
-  useEffect(() => {
-    if (confirmAlways) confirmRef.current?.scrollIntoView({ block: "end" });
-  }, [confirmAlways]);
-
-  if (confirmAlways) {
+  if (confirmAlways && chosen) {
     return (
-      <div ref={confirmRef} className={styles.confirm} role="group" aria-label="Confirm always allow">
-        <strong>Always allow in {card.workspace.name}?</strong>
-        <p style={{ margin: "0.4rem 0" }}>
-          This writes {toSave.length === 1 ? "this rule" : "these rules"} to{" "}
-          <code style={{ overflowWrap: "anywhere" }} data-testid="store-file">
-            {storeFilePath(card)}
-          </code>
-          , and the agent stops asking for matching requests:
-        </p>
-        <ul aria-label="Rules to write">
-          {toSave.map((rule) => (
-            <li key={rule}>
-              <code style={{ overflowWrap: "anywhere" }}>{rule}</code>
-            </li>
-          ))}
-        </ul>
-        <CoveredWarning card={card} />
-        {toolWide.length ? (
-          <p className="error" role="alert" data-testid="tool-wide-warning" style={{ margin: "0.4rem 0" }}>
-            ⚠ <strong>{toolWide.join(", ")}</strong> allows <em>every</em> use of the tool, not just this request: any
-            command, file or address the agent picks runs without asking. Allow once unless you mean exactly that.
-          </p>
-        ) : null}
-        <p className="muted" style={{ margin: "0.4rem 0", fontSize: "0.9rem" }}>
-          You can revoke it later on the Rules page.
-        </p>
-        <div className={styles.answerRow}>
-          <button type="button" onClick={() => setConfirmAlways(false)} disabled={busy}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className={styles.allow}
-            disabled={busy}
-            onClick={() =>
-              answer.mutate({
-                outcome: "allow",
-                remember: "workspace",
-                ...(toolWide.length ? { confirmToolWide: true } : {}),
-              })
-            }
-          >
-            {toolWide.length ? "Allow every use, always" : "Confirm always allow"}
-          </button>
-        </div>
-      </div>
+      <AlwaysConfirm
+        card={card}
+        chosen={chosen}
+        toSave={toSave}
+        toolWide={toolWide}
+        busy={blocked}
+        onCancel={() => setConfirmAlways(false)}
+        onConfirm={() =>
+          answer.mutate({
+            outcome: "allow",
+            remember: "workspace",
+            ...choice,
+            ...(toolWide.length ? { confirmToolWide: true } : {}),
+          })
+        }
+      />
     );
   }
 
+  // The answer bar is the panel's sibling, not its child: a sticky element sticks within its parent, and only the
+  // whole card is tall enough for Deny and Allow to stay on screen while a long request is read.
   return (
-    <div className={styles.remember}>
-      {!card.safetyCheck ? <CoveredWarning card={card} /> : null}
-      {canSession || canAlways || (covers && !card.safetyCheck) ? (
-        <div className={styles.secondaryRow}>
-          {canSession ? (
-            <button type="button" className={styles.secondary} onClick={session} disabled={busy}>
-              <span>Allow for this session</span>
-              <small>
-                remembers <code>{card.remember.session.join(", ")}</code> for session{" "}
-                {shortSessionId(card.rootSessionId)}
-              </small>
-            </button>
-          ) : null}
-          {canAlways ? (
-            <button type="button" className={styles.secondary} onClick={always} disabled={busy}>
-              <span>Always allow…</span>
-              <small>
-                saves <code>{toSave.join(", ")}</code> to <code>{card.remember.workspaceStore}</code> after you confirm
-              </small>
-            </button>
-          ) : null}
-          {covers && !card.safetyCheck ? (
-            <button type="button" className={styles.secondary} onClick={allowOnce} disabled={busy}>
-              <span>Allow once (the existing rule covers it)</span>
-              <small>nothing new is saved: the rule above already allows this</small>
-            </button>
-          ) : null}
-        </div>
-      ) : null}
-      <details className={`${styles.details} ${styles.feedback}`}>
-        <summary>Deny with a message to the model</summary>
-        <label htmlFor={`feedback-${card.id}`} className="sr-only">
-          Message to the model
-        </label>
-        <textarea
-          id={`feedback-${card.id}`}
-          value={message}
-          onChange={(e) => setMessage(e.target.value)}
-          placeholder="e.g. Use pnpm instead, and don't touch the lockfile."
-          maxLength={5000}
-        />
-      </details>
-      <div className={styles.answerRow}>
-        <button type="button" className={styles.deny} onClick={deny} disabled={busy}>
-          {message.trim() ? "Deny with message" : "Deny"}
-        </button>
-        <button type="button" className={styles.allow} onClick={allowOnce} disabled={busy}>
-          Allow once
-        </button>
+    <>
+      <div className={styles.remember}>
+        {choices.length > 1 ? (
+          <RememberChooser
+            choices={choices}
+            value={chosen!.level}
+            onChange={setLevel}
+            storeFile={card.remember.workspaceStore}
+            disabled={blocked}
+          />
+        ) : null}
+        {chosen ? <CoveredWarning choice={chosen} /> : null}
+        {canSession || canAlways || covers ? (
+          <div className={styles.secondaryRow}>
+            {canSession ? (
+              <button type="button" className={styles.secondary} onClick={session} disabled={blocked}>
+                <span>Allow for this session</span>
+                <small>
+                  remembers <code>{chosen!.rules.join(", ")}</code> in the cockpit until the session ends
+                </small>
+              </button>
+            ) : null}
+            {canAlways ? (
+              <button type="button" className={styles.secondary} onClick={always} disabled={blocked}>
+                <span>Always allow…</span>
+                <small>
+                  saves <code>{toSave.join(", ")}</code> to <code>{card.remember.workspaceStore}</code> after you
+                  confirm
+                </small>
+              </button>
+            ) : null}
+            {covers ? (
+              <button type="button" className={styles.secondary} onClick={allowOnce} disabled={blocked}>
+                <span>Allow once (the existing rule covers it)</span>
+                <small>nothing new is saved: the rule above already allows this</small>
+              </button>
+            ) : null}
+          </div>
+        ) : card.safetyCheck ? null : (
+          <p className={styles.nothingToRemember} data-testid="nothing-to-remember">
+            <Icon name="info" size={16} /> Nothing can be remembered safely for this request (it runs code it downloads,
+            or any rule for it would allow far more): allow it once or deny.
+          </p>
+        )}
+        <details className={`${styles.details} ${styles.feedback}`}>
+          <summary>Deny with a message to the model</summary>
+          <label htmlFor={`feedback-${card.id}`} className="sr-only">
+            Message to the model
+          </label>
+          <textarea
+            id={`feedback-${card.id}`}
+            value={message}
+            onChange={(e) => setMessage(e.target.value)}
+            placeholder="e.g. Use pnpm instead, and don't touch the lockfile."
+            maxLength={5000}
+          />
+        </details>
       </div>
-      {busy ? (
-        <p className="muted" role="status" style={{ margin: 0 }}>
-          Sending your answer…
+      <div className={styles.answerBar} data-testid="answer-bar">
+        {offline ? (
+          <p className={styles.offlineReason} role="status" data-testid="answer-offline">
+            <Icon name="wifiOff" size={16} /> {connection.reason}
+          </p>
+        ) : busy ? (
+          <p className={styles.offlineReason} role="status">
+            Sending your answer…
+          </p>
+        ) : null}
+        <div className={styles.answerRow}>
+          <button type="button" className={styles.deny} onClick={deny} disabled={blocked}>
+            {message.trim() ? "Deny with message" : "Deny"}
+          </button>
+          <button type="button" className={styles.allow} onClick={allowOnce} disabled={blocked}>
+            Allow once
+          </button>
+        </div>
+      </div>
+    </>
+  );
+}
+
+/** The second step of Always allow: the exact rules, the file, the lint's verdict; Escape or Cancel goes back. */
+function AlwaysConfirm({
+  card,
+  chosen,
+  toSave,
+  toolWide,
+  busy,
+  onCancel,
+  onConfirm,
+}: {
+  card: CardView;
+  chosen: Choice;
+  toSave: string[];
+  toolWide: string[];
+  busy: boolean;
+  onCancel: () => void;
+  onConfirm: () => void;
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  // The confirmation replaces the buttons; bring all of it (with its own buttons) into view and focus it.
+  useEffect(() => {
+    ref.current?.scrollIntoView({ block: "end" });
+    ref.current?.focus({ preventScroll: true });
+  }, []);
+  return (
+    <div
+      ref={ref}
+      tabIndex={-1}
+      className={styles.confirm}
+      role="group"
+      aria-label="Confirm always allow"
+      onKeyDown={(e) => {
+        if (e.key === "Escape") {
+          e.stopPropagation();
+          onCancel();
+        }
+      }}
+    >
+      <strong>Always allow in {card.workspace.name}?</strong>
+      <p className={styles.confirmText}>
+        This writes {toSave.length === 1 ? "this rule" : "these rules"} ({chosen.label}) to{" "}
+        <code className={styles.wrap} data-testid="store-file">
+          {storeFilePath(card)}
+        </code>
+        , and the agent stops asking for matching requests:
+      </p>
+      <ul aria-label="Rules to write">
+        {toSave.map((rule) => (
+          <li key={rule}>
+            <code className={styles.wrap}>{rule}</code>
+          </li>
+        ))}
+      </ul>
+      {chosen.verdict.notes.length ? (
+        <p className={styles.confirmText} data-testid="confirm-verdict">
+          Lint: {chosen.verdict.notes.join(" ")}
         </p>
       ) : null}
+      <CoveredWarning choice={chosen} />
+      {toolWide.length ? (
+        <p className={`error ${styles.confirmText}`} role="alert" data-testid="tool-wide-warning">
+          <strong>{toolWide.join(", ")}</strong> allows <em>every</em> use of the tool, not just this request: any
+          command, file or address the agent picks runs without asking. Allow once unless you mean exactly that.
+        </p>
+      ) : null}
+      <p className={`muted ${styles.confirmText}`}>
+        You can undo it for 5 minutes, or revoke it later on the Rules page.
+      </p>
+      <div className={styles.answerRow}>
+        <Button onClick={onCancel} disabled={busy}>
+          Cancel
+        </Button>
+        <button type="button" className={styles.allow} disabled={busy} onClick={onConfirm}>
+          {toolWide.length ? "Allow every use, always" : "Confirm always allow"}
+        </button>
+      </div>
     </div>
   );
 }
@@ -176,14 +253,14 @@ export function AnswerPanel({ card, me, onNotice, actionsRef }: Props) {
  * "When remembering": a proposed Always-allow rule an existing allow already covers. Names that rule and
  * its store, so the person keeps it instead of appending a narrower copy.
  */
-function CoveredWarning({ card }: { card: CardView }) {
-  const notes = coveredNotes(card);
+function CoveredWarning({ choice }: { choice: Choice }) {
+  const notes = coveredNotes(choice);
   if (notes.length === 0) return null;
   return (
     <div role="note" aria-label="Already allowed" data-testid="covered-warning" className={styles.covered}>
       {notes.map((n) => (
-        <p key={`${n.rule} ${n.store}`} style={{ margin: "0.2rem 0" }}>
-          ⚠ {n.text}
+        <p key={`${n.rule} ${n.store}`}>
+          <Icon name="alert" size={16} /> {n.text}
         </p>
       ))}
     </div>

@@ -3,11 +3,13 @@ import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import type { CardView } from "@/lib/cards/view";
 import { fetchCard, markDisplayed } from "@/lib/client/api";
-import { describeCause, describeSettlement, formatTime } from "@/lib/cards-client/format";
-import { shortSessionId } from "@/lib/cards-client/group";
+import { agentLabel } from "@/lib/agents";
+import { describeCause, describeSettlement } from "@/lib/cards-client/format";
 import { cardSubject } from "@/lib/cards-client/subject";
 import type { AnswerNotice } from "@/lib/cards-client/use-answer";
 import { displayCard, warningBanner } from "@/lib/cards-client/warnings";
+import { Icon } from "@/components/ui/icon";
+import { Time } from "@/components/ui/time";
 import { AnswerPanel, type CardActions } from "./answer-panel";
 import styles from "./cards.module.css";
 import { Deadline } from "./deadline";
@@ -21,10 +23,17 @@ interface Props {
   actionsRef?: { current: CardActions | null };
   /** On the list, a link to the card's own page; the deep link page omits it. */
   permalink?: boolean;
+  /** A refusal about this card that leaves it pending (the answer failed): shown inside it. */
+  notice?: React.ReactNode;
+  /** The person may answer here (approver or above in the card's workspace); viewers see no answer controls. */
+  canAnswer?: boolean;
 }
 
-/** One permission prompt: everything a person needs to decide, then the answer controls. */
-export function CardItem({ card: raw, me, onNotice, head, actionsRef, permalink }: Props) {
+/**
+ * One permission prompt, built around answering: what is asked (the subject), the warnings and why it asked
+ * come first; the facts are folded under Details; the answer bar stays on screen while the card does.
+ */
+export function CardItem({ card: raw, me, onNotice, head, actionsRef, permalink, notice, canAnswer = true }: Props) {
   const card = displayCard(raw);
   const ref = useRef<HTMLElement>(null);
   const pending = card.status === "pending";
@@ -49,6 +58,7 @@ export function CardItem({ card: raw, me, onNotice, head, actionsRef, permalink 
   return (
     <article
       ref={ref}
+      tabIndex={-1}
       className={styles.card}
       data-head={head ? "true" : undefined}
       data-testid="card"
@@ -57,11 +67,15 @@ export function CardItem({ card: raw, me, onNotice, head, actionsRef, permalink 
     >
       <div className={styles.cardTop}>
         <span className={styles.tool}>{card.tool}</span>
-        <span className="tag">{card.agent}</span>
+        <span className="tag">{agentLabel(card.agent)}</span>
+        {card.originPath !== "/root" ? <span className="tag mono">{card.originPath}</span> : null}
         {card.safetyCheck ? <span className="tag bad">safety check</span> : null}
+        <span className={`muted ${styles.age}`} data-testid="card-age">
+          <Time iso={card.createdAt} relative prefix="asked " />
+        </span>
         {permalink ? (
-          <Link href={`/cards/${card.id}`} className={styles.permalink}>
-            Open
+          <Link href={`/cards/${card.id}`} className={styles.permalink} aria-label={`Open this ${card.tool} card`}>
+            Open <Icon name="arrowRight" size={16} />
           </Link>
         ) : null}
       </div>
@@ -75,19 +89,19 @@ export function CardItem({ card: raw, me, onNotice, head, actionsRef, permalink 
             className={`${styles.banner} ${b.tone === "danger" ? styles.bannerDanger : styles.bannerWarn}`}
             data-testid="warning"
           >
-            <span aria-hidden="true">⚠</span>
+            <Icon name="alert" />
             <span>
-              {b.title}. <span style={{ fontWeight: 400 }}>{b.detail}</span>
+              {b.title}. <span className={styles.plain}>{b.detail}</span>
             </span>
           </p>
         );
       })}
       {pending && card.safetyCheck ? (
         <p className={`${styles.banner} ${styles.bannerWarn}`}>
-          <span aria-hidden="true">⛨</span>
+          <Icon name="shield" />
           <span>
             Safety check: only Allow once or Deny.{" "}
-            <span style={{ fontWeight: 400 }}>
+            <span className={styles.plain}>
               Approvals of destructive, sensitive or out-of-workspace requests are never remembered, so the agent will
               ask again next time.
             </span>
@@ -96,7 +110,7 @@ export function CardItem({ card: raw, me, onNotice, head, actionsRef, permalink 
       ) : null}
       {pending && card.deadline ? (
         <p className={`${styles.banner} ${styles.bannerMuted}`}>
-          <span aria-hidden="true">⏱</span>
+          <Icon name="clock" />
           <Deadline iso={card.deadline} />
         </p>
       ) : null}
@@ -124,51 +138,57 @@ export function CardItem({ card: raw, me, onNotice, head, actionsRef, permalink 
       ) : null}
       {full.error ? <p className="muted">Could not load the full input: {full.error}</p> : null}
 
+      <p className={styles.why} data-testid="why">
+        <strong>Why it asks:</strong> {describeCause(card.cause)}
+        {card.decision.reason ? <span className="muted"> — {card.decision.reason}</span> : null}
+      </p>
       {card.reason ? (
         <blockquote className={styles.quote} aria-label="The agent's reason">
           “{card.reason}”
         </blockquote>
       ) : null}
 
-      <dl className={styles.facts}>
-        <dt>Workspace</dt>
-        <dd>
-          {card.workspace.name} <span className="mono muted">{card.workspace.path}</span>
-        </dd>
-        <dt>Agent</dt>
-        <dd>
-          {card.agent} <span className="mono">{card.originPath}</span>
-        </dd>
-        {card.cwd ? (
-          <>
-            <dt>Folder</dt>
-            <dd className="mono" style={{ overflowWrap: "anywhere" }}>
-              {card.cwd}
-            </dd>
-          </>
-        ) : null}
-        <dt>Session</dt>
-        <dd className="mono" title={card.sessionId}>
-          {shortSessionId(card.sessionId)}
-          {card.sessionId !== card.rootSessionId ? ` (root ${shortSessionId(card.rootSessionId)})` : ""}
-        </dd>
-        <dt>Mode</dt>
-        <dd>{card.modeBase === card.modeEffective ? card.modeBase : `${card.modeBase} → ${card.modeEffective}`}</dd>
-        <dt>Why asked</dt>
-        <dd>
-          {describeCause(card.cause)}
-          {card.decision.reason ? <span className="muted"> — {card.decision.reason}</span> : null}
-        </dd>
-        <dt>Asked</dt>
-        <dd suppressHydrationWarning>{formatTime(card.createdAt)}</dd>
-      </dl>
-
       <details className={styles.details}>
-        <summary>Full request (JSON)</summary>
+        <summary>Details</summary>
+        <dl className={styles.facts}>
+          <dt>Workspace</dt>
+          <dd>
+            {card.workspace.name} <span className="mono muted">{card.workspace.path}</span>
+          </dd>
+          <dt>Agent</dt>
+          <dd>
+            {agentLabel(card.agent)} <span className="mono">{card.originPath}</span>
+          </dd>
+          {card.cwd ? (
+            <>
+              <dt>Folder</dt>
+              <dd className="mono">{card.cwd}</dd>
+            </>
+          ) : null}
+          <dt>Session</dt>
+          <dd className="mono">
+            {card.sessionId}
+            {card.sessionId !== card.rootSessionId ? ` (root ${card.rootSessionId})` : ""}
+          </dd>
+          <dt>Mode</dt>
+          <dd>{card.modeBase === card.modeEffective ? card.modeBase : `${card.modeBase} → ${card.modeEffective}`}</dd>
+          <dt>Asked</dt>
+          <dd>
+            <Time iso={card.createdAt} />
+          </dd>
+        </dl>
+        <div className={styles.subjectLabel}>Full request (JSON)</div>
         <pre className={styles.code}>{JSON.stringify(full.input, null, 2)}</pre>
       </details>
 
-      {pending ? <AnswerPanel card={card} me={me} onNotice={onNotice} actionsRef={actionsRef} /> : null}
+      {notice}
+      {pending && canAnswer ? <AnswerPanel card={card} me={me} onNotice={onNotice} actionsRef={actionsRef} /> : null}
+      {pending && !canAnswer ? (
+        <p className={styles.viewOnly} data-testid="view-only">
+          <Icon name="info" size={16} /> You can see this request; answering it needs the approver role in{" "}
+          {card.workspace.name}.
+        </p>
+      ) : null}
     </article>
   );
 }
@@ -199,17 +219,25 @@ function SettlementBanner({ card, me }: { card: CardView; me: string }) {
         : styles.bannerMuted;
   const s = card.settlement;
   return (
-    <div className={`${styles.banner} ${tone}`} role="status" style={{ flexDirection: "column", gap: "0.2rem" }}>
+    <div className={`${styles.banner} ${styles.bannerColumn} ${tone}`} role="status">
       <span suppressHydrationWarning data-testid="settlement">
         {describeSettlement(card, { me })}
       </span>
-      {s?.message ? <span style={{ fontWeight: 400 }}>Message to the model: “{s.message}”</span> : null}
-      {s?.ruleNotSaved ? <span style={{ fontWeight: 400 }}>The rule was not saved: {s.ruleNotSaved}</span> : null}
+      {s?.message ? <span className={styles.plain}>Message to the model: “{s.message}”</span> : null}
+      {s?.saved?.rules.length ? (
+        <span className={styles.plain} data-testid="settlement-saved">
+          {s.saved.undone ? "Undone: " : "Saved "}
+          <code>{s.saved.rules.join(", ")}</code>{" "}
+          {s.saved.store ? `${s.saved.undone ? "removed from" : "to"} ${s.saved.store}` : "for this session"}
+          {s.saved.undone ? ` by ${s.saved.undone.by === me ? "you" : s.saved.undone.by}` : ""}.
+        </span>
+      ) : null}
+      {s?.ruleNotSaved ? <span className={styles.plain}>The rule was not saved: {s.ruleNotSaved}</span> : null}
       {card.status === "expired" ? (
-        <span style={{ fontWeight: 400 }}>Nothing was granted; the agent was told the user may be away.</span>
+        <span className={styles.plain}>Nothing was granted; the agent was told the user may be away.</span>
       ) : null}
       {card.status === "aborted" ? (
-        <span style={{ fontWeight: 400 }}>
+        <span className={styles.plain}>
           The agent stopped waiting (answered in its terminal or gave up); nothing was granted here.
         </span>
       ) : null}

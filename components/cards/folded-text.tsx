@@ -1,6 +1,7 @@
 "use client";
 import { useState } from "react";
 import { describeHidden, foldText } from "@/lib/cards-client/fold";
+import { Icon } from "@/components/ui/icon";
 import styles from "./cards.module.css";
 
 /** Monospace text that wraps; long text shows head and tail with a control to reveal the middle. */
@@ -27,7 +28,7 @@ export function FoldedText({ text, label }: { text: string; label: string }) {
         {fold.head}
       </pre>
       <button type="button" className={styles.foldMarker} onClick={() => setOpen(true)} aria-expanded={false}>
-        ⋯ {describeHidden(fold)} · Show all{" "}
+        <Icon name="chevronDown" size={16} /> {describeHidden(fold)} · Show all{" "}
         {fold.totalLines > 1 ? `${fold.totalLines} lines` : `${text.length.toLocaleString("en-US")} characters`}
       </button>
       <pre className={styles.code} aria-label={`${label} (end)`}>

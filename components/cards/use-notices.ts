@@ -5,11 +5,12 @@ import type { ShownNotice } from "./notices";
 
 let next = 1;
 
-/** The last few answer notices, newest first. */
-export function useNotices(max = 3) {
+/** The latest notice per answered card (each names its request), newest first, at most `max`. */
+export function useNotices(max = 10) {
   const [items, setItems] = useState<ShownNotice[]>([]);
   const push = useCallback(
-    (n: AnswerNotice) => setItems((list) => [{ ...n, key: next++ }, ...list].slice(0, max)),
+    (n: AnswerNotice) =>
+      setItems((list) => [{ ...n, key: next++ }, ...list.filter((o) => o.cardId !== n.cardId)].slice(0, max)),
     [max],
   );
   const dismiss = useCallback((key: number) => setItems((list) => list.filter((n) => n.key !== key)), []);

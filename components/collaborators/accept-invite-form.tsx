@@ -1,33 +1,35 @@
 "use client";
+import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { acceptInvite } from "@/lib/client/api";
+import { acceptInvite, unwrap } from "@/lib/client/api";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import styles from "./settings.module.css";
 
 /** Takes a display name and accepts the invite; the session cookie is set for this device. */
 export function AcceptInviteForm({ token }: { token: string }) {
   const [name, setName] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  async function submit(e: React.FormEvent) {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    const res = await acceptInvite(token, name);
-    if (res.ok) {
+  const accept = useMutation({
+    mutationFn: () => unwrap(acceptInvite(token, name)),
+    onSuccess: () => {
       window.history.replaceState(null, "", "/invite");
       window.location.replace("/settings?welcome=1");
-      return;
-    }
-    setBusy(false);
-    setError(res.error);
-  }
+    },
+  });
   return (
-    <form className="card stack" onSubmit={submit}>
-      <h2 style={{ marginTop: 0 }}>You are invited</h2>
-      <p className="muted" style={{ margin: 0 }}>
+    <form
+      className="card stack"
+      onSubmit={(e) => {
+        e.preventDefault();
+        accept.mutate();
+      }}
+    >
+      <h2 className={styles.inviteTitle}>You are invited</h2>
+      <p className={`muted ${styles.inviteNote}`}>
         Choose the name others will see on your answers. You are signed in on this device; afterwards you can add a
         passkey in Settings.
       </p>
-      <label className="stack" style={{ gap: 4 }}>
+      <label className={`stack ${styles.inviteName}`}>
         Display name
         <input
           name="name"
@@ -38,14 +40,16 @@ export function AcceptInviteForm({ token }: { token: string }) {
           onChange={(e) => setName(e.target.value)}
         />
       </label>
-      <button className="button primary" type="submit" disabled={busy || !name.trim()}>
-        {busy ? "Joining…" : "Join"}
-      </button>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <Button
+        variant="primary"
+        type="submit"
+        disabled={!name.trim() || accept.isSuccess}
+        busy={accept.isPending}
+        busyLabel="Joining…"
+      >
+        Join
+      </Button>
+      {accept.error ? <Alert>{accept.error.message}</Alert> : null}
     </form>
   );
 }

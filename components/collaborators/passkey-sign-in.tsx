@@ -1,26 +1,32 @@
 "use client";
-import { useState } from "react";
-import { signInWithPasskey } from "@/lib/client/api";
+import { useMutation } from "@tanstack/react-query";
+import { useSearchParams } from "next/navigation";
+import { signInWithPasskey, unwrap } from "@/lib/client/api";
+import { takeNext } from "@/lib/client/next-after-sign-in";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
 
-/** "Sign in with a passkey": a phone that joined once signs in again without a new link. */
-export function PasskeySignIn() {
-  const [error, setError] = useState<string | null>(null);
-  async function signIn() {
-    setError(null);
-    const done = await signInWithPasskey();
-    if (!done.ok) return setError(done.error);
-    window.location.replace("/");
-  }
+/**
+ * "Sign in with a passkey": a phone that joined once signs in again without a new link, and comes back to the
+ * page it was on (`next`, or the page given).
+ */
+export function PasskeySignIn({ next }: { next?: string }) {
+  const params = useSearchParams();
+  const signIn = useMutation({
+    mutationFn: () => unwrap(signInWithPasskey()),
+    onSuccess: () => window.location.replace(takeNext(next ?? params.get("next"))),
+  });
   return (
-    <div className="stack" style={{ gap: 4 }}>
-      <button className="button primary" type="button" onClick={() => void signIn()}>
+    <div className="stack">
+      <Button
+        variant="primary"
+        onClick={() => signIn.mutate()}
+        busy={signIn.isPending}
+        busyLabel="Waiting for your passkey…"
+      >
         Sign in with a passkey
-      </button>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      </Button>
+      {signIn.error ? <Alert>{signIn.error.message}</Alert> : null}
     </div>
   );
 }

@@ -1,103 +1,104 @@
 "use client";
-import { useState } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   addPasskey,
   confirmWithPasskey,
-  fetchPasskeys,
   removePasskey,
   renamePasskey,
+  unwrap,
   type PasskeyRow,
 } from "@/lib/client/api";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Notice } from "@/components/ui/notice";
+import { Section } from "@/components/ui/section";
+import { Time } from "@/components/ui/time";
+import { passkeysQuery, settingsKeys } from "./queries";
+import styles from "./settings.module.css";
 
 export type { PasskeyRow };
 
 /** Settings → Passkeys: add several, rename, remove; "Confirm with passkey" for the step-up that sensitive changes need. */
 export function PasskeysSettings({ initial }: { initial: PasskeyRow[] }) {
-  const [keys, setKeys] = useState(initial);
-  const [message, setMessage] = useState<{ tone: "error" | "notice"; text: string } | null>(null);
-  const reload = async () => {
-    const res = await fetchPasskeys();
-    if (res.ok) setKeys(res.data.passkeys);
-  };
-  async function add(e: React.FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    setMessage(null);
-    // Read the field at submit time (uncontrolled): text typed before hydration is kept.
-    const field = e.currentTarget.elements.namedItem("passkeyName") as HTMLInputElement;
-    const name = field.value;
-    const saved = await addPasskey(name.trim() || "passkey");
-    if (!saved.ok) return setMessage({ tone: "error", text: saved.error });
-    field.value = "";
-    setMessage({ tone: "notice", text: "Passkey added." });
-    await reload();
-  }
-  async function confirm() {
-    setMessage(null);
-    const done = await confirmWithPasskey();
-    if (!done.ok) return setMessage({ tone: "error", text: done.error });
-    setMessage({
-      tone: "notice",
-      text: "Confirmed for 5 minutes: you can change roles, webhooks and tool-wide rules.",
-    });
-  }
-  async function rename(k: PasskeyRow) {
-    const next = window.prompt("Name this passkey", k.name);
-    if (!next) return;
-    const res = await renamePasskey(k.id, next);
-    if (!res.ok) setMessage({ tone: "error", text: res.error });
-    await reload();
-  }
-  async function remove(k: PasskeyRow) {
-    if (!window.confirm(`Remove the passkey "${k.name}"?`)) return;
-    const res = await removePasskey(k.id);
-    if (!res.ok) setMessage({ tone: "error", text: res.error });
-    await reload();
-  }
+  const client = useQueryClient();
+  const keys = useQuery({ ...passkeysQuery(), initialData: initial });
+  const refresh = () => client.invalidateQueries({ queryKey: settingsKeys.passkeys });
+  const add = useMutation({
+    mutationFn: (name: string) => unwrap(addPasskey(name.trim() || "passkey")),
+    onSettled: refresh,
+  });
+  const confirm = useMutation({ mutationFn: () => unwrap(confirmWithPasskey()) });
+  const rename = useMutation({
+    mutationFn: ({ k, name }: { k: PasskeyRow; name: string }) => unwrap(renamePasskey(k.id, name)),
+    onSettled: refresh,
+  });
+  const remove = useMutation({ mutationFn: (k: PasskeyRow) => unwrap(removePasskey(k.id)), onSettled: refresh });
+  const error = add.error ?? confirm.error ?? rename.error ?? remove.error;
   return (
-    <section className="card stack" aria-labelledby="passkeys-heading">
-      <h2 id="passkeys-heading" style={{ marginTop: 0 }}>
-        Passkeys
-      </h2>
-      <p className="muted" style={{ margin: 0 }}>
-        Sign in on this device again without a link, and confirm answers in workspaces that require a passkey.
-      </p>
-      <ul style={{ listStyle: "none", padding: 0, margin: 0 }} className="stack" aria-label="Passkeys">
-        {keys.map((k) => (
-          <li key={k.id} className="row" style={{ gap: 8, justifyContent: "space-between" }}>
+    <Section
+      title="Passkeys"
+      intro="Sign in on this device again without a link, and confirm answers in workspaces that require a passkey."
+    >
+      <ul className={styles.list} aria-label="Passkeys">
+        {keys.data.map((k) => (
+          <li key={k.id} className={`${styles.item} ${styles.split}`}>
             <span>
               <strong>{k.name}</strong>{" "}
               <span className="muted">
-                added {new Date(k.createdAt).toLocaleDateString()}
-                {k.lastUsedAt ? ` · used ${new Date(k.lastUsedAt).toLocaleString()}` : ""}
+                added <Time iso={k.createdAt} />
+                {k.lastUsedAt ? (
+                  <>
+                    {" · used "}
+                    <Time iso={k.lastUsedAt} />
+                  </>
+                ) : null}
               </span>
             </span>
-            <span className="row" style={{ gap: 4 }}>
-              <button className="button" type="button" onClick={() => void rename(k)}>
+            <span className="row">
+              <Button
+                onClick={() => {
+                  const name = window.prompt("Name this passkey", k.name);
+                  if (name) rename.mutate({ k, name });
+                }}
+              >
                 Rename
-              </button>
-              <button className="button" type="button" onClick={() => void remove(k)}>
+              </Button>
+              <Button
+                busy={remove.isPending && remove.variables?.id === k.id}
+                onClick={() => {
+                  if (window.confirm(`Remove the passkey "${k.name}"?`)) remove.mutate(k);
+                }}
+              >
                 Remove
-              </button>
+              </Button>
             </span>
           </li>
         ))}
       </ul>
-      <form className="row" style={{ gap: 8, flexWrap: "wrap" }} onSubmit={add}>
+      <form
+        className="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          // Read the field at submit time (uncontrolled): text typed before hydration is kept.
+          const field = e.currentTarget.elements.namedItem("passkeyName") as HTMLInputElement;
+          add.mutate(field.value, { onSuccess: () => (field.value = "") });
+        }}
+      >
         <input aria-label="Passkey name" placeholder="e.g. my phone" name="passkeyName" maxLength={100} />
-        <button className="button primary" type="submit">
+        <Button variant="primary" type="submit" busy={add.isPending} busyLabel="Waiting for your passkey…">
           Add a passkey
-        </button>
-        {keys.length > 0 ? (
-          <button className="button" type="button" onClick={() => void confirm()}>
+        </Button>
+        {keys.data.length > 0 ? (
+          <Button onClick={() => confirm.mutate()} busy={confirm.isPending}>
             Confirm with passkey
-          </button>
+          </Button>
         ) : null}
       </form>
-      {message ? (
-        <p className={message.tone} role={message.tone === "error" ? "alert" : "status"}>
-          {message.text}
-        </p>
+      {error ? <Alert>{error.message}</Alert> : null}
+      {add.isSuccess ? <Notice>Passkey added.</Notice> : null}
+      {confirm.isSuccess ? (
+        <Notice>Confirmed for 5 minutes: you can change roles, webhooks and tool-wide rules.</Notice>
       ) : null}
-    </section>
+    </Section>
   );
 }

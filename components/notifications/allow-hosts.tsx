@@ -1,29 +1,31 @@
 "use client";
+import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { setAllowHosts } from "@/lib/client/api";
+import { setAllowHosts, unwrap } from "@/lib/client/api";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Icon } from "@/components/ui/icon";
+import styles from "./notifications.module.css";
 
 /** Private hosts webhooks may reach (a self-hosted ntfy on the LAN, say); exact host names only. */
 export function AllowHosts({ initial, envHosts }: { initial: string[]; envHosts: string[] }) {
   const [hosts, setHosts] = useState(initial);
   const [draft, setDraft] = useState("");
-  const [error, setError] = useState<string | null>(null);
-
-  async function save(next: string[]) {
-    setError(null);
-    const res = await setAllowHosts(next);
-    if (!res.ok) return setError(res.error);
-    setHosts(res.data.hosts);
-    setDraft("");
-  }
+  const save = useMutation({
+    mutationFn: (next: string[]) => unwrap(setAllowHosts(next)),
+    onSuccess: (saved) => {
+      setHosts(saved.hosts);
+      setDraft("");
+    },
+  });
 
   return (
     <div className="stack">
       <form
-        className="row"
-        style={{ alignItems: "flex-end" }}
+        className={`row ${styles.bottom}`}
         onSubmit={(e) => {
           e.preventDefault();
-          if (draft.trim()) void save([...hosts, draft.trim()]);
+          if (draft.trim()) save.mutate([...hosts, draft.trim()]);
         }}
         aria-label="Allow a private host"
       >
@@ -38,22 +40,22 @@ export function AllowHosts({ initial, envHosts }: { initial: string[]; envHosts:
             spellCheck={false}
           />
         </div>
-        <button type="submit" disabled={!draft.trim()}>
+        <Button type="submit" disabled={!draft.trim()} busy={save.isPending}>
           Allow host
-        </button>
+        </Button>
       </form>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
-      <ul className="row" style={{ listStyle: "none", padding: 0, margin: 0 }} aria-label="Allowed private hosts">
+      {save.error ? <Alert>{save.error.message}</Alert> : null}
+      <ul className={`row ${styles.hosts}`} aria-label="Allowed private hosts">
         {hosts.map((h) => (
-          <li key={h} className="row" style={{ gap: "0.25rem" }}>
+          <li key={h} className={`row ${styles.host}`}>
             <span className="tag mono">{h}</span>
-            <button type="button" onClick={() => void save(hosts.filter((x) => x !== h))} aria-label={`Remove ${h}`}>
-              ✕
-            </button>
+            <Button
+              onClick={() => save.mutate(hosts.filter((x) => x !== h))}
+              disabled={save.isPending}
+              aria-label={`Remove ${h}`}
+            >
+              <Icon name="x" />
+            </Button>
           </li>
         ))}
         {envHosts.map((h) => (

@@ -1,6 +1,9 @@
 "use client";
+import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { createWebhook } from "@/lib/client/api";
+import { createWebhook, unwrap } from "@/lib/client/api";
+import { Button } from "@/components/ui/button";
+import { StepUpRetry } from "@/components/collaborators/step-up-retry";
 import {
   EVENT_LABELS,
   FORMAT_LABELS,
@@ -9,6 +12,7 @@ import {
   type Format,
   type WorkspaceOption,
 } from "./types";
+import styles from "./notifications.module.css";
 
 /** Adds a webhook endpoint; the signing secret is shown once, right after. */
 export function EndpointForm({
@@ -26,38 +30,41 @@ export function EndpointForm({
   const [topic, setTopic] = useState("");
   const [priority, setPriority] = useState("4");
   const [ntfyToken, setNtfyToken] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function submit(event: React.FormEvent) {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    const body = {
-      url,
-      format,
-      workspace: workspace || null,
-      events,
-      delaySeconds: Number(delay) || 0,
-      ...(format === "ntfy"
-        ? { ntfyTopic: topic.trim() || null, ntfyPriority: Number(priority), ntfyToken: ntfyToken.trim() || null }
-        : {}),
-    };
-    const res = await createWebhook(body);
-    setBusy(false);
-    if (!res.ok) return setError(res.error);
-    onCreated(res.data.endpoint, res.data.secret);
-    setUrl("");
-    setTopic("");
-    setNtfyToken("");
-  }
+  const create = useMutation({
+    mutationFn: () =>
+      unwrap(
+        createWebhook({
+          url,
+          format,
+          workspace: workspace || null,
+          events,
+          delaySeconds: Number(delay) || 0,
+          ...(format === "ntfy"
+            ? { ntfyTopic: topic.trim() || null, ntfyPriority: Number(priority), ntfyToken: ntfyToken.trim() || null }
+            : {}),
+        }),
+      ),
+    onSuccess: ({ endpoint, secret }) => {
+      onCreated(endpoint, secret);
+      setUrl("");
+      setTopic("");
+      setNtfyToken("");
+    },
+  });
 
   const toggle = (e: EventType) => setEvents((list) => (list.includes(e) ? list.filter((x) => x !== e) : [...list, e]));
 
   return (
-    <form className="stack" onSubmit={submit} aria-label="Add an endpoint">
-      <div className="row" style={{ alignItems: "flex-end" }}>
-        <div className="field" style={{ flex: 3 }}>
+    <form
+      className="stack"
+      onSubmit={(e) => {
+        e.preventDefault();
+        create.mutate();
+      }}
+      aria-label="Add an endpoint"
+    >
+      <div className={`row ${styles.bottom}`}>
+        <div className={`field ${styles.grow}`}>
           <label htmlFor="ep-url">Receiver URL</label>
           <input
             id="ep-url"
@@ -117,7 +124,7 @@ export function EndpointForm({
           </div>
         </div>
       ) : null}
-      <div className="row" style={{ alignItems: "flex-end" }}>
+      <div className={`row ${styles.bottom}`}>
         <div className="field">
           <label htmlFor="ep-workspace">Workspace</label>
           <select id="ep-workspace" value={workspace} onChange={(e) => setWorkspace(e.target.value)}>
@@ -142,31 +149,26 @@ export function EndpointForm({
           />
         </div>
       </div>
-      <fieldset className="row" style={{ border: 0, padding: 0, margin: 0 }}>
-        <legend className="muted" style={{ padding: 0, marginBottom: "0.25rem" }}>
-          Send when
-        </legend>
+      <fieldset className={`row ${styles.bare}`}>
+        <legend className={`muted ${styles.legend}`}>Send when</legend>
         {(Object.keys(EVENT_LABELS) as EventType[]).map((e) => (
-          <label key={e} className="row" style={{ fontWeight: 400, minHeight: 44, gap: "0.4rem" }}>
-            <input
-              type="checkbox"
-              checked={events.includes(e)}
-              onChange={() => toggle(e)}
-              style={{ minHeight: 0, width: 20, height: 20 }}
-            />
+          <label key={e} className={`row ${styles.check}`}>
+            <input type="checkbox" checked={events.includes(e)} onChange={() => toggle(e)} />
             {EVENT_LABELS[e]}
           </label>
         ))}
       </fieldset>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      {create.error ? <StepUpRetry error={create.error} onRetry={() => create.mutate()} /> : null}
       <div>
-        <button className="primary" type="submit" disabled={busy || !url.trim() || events.length === 0}>
+        <Button
+          variant="primary"
+          type="submit"
+          disabled={!url.trim() || events.length === 0}
+          busy={create.isPending}
+          busyLabel="Adding…"
+        >
           Add endpoint
-        </button>
+        </Button>
       </div>
     </form>
   );

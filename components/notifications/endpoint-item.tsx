@@ -1,10 +1,13 @@
 "use client";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { deleteWebhook, testWebhook, updateWebhook, type TestSendResult } from "@/lib/client/api";
+import { deleteWebhook, testWebhook, unwrap, updateWebhook } from "@/lib/client/api";
+import { Button } from "@/components/ui/button";
+import { StepUpRetry } from "@/components/collaborators/step-up-retry";
 import { DeliveryLog } from "./delivery-log";
+import { deliveriesQuery } from "./queries";
 import { EVENT_LABELS, FORMAT_LABELS, type EndpointItem as Endpoint } from "./types";
-
-type TestResult = TestSendResult;
+import styles from "./notifications.module.css";
 
 /** One endpoint: what it sends where, Send test with the receiver's answer, enable/disable, log, delete. */
 export function EndpointItem({
@@ -16,40 +19,26 @@ export function EndpointItem({
   onChange: (e: Endpoint) => void;
   onDelete: (id: string) => void;
 }) {
-  const [test, setTest] = useState<TestResult | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const client = useQueryClient();
   const [showLog, setShowLog] = useState(false);
-  const [refresh, setRefresh] = useState(0);
-
-  async function sendTest() {
-    setBusy(true);
-    setError(null);
-    setTest(null);
-    const res = await testWebhook(endpoint.id);
-    setBusy(false);
-    if (!res.ok) return setError(res.error);
-    setTest(res.data.result);
-    setRefresh((n) => n + 1);
-  }
-
-  async function toggle() {
-    setError(null);
-    const res = await updateWebhook(endpoint.id, { enabled: !endpoint.enabled });
-    if (!res.ok) return setError(res.error);
-    onChange(res.data.endpoint);
-  }
-
-  async function remove() {
-    if (!window.confirm(`Delete the endpoint ${endpoint.url}? Its delivery log goes with it.`)) return;
-    const res = await deleteWebhook(endpoint.id);
-    if (!res.ok) return setError(res.error);
-    onDelete(endpoint.id);
-  }
+  const sendTest = useMutation({
+    mutationFn: async () => (await unwrap(testWebhook(endpoint.id))).result,
+    onSuccess: () => void client.invalidateQueries({ queryKey: deliveriesQuery(endpoint.id).queryKey }),
+  });
+  const toggle = useMutation({
+    mutationFn: async () => (await unwrap(updateWebhook(endpoint.id, { enabled: !endpoint.enabled }))).endpoint,
+    onSuccess: onChange,
+  });
+  const remove = useMutation({
+    mutationFn: () => unwrap(deleteWebhook(endpoint.id)),
+    onSuccess: () => onDelete(endpoint.id),
+  });
+  const error = toggle.error ?? remove.error ?? sendTest.error;
+  const test = sendTest.data;
 
   return (
     <li className="card" data-testid="endpoint" aria-label={`Endpoint ${endpoint.url}`}>
-      <div className="stack" style={{ gap: "0.35rem" }}>
+      <div className={`stack ${styles.facts}`}>
         <div className="row">
           <span className="tag">{FORMAT_LABELS[endpoint.format]}</span>
           <span className={endpoint.enabled ? "tag ok" : "tag bad"}>{endpoint.enabled ? "enabled" : "disabled"}</span>
@@ -57,43 +46,43 @@ export function EndpointItem({
           {endpoint.delaySeconds > 0 ? <span className="tag">after {endpoint.delaySeconds} s</span> : null}
           {endpoint.hasNtfyToken ? <span className="tag">access token</span> : null}
         </div>
-        <div className="mono" style={{ overflowWrap: "anywhere" }}>
+        <div className={`mono ${styles.url}`}>
           {endpoint.url}
           {endpoint.ntfyTopic ? ` → topic ${endpoint.ntfyTopic}` : ""}
         </div>
         <div className="muted">{endpoint.events.map((e) => EVENT_LABELS[e]).join(" · ")}</div>
-        {endpoint.disabledReason ? (
-          <p className="warning" style={{ margin: 0 }}>
-            {endpoint.disabledReason}
-          </p>
-        ) : null}
+        {endpoint.disabledReason ? <p className={`warning ${styles.flush}`}>{endpoint.disabledReason}</p> : null}
       </div>
-      <div className="row" style={{ marginTop: "0.75rem" }}>
-        <button type="button" className="primary" onClick={() => void sendTest()} disabled={busy}>
-          {busy ? "Sending…" : "Send test"}
-        </button>
-        <button type="button" onClick={() => setShowLog((v) => !v)} aria-expanded={showLog}>
+      <div className={`row ${styles.gapAbove}`}>
+        <Button variant="primary" onClick={() => sendTest.mutate()} busy={sendTest.isPending} busyLabel="Sending…">
+          Send test
+        </Button>
+        <Button onClick={() => setShowLog((v) => !v)} aria-expanded={showLog}>
           {showLog ? "Hide log" : "Delivery log"}
-        </button>
-        <button type="button" onClick={() => void toggle()}>
+        </Button>
+        <Button onClick={() => toggle.mutate()} busy={toggle.isPending}>
           {endpoint.enabled ? "Disable" : "Enable"}
-        </button>
-        <button type="button" className="danger" onClick={() => void remove()}>
+        </Button>
+        <Button
+          variant="danger"
+          busy={remove.isPending}
+          onClick={() => {
+            if (window.confirm(`Delete the endpoint ${endpoint.url}? Its delivery log goes with it.`)) remove.mutate();
+          }}
+        >
           Delete
-        </button>
+        </Button>
       </div>
       {error ? (
-        <p className="error" role="alert" style={{ marginTop: "0.75rem" }}>
-          {error}
-        </p>
+        <div className={styles.gapAbove}>
+          <StepUpRetry
+            error={error}
+            onRetry={() => (toggle.error ? toggle.mutate() : remove.error ? remove.mutate() : sendTest.mutate())}
+          />
+        </div>
       ) : null}
       {test ? (
-        <div
-          className={test.ok ? "notice" : "error"}
-          role="status"
-          style={{ marginTop: "0.75rem" }}
-          data-testid="test-result"
-        >
+        <div className={`${test.ok ? "notice" : "error"} ${styles.gapAbove}`} role="status" data-testid="test-result">
           <div>
             {test.statusCode !== null ? (
               <>
@@ -104,16 +93,12 @@ export function EndpointItem({
             )}
             {test.error && test.statusCode === null ? ` ${test.error}` : ""}
           </div>
-          {test.body ? (
-            <pre className="mono" style={{ marginTop: "0.4rem", maxHeight: "8rem", overflow: "auto" }}>
-              {test.body}
-            </pre>
-          ) : null}
+          {test.body ? <pre className={`mono ${styles.body}`}>{test.body}</pre> : null}
         </div>
       ) : null}
       {showLog ? (
-        <div style={{ marginTop: "0.75rem" }}>
-          <DeliveryLog endpointId={endpoint.id} refreshKey={refresh} />
+        <div className={styles.gapAbove}>
+          <DeliveryLog endpointId={endpoint.id} />
         </div>
       ) : null}
     </li>

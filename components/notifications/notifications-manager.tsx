@@ -1,8 +1,10 @@
 "use client";
 import { useState } from "react";
+import { Button } from "@/components/ui/button";
 import { EndpointForm } from "./endpoint-form";
 import { EndpointItem } from "./endpoint-item";
 import type { EndpointItem as Endpoint, WorkspaceOption } from "./types";
+import styles from "./notifications.module.css";
 
 /** Webhook endpoints: add (secret shown once), list, test, log, enable/disable, delete. */
 export function NotificationsManager({ initial, workspaces }: { initial: Endpoint[]; workspaces: WorkspaceOption[] }) {
@@ -24,18 +26,14 @@ export function NotificationsManager({ initial, workspaces }: { initial: Endpoin
             Added <span className="mono">{secret.url}</span>. Its signing secret is shown only now; the receiver uses it
             to verify the <code>webhook-signature</code> header:
           </div>
-          <pre className="mono" style={{ margin: "0.4rem 0", userSelect: "all" }}>
-            {secret.secret}
-          </pre>
-          <button type="button" onClick={() => setSecret(null)}>
-            I saved it
-          </button>
+          <pre className={`mono ${styles.secret}`}>{secret.secret}</pre>
+          <Button onClick={() => setSecret(null)}>I saved it</Button>
         </div>
       ) : null}
       {items.length === 0 ? (
         <p className="muted">No endpoints yet.</p>
       ) : (
-        <ul className="stack" style={{ listStyle: "none", padding: 0, margin: 0 }} aria-label="Endpoints">
+        <ul className={styles.list} aria-label="Endpoints">
           {items.map((e) => (
             <EndpointItem
               key={e.id}

@@ -1,6 +1,10 @@
 "use client";
+import { useMutation } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { pushKey, subscribePush, unsubscribePush } from "@/lib/client/api";
+import { pushKey, subscribePush, unsubscribePush, unwrap } from "@/lib/client/api";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Notice } from "@/components/ui/notice";
 
 function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
   const b64 = base64url.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (base64url.length % 4)) % 4);
@@ -16,7 +20,6 @@ type State = "checking" | "unsupported" | "insecure" | "off" | "on" | "denied";
 export function PushDevice() {
   const [state, setState] = useState<State>("checking");
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     (async () => {
@@ -33,49 +36,39 @@ export function PushDevice() {
     });
   }, []);
 
-  async function enable() {
-    setBusy(true);
-    setError(null);
-    try {
+  const enable = useMutation({
+    mutationFn: async (): Promise<State> => {
       const permission = await Notification.requestPermission();
-      if (permission !== "granted") {
-        setState(permission === "denied" ? "denied" : "off");
-        return;
-      }
-      const keyRes = await pushKey();
-      if (!keyRes.ok) throw new Error(keyRes.error);
+      if (permission !== "granted") return permission === "denied" ? "denied" : "off";
+      const { publicKey } = await unwrap(pushKey());
       const reg = await navigator.serviceWorker.register("/sw.js");
       await navigator.serviceWorker.ready;
-      const sub = await reg.pushManager.subscribe({
-        userVisibleOnly: true,
-        applicationServerKey: keyBytes(keyRes.data.publicKey),
-      });
+      const sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) });
       const json = sub.toJSON();
-      const res = await subscribePush({ endpoint: json.endpoint, keys: json.keys });
-      if (!res.ok) {
+      try {
+        await unwrap(subscribePush({ endpoint: json.endpoint, keys: json.keys }));
+      } catch (e) {
         await sub.unsubscribe();
-        throw new Error(res.error);
+        throw e;
       }
-      setState("on");
-    } catch (e) {
-      setError((e as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  async function disable() {
-    setBusy(true);
-    setError(null);
-    const reg = await navigator.serviceWorker.getRegistration("/sw.js");
-    const sub = await reg?.pushManager.getSubscription();
-    if (sub) {
-      await unsubscribePush(sub.endpoint);
-      await sub.unsubscribe();
-    }
-    setState("off");
-    setBusy(false);
-  }
+      return "on";
+    },
+    onMutate: () => setError(null),
+    onSuccess: setState,
+  });
+  const disable = useMutation({
+    mutationFn: async () => {
+      const reg = await navigator.serviceWorker.getRegistration("/sw.js");
+      const sub = await reg?.pushManager.getSubscription();
+      if (sub) {
+        await unwrap(unsubscribePush(sub.endpoint));
+        await sub.unsubscribe();
+      }
+    },
+    onMutate: () => setError(null),
+    onSuccess: () => setState("off"),
+  });
+  const shown = error ?? enable.error?.message ?? disable.error?.message ?? null;
 
   return (
     <div className="stack">
@@ -94,28 +87,24 @@ export function PushDevice() {
         </p>
       ) : null}
       {state === "on" ? (
-        <p className="notice">Push is on for this device. A new card opens its page when you tap the notification.</p>
+        <Notice>Push is on for this device. A new card opens its page when you tap the notification.</Notice>
       ) : null}
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      {shown ? <Alert>{shown}</Alert> : null}
       <div className="row">
         {state === "off" || state === "checking" ? (
-          <button
-            type="button"
-            className="primary"
-            onClick={() => void enable()}
-            disabled={busy || state === "checking"}
+          <Button
+            variant="primary"
+            onClick={() => enable.mutate()}
+            disabled={state === "checking"}
+            busy={enable.isPending}
           >
             Enable on this device
-          </button>
+          </Button>
         ) : null}
         {state === "on" ? (
-          <button type="button" onClick={() => void disable()} disabled={busy}>
+          <Button onClick={() => disable.mutate()} busy={disable.isPending}>
             Turn off on this device
-          </button>
+          </Button>
         ) : null}
       </div>
     </div>

@@ -1,8 +1,11 @@
 "use client";
+import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { StepUpRetry } from "@/components/collaborators/step-up-retry";
 import { AGENT_LIST, agentLabel, STORE_AGENTS, type StoreAgent } from "@/lib/agents";
-import { addEntry } from "@/lib/client/api";
-import { Modal } from "./modal";
+import { addEntry, unwrap } from "@/lib/client/api";
 import styles from "./rules.module.css";
 import type { WriteOutcome } from "./write-outcome";
 
@@ -35,48 +38,48 @@ export function AddRuleDialog({
   const [file, setFile] = useState<string>(AGENTS[0]!.files[0]?.file ?? "");
   const [action, setAction] = useState<"allow" | "ask" | "deny">("allow");
   const [rule, setRule] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const current = AGENTS.find((a) => a.id === agent)!;
   const showFile = current.files.length > 0 && scope === "workspace";
-
-  async function submit(event: React.FormEvent) {
+  const add = useMutation({
+    mutationFn: () => unwrap(addEntry({ workspace, agent, scope, action, rule, ...(showFile ? { file } : {}) })),
+    onSuccess: ({ result: r }) =>
+      onDone({
+        message: r.unchanged
+          ? `${r.store} already has this rule: nothing written.`
+          : `Added to ${r.store}, line ${r.after.line}.`,
+        warning:
+          r.scopeWarning && !r.unchanged
+            ? "This is a global rule: it affects every project that uses this file."
+            : undefined,
+      }),
+  });
+  const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    const body = { workspace, agent, scope, action, rule, ...(showFile ? { file } : {}) };
-    const res = await addEntry(body);
-    setBusy(false);
-    if (!res.ok) return setError(res.error);
-    const r = res.data.result;
-    onDone({
-      message: r.unchanged
-        ? `${r.store} already has this rule: nothing written.`
-        : `Added to ${r.store}, line ${r.after.line}.`,
-      warning:
-        r.scopeWarning && !r.unchanged
-          ? "This is a global rule: it affects every project that uses this file."
-          : undefined,
-    });
-  }
+    add.mutate();
+  };
 
   return (
-    <Modal
+    <Dialog
       title="Add a rule"
       onClose={onClose}
       footer={
         <>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" form="add-rule-form" className="primary" disabled={busy || !rule.trim()}>
-            {busy ? "Adding…" : "Add rule"}
-          </button>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button
+            type="submit"
+            form="add-rule-form"
+            variant="primary"
+            disabled={!rule.trim()}
+            busy={add.isPending}
+            busyLabel="Adding…"
+          >
+            Add rule
+          </Button>
         </>
       }
     >
       <form id="add-rule-form" className="stack" onSubmit={submit}>
-        <div className="field" style={{ minWidth: 0 }}>
+        <div className={`field ${styles.shrink}`}>
           <label htmlFor="add-agent">Agent</label>
           <select
             id="add-agent"
@@ -94,8 +97,8 @@ export function AddRuleDialog({
             ))}
           </select>
         </div>
-        <fieldset className="field" style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
-          <legend style={{ fontWeight: 600 }}>Scope</legend>
+        <fieldset className={`field ${styles.bare}`}>
+          <legend>Scope</legend>
           <div className={styles.radioRow}>
             <label>
               <input
@@ -119,14 +122,14 @@ export function AddRuleDialog({
             </label>
           </div>
           {scope === "global" ? (
-            <p className="warning" role="note" style={{ margin: 0 }}>
+            <p className={`warning ${styles.flush}`} role="note">
               A global rule goes into your home folder&apos;s settings and affects <strong>every project</strong>, not
               only {workspacePath}.
             </p>
           ) : null}
         </fieldset>
         {showFile ? (
-          <div className="field" style={{ minWidth: 0 }}>
+          <div className={`field ${styles.shrink}`}>
             <label htmlFor="add-file">File</label>
             <select id="add-file" value={file} onChange={(e) => setFile(e.target.value)}>
               {current.files.map((f) => (
@@ -137,7 +140,7 @@ export function AddRuleDialog({
             </select>
           </div>
         ) : null}
-        <div className="field" style={{ minWidth: 0 }}>
+        <div className={`field ${styles.shrink}`}>
           <label htmlFor="add-action">Action</label>
           <select id="add-action" value={action} onChange={(e) => setAction(e.target.value as typeof action)}>
             <option value="allow">allow</option>
@@ -145,7 +148,7 @@ export function AddRuleDialog({
             <option value="deny">deny</option>
           </select>
         </div>
-        <div className="field" style={{ minWidth: 0 }}>
+        <div className={`field ${styles.shrink}`}>
           <label htmlFor="add-rule">Rule</label>
           <input
             id="add-rule"
@@ -158,12 +161,8 @@ export function AddRuleDialog({
             placeholder={current.example}
           />
         </div>
-        {error ? (
-          <p className="error" role="alert" style={{ margin: 0 }}>
-            {error}
-          </p>
-        ) : null}
+        {add.error ? <StepUpRetry error={add.error} onRetry={() => add.mutate()} /> : null}
       </form>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,9 +1,10 @@
 "use client";
-import { memo, useMemo } from "react";
+import { memo, useContext, useMemo } from "react";
 import { HiddenTextWarning } from "@/components/ui/hidden-text";
 import { revealDeep } from "@/lib/text/reveal";
 import type { EntryView } from "./query";
-import { FindingBadges } from "./hygiene";
+import { FindingBadges, FindingsContext, NarrowTo, worstRank } from "./hygiene";
+import { Time } from "@/components/ui/time";
 import styles from "./rules.module.css";
 
 type GrantLike = { path: string; access: string; label: "exact" | "recursive" };
@@ -25,8 +26,13 @@ function GrantTags({ grant }: { grant: GrantLike }) {
 
 export interface EntryActions {
   onRevoke?: (entry: EntryView) => void;
-  onNarrow?: (entry: EntryView) => void;
+  /** `to`: a suggestion picked already ("Narrow to…" on an over-broad rule). */
+  onNarrow?: (entry: EntryView, to?: string) => void;
+  /** The workspace, for the narrowing suggestions of over-broad rules. */
+  workspace?: string;
 }
+
+const SEVERITY = ["", "info", "warning", "error"] as const;
 
 /**
  * One rule, grant or profile: action, authored text, what the engine made of it, where it sits. The text comes from
@@ -37,10 +43,18 @@ export const EntryRow = memo(function EntryRow({
   entry: listed,
   onRevoke,
   onNarrow,
+  workspace,
 }: { entry: EntryView } & EntryActions) {
   const { value: entry, hidden } = useMemo(() => revealDeep(listed), [listed]);
+  const severity = SEVERITY[worstRank(useContext(FindingsContext).get(listed.id))];
   return (
-    <li className={styles.entry} data-testid="entry" data-entry-id={listed.id} data-scope={entry.scope}>
+    <li
+      className={styles.entry}
+      data-testid="entry"
+      data-entry-id={listed.id}
+      data-scope={entry.scope}
+      data-severity={severity || undefined}
+    >
       <div className={styles.entryMain}>
         <div className={styles.entryTop}>
           <ActionBadge action={entry.action} />
@@ -66,9 +80,13 @@ export const EntryRow = memo(function EntryRow({
           {entry.agentSessionId ? <span>session {entry.agentSessionId}</span> : null}
           {entry.usage ? (
             <span data-testid="entry-usage" title="Logged calls this entry decided (audit log)">
-              {entry.usage.count === 0
-                ? "never used"
-                : `used ${entry.usage.count}× · last ${new Date(entry.usage.lastUsed!).toLocaleString()}`}
+              {entry.usage.count === 0 ? (
+                "never used"
+              ) : (
+                <>
+                  used {entry.usage.count}× · last <Time iso={entry.usage.lastUsed!} />
+                </>
+              )}
             </span>
           ) : null}
         </div>
@@ -88,14 +106,13 @@ export const EntryRow = memo(function EntryRow({
           </ul>
         ) : null}
         <FindingBadges id={entry.id} />
-        {entry.malformed ? (
-          <p className="warning" style={{ margin: "0.4rem 0 0" }}>
-            Malformed: {entry.malformed}
-          </p>
-        ) : null}
+        {entry.malformed ? <p className={`warning ${styles.malformed}`}>Malformed: {entry.malformed}</p> : null}
       </div>
       {entry.writable && (onRevoke || onNarrow) ? (
         <div className={styles.actions}>
+          {onNarrow && workspace && entry.scope !== "session" ? (
+            <NarrowTo workspace={workspace} entryId={listed.id} onNarrow={(to) => onNarrow(listed, to)} />
+          ) : null}
           {onNarrow && entry.scope !== "session" ? (
             <button type="button" onClick={() => onNarrow(listed)} aria-label={`Narrow ${entry.rule}`}>
               Narrow

@@ -1,27 +1,23 @@
 "use client";
-import { useQuery } from "@tanstack/react-query";
-import { createContext, useContext, useEffect, useState } from "react";
-import type { Finding } from "@/lib/hygiene/types";
-import type { CleanUpFile, WorkspaceHygiene } from "@/lib/entries/hygiene-workspace";
-import { cleanUpPreview, cleanUpConfirm, fetchHygiene } from "@/lib/client/api";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { createContext, useContext } from "react";
+import type { Finding, FindingKind, Severity } from "@/lib/hygiene/types";
+import type { CleanUpFile } from "@/lib/entries/hygiene-workspace";
+import type { EntryFilters } from "@/lib/entries/filters";
+import { cleanUpConfirm, cleanUpPreview, unwrap } from "@/lib/client/api";
 import { HiddenTextWarning } from "@/components/ui/hidden-text";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
 import { revealDeep } from "@/lib/text/reveal";
-import { Modal } from "./modal";
+import { hygieneQuery, narrowSuggestionsQuery } from "./query";
 import styles from "./rules.module.css";
 import type { WriteOutcome } from "./write-outcome";
 
-export const hygieneKey = (workspace: string) => ["hygiene", workspace] as const;
+export { hygieneKey } from "./query";
 
 export function useHygiene(workspace: string) {
-  return useQuery({
-    queryKey: hygieneKey(workspace),
-    queryFn: async () => {
-      const r = await fetchHygiene(workspace);
-      if (!r.ok) throw new Error(r.error);
-      return r.data;
-    },
-    staleTime: 5_000,
-  });
+  return useQuery(hygieneQuery(workspace));
 }
 
 /** Findings per entry id, for the badges on each row. */
@@ -37,7 +33,14 @@ export function byEntry(findings: Finding[] | undefined): Map<string, Finding[]>
   return map;
 }
 
-/** One badge per finding kind on an entry; the message is the title and unfolds on click. */
+const RANK: Record<Severity, number> = { error: 3, warning: 2, info: 1 };
+
+/** The worst severity among an entry's findings (0 when it has none): problems sort first. */
+export function worstRank(findings: Finding[] | undefined): number {
+  return Math.max(0, ...(findings ?? []).map((f) => RANK[f.severity]));
+}
+
+/** One badge per finding on an entry; the reason unfolds on a tap (each badge is a 44 px target). */
 export function FindingBadges({ id }: { id: string }) {
   const listed = useContext(FindingsContext).get(id);
   if (!listed?.length) return null;
@@ -47,8 +50,8 @@ export function FindingBadges({ id }: { id: string }) {
     <div className={styles.meta} data-testid="hygiene-badges">
       {findings.map((f, i) => (
         <details key={i} className={styles.finding} data-kind={f.kind}>
-          <summary className={`tag ${styles[`sev_${f.severity}`] ?? ""}`} title={f.message}>
-            {f.kind}
+          <summary title={f.message}>
+            <span className={`tag ${styles[`sev_${f.severity}`] ?? ""}`}>{f.kind}</span>
           </summary>
           <span className="muted">{f.message}</span>
         </details>
@@ -57,33 +60,106 @@ export function FindingBadges({ id }: { id: string }) {
   );
 }
 
-/** "47 rules: 9 covered, 3 shadowed, 2 over-broad" with the Clean up action. */
+/**
+ * "Narrow to `Bash(git status:*)`" on an over-broad rule: the engine's first provable suggestion, one tap away from
+ * the narrow dialog (which still shows the proof and the impact before saving).
+ */
+export function NarrowTo({
+  workspace,
+  entryId,
+  onNarrow,
+}: {
+  workspace: string;
+  entryId: string;
+  onNarrow: (to: string) => void;
+}) {
+  const overBroad = useContext(FindingsContext)
+    .get(entryId)
+    ?.some((f) => f.kind === "over-broad");
+  const suggestions = useQuery({ ...narrowSuggestionsQuery(workspace, entryId), enabled: !!overBroad });
+  // A narrower rule when the engine has one, else turning the allow into an ask.
+  const first = suggestions.data?.find((x) => x !== "ask" && x !== "deny") ?? suggestions.data?.[0];
+  if (!overBroad || !first) return null;
+  return (
+    <Button variant="primary" onClick={() => onNarrow(first)} data-testid="narrow-to">
+      Narrow to <code>{revealDeep(first).value}</code>
+    </Button>
+  );
+}
+
+const KIND_LABEL: Partial<Record<FindingKind, string>> = { "one-off": "one-off", "over-broad": "over-broad" };
+
+/**
+ * The lint as a to-do list: "47 rules: 2 over-broad, 3 shadowed, 9 covered", each count a filter of the list
+ * below (`?finding=over-broad`), coloured by severity, problems first; and Clean up for the removable ones.
+ */
 export function HygieneSummary({
   workspace,
   canWrite,
+  active,
+  onFilter,
   onCleanUp,
 }: {
   workspace: string;
   canWrite: boolean;
+  active: EntryFilters["finding"];
+  onFilter: (finding: EntryFilters["finding"]) => void;
   onCleanUp: () => void;
 }) {
   const { data, error } = useHygiene(workspace);
   if (error) return null;
-  const removable = (data?.summary.counts.duplicate ?? 0) + (data?.summary.counts.covered ?? 0);
+  const counts = data?.summary.counts ?? {};
+  const severity = new Map<FindingKind, Severity>();
+  for (const f of data?.findings ?? [])
+    if (RANK[f.severity] > RANK[severity.get(f.kind) ?? "info"] || !severity.has(f.kind))
+      severity.set(f.kind, f.severity);
+  const kinds = (Object.keys(counts) as FindingKind[]).sort(
+    (a, b) => RANK[severity.get(b) ?? "info"] - RANK[severity.get(a) ?? "info"],
+  );
+  const problems = new Set((data?.findings ?? []).filter((f) => f.severity !== "info").map((f) => f.entry)).size;
+  const removable = (counts.duplicate ?? 0) + (counts.covered ?? 0);
   return (
-    <section className="card" aria-label="Hygiene" data-testid="hygiene-summary" style={{ marginBottom: "0.75rem" }}>
-      <div className="row" style={{ justifyContent: "space-between", flexWrap: "wrap", gap: "0.5rem" }}>
+    <section className={`card ${styles.hygiene}`} aria-label="Hygiene" data-testid="hygiene-summary">
+      <div className={styles.hygieneHead}>
         <span>
           <strong>Hygiene</strong> {data ? <span data-testid="hygiene-text">{data.summary.text}</span> : "checking…"}
         </span>
-        {canWrite && removable > 0 ? (
-          <button type="button" onClick={onCleanUp}>
-            Clean up ({removable})
-          </button>
-        ) : null}
+        {canWrite && removable > 0 ? <Button onClick={onCleanUp}>Clean up ({removable})</Button> : null}
       </div>
+      {kinds.length ? (
+        <div className={styles.findingFilters} role="group" aria-label="Show only entries with">
+          {problems ? (
+            <button
+              type="button"
+              className={`${styles.findingFilter} ${styles.sev_warning}`}
+              aria-pressed={active === "problems"}
+              onClick={() => onFilter(active === "problems" ? undefined : "problems")}
+              data-testid="finding-filter-problems"
+            >
+              {problems} {problems === 1 ? "problem" : "problems"}
+            </button>
+          ) : null}
+          {kinds.map((k) => (
+            <button
+              key={k}
+              type="button"
+              className={`${styles.findingFilter} ${styles[`sev_${severity.get(k) ?? "info"}`]}`}
+              aria-pressed={active === k}
+              onClick={() => onFilter(active === k ? undefined : k)}
+              data-testid={`finding-filter-${k}`}
+            >
+              {counts[k]} {KIND_LABEL[k] ?? k}
+            </button>
+          ))}
+          {active ? (
+            <Button onClick={() => onFilter(undefined)} data-testid="finding-filter-clear">
+              Show all
+            </Button>
+          ) : null}
+        </div>
+      ) : null}
       {data?.notes.map((n) => (
-        <p key={n} className="muted" style={{ margin: "0.3rem 0 0", fontSize: "0.85rem" }}>
+        <p key={n} className={`muted ${styles.hygieneNote}`}>
           {n}
         </p>
       ))}
@@ -103,59 +179,46 @@ export function CleanUpDialog({
   onClose: () => void;
   onDone: (o: WriteOutcome) => void;
 }) {
-  const [listed, setPreview] = useState<Preview | null>(null);
+  const planned = useQuery({
+    queryKey: ["hygiene", workspace, "clean-up"],
+    queryFn: () => unwrap(cleanUpPreview<Preview>(workspace)),
+    staleTime: 0,
+    gcTime: 0,
+  });
   // Rules, paths and diff lines come from the files: reveal them as cards do; confirm with the versions as listed.
-  const { value: preview, hidden } = revealDeep(listed);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    let live = true;
-    void cleanUpPreview<Preview>(workspace).then((r) => {
-      if (!live) return;
-      if (r.ok) setPreview(r.data);
-      else setError(r.error);
-    });
-    return () => {
-      live = false;
-    };
-  }, [workspace]);
+  const { value: preview, hidden } = revealDeep(planned.data ?? null);
   const count = preview?.files.reduce((n, f) => n + f.removed.length, 0) ?? 0;
-  async function confirm() {
-    if (!listed) return;
-    setBusy(true);
-    const versions = Object.fromEntries(listed.files.map((f) => [f.store, f.version]));
-    const r = await cleanUpConfirm<Preview>(workspace, versions);
-    setBusy(false);
-    if (!r.ok) return setError(r.status === 409 ? `${r.error}` : r.error);
-    onDone({
-      message: `Removed ${count} ${count === 1 ? "entry" : "entries"} from ${r.data.files.length} file(s); 0 decisions change.`,
-    });
-  }
+  const confirm = useMutation({
+    mutationFn: () =>
+      unwrap(
+        cleanUpConfirm<Preview>(workspace, Object.fromEntries(planned.data!.files.map((f) => [f.store, f.version]))),
+      ),
+    onSuccess: (r) =>
+      onDone({
+        message: `Removed ${count} ${count === 1 ? "entry" : "entries"} from ${r.files.length} file(s); 0 decisions change.`,
+      }),
+  });
+  const error = planned.error ?? confirm.error;
   return (
-    <Modal
+    <Dialog
       title="Clean up duplicate and covered rules"
       onClose={onClose}
       footer={
         <>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="primary"
-            onClick={() => void confirm()}
-            disabled={!preview || count === 0 || busy}
+          <Button onClick={onClose}>Cancel</Button>
+          <Button
+            variant="primary"
+            onClick={() => confirm.mutate()}
+            disabled={!preview || count === 0}
+            busy={confirm.isPending}
+            busyLabel="Writing…"
           >
-            {busy ? "Writing…" : `Remove ${count} ${count === 1 ? "entry" : "entries"}`}
-          </button>
+            Remove {count} {count === 1 ? "entry" : "entries"}
+          </Button>
         </>
       }
     >
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      {error ? <Alert>{error.message}</Alert> : null}
       {!preview && !error ? <p className="muted">Computing the new files…</p> : null}
       {preview && count === 0 ? <p>Nothing to clean up.</p> : null}
       {hidden ? (
@@ -170,11 +233,11 @@ export function CleanUpDialog({
         </p>
       ) : null}
       {preview?.files.map((f) => (
-        <div key={f.store} className="stack" style={{ gap: "0.3rem" }} data-testid="cleanup-file">
-          <p className="mono" style={{ overflowWrap: "anywhere", margin: "0.5rem 0 0" }}>
+        <div key={f.store} className={`stack ${styles.cleanupFile}`} data-testid="cleanup-file">
+          <p className={`mono ${styles.cleanupStore}`}>
             {f.store} {f.scope === "global" ? <span className="warning">(global: affects every project)</span> : null}
           </p>
-          <ul style={{ margin: 0, paddingLeft: "1.1rem" }}>
+          <ul className={styles.cleanupList}>
             {f.removed.map((r) => (
               <li key={r.id}>
                 line {r.line}: <code>{r.rule}</code> — {r.proof}
@@ -186,6 +249,6 @@ export function CleanUpDialog({
           </pre>
         </div>
       ))}
-    </Modal>
+    </Dialog>
   );
 }

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { entryImpact, type EntryView } from "@/lib/client/api";
 import { HiddenTextWarning } from "@/components/ui/hidden-text";
 import { revealDeep } from "@/lib/text/reveal";
+import { FoldedText } from "@/components/cards/folded-text";
 import styles from "./rules.module.css";
 
 interface Impact {
@@ -29,14 +30,15 @@ function ChangedCall({ change }: { change: Impact["changed"][number] }) {
   const { value: event, hidden } = revealDeep(change.event);
   return (
     <li data-testid="impact-call">
-      <code>{event.tool}</code> <code className={styles.impactCall}>{callText(event.input)}</code>{" "}
-      <HiddenTextWarning hidden={hidden} />{" "}
+      <code>{event.tool}</code> <HiddenTextWarning hidden={hidden} />{" "}
       <span className="muted">
         {change.before.decision} → <strong>{change.after.decision}</strong>
       </span>{" "}
       <Link href={`/audit?q=${encodeURIComponent(callText(change.event.input))}`} className="muted">
         #{change.event.seq}
       </Link>
+      {/* Long commands fold as they do on cards: head and tail, the middle one tap away. */}
+      <FoldedText text={callText(event.input)} label={`Call #${change.event.seq}`} />
     </li>
   );
 }
@@ -75,9 +77,7 @@ export function ImpactPreview({ workspace, entry, to }: { workspace: string; ent
   const shown = state?.key === key ? state : null;
   return (
     <section className={styles.impact} data-testid="impact-preview" aria-live="polite" aria-label="Impact preview">
-      <div className="muted" style={{ fontSize: "0.85rem" }}>
-        Impact on the last 30 days
-      </div>
+      <div className={styles.hint}>Impact on the last 30 days</div>
       {!shown ? (
         <span className="muted">Replaying logged calls…</span>
       ) : shown.error ? (

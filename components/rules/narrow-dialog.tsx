@@ -1,10 +1,15 @@
 "use client";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { Icon } from "@/components/ui/icon";
 import { HiddenTextWarning } from "@/components/ui/hidden-text";
 import { revealDeep } from "@/lib/text/reveal";
-import { checkNarrowing, narrowEntry, narrowingSuggestions, type EntryView } from "@/lib/client/api";
+import { ApiError, checkNarrowing, narrowEntry, unwrap, type EntryView } from "@/lib/client/api";
 import { ImpactPreview } from "./impact-preview";
-import { Modal } from "./modal";
+import { narrowSuggestionsQuery } from "./query";
 import styles from "./rules.module.css";
 import type { WriteOutcome } from "./write-outcome";
 
@@ -48,60 +53,53 @@ export function NarrowDialog({
   onClose,
   onDone,
   onRefresh,
+  initialTo,
 }: {
   workspace: string;
   entry: EntryView;
   onClose: () => void;
   onDone: (o: WriteOutcome) => void;
   onRefresh: () => void;
+  /** "Narrow to…" on an over-broad rule opens the dialog with that suggestion picked. */
+  initialTo?: string;
 }) {
-  const [to, setTo] = useState(isPlist(entry) ? "" : entry.rule);
-  const [suggestions, setSuggestions] = useState<string[] | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ message: string; stale: boolean } | null>(null);
+  const [to, setTo] = useState(initialTo ?? (isPlist(entry) ? "" : entry.rule));
+  const suggestions = useQuery(narrowSuggestionsQuery(workspace, entry.id));
   const check = useNarrowCheck(workspace, entry, to);
-  const canSave = check.state === "proved" && check.to === to.trim() && !busy;
-
-  useEffect(() => {
-    void narrowingSuggestions(workspace, entry.id).then((res) => setSuggestions(res.ok ? res.data.suggestions : []));
-  }, [workspace, entry.id]);
-
-  async function save() {
-    setBusy(true);
-    setError(null);
-    const res = await narrowEntry({ workspace, id: entry.id, version: entry.store.version, to: to.trim() });
-    setBusy(false);
-    if (!res.ok)
-      return setError({
-        message: res.kind === "changed-on-disk" ? "The file changed on disk — refresh" : res.error,
-        stale: res.kind === "changed-on-disk" || res.status === 404,
-      });
-    const r = res.data.result;
-    onDone({
-      message: `Narrowed in ${r.store}, line ${r.after.line}: ${r.after.text.trim()}`,
-      warning: r.scopeWarning
-        ? "This was a global entry: the change affects every project that uses this file."
-        : undefined,
-    });
-  }
+  const save = useMutation({
+    mutationFn: () => unwrap(narrowEntry({ workspace, id: entry.id, version: entry.store.version, to: to.trim() })),
+    onSuccess: ({ result: r }) =>
+      onDone({
+        message: `Narrowed in ${r.store}, line ${r.after.line}: ${r.after.text.trim()}`,
+        warning: r.scopeWarning
+          ? "This was a global entry: the change affects every project that uses this file."
+          : undefined,
+      }),
+  });
+  const stale = save.error instanceof ApiError && (save.error.kind === "changed-on-disk" || save.error.status === 404);
+  const canSave = check.state === "proved" && check.to === to.trim() && !save.isPending;
 
   return (
-    <Modal
+    <Dialog
       title="Narrow entry"
       onClose={onClose}
       footer={
         <>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          {error?.stale ? (
-            <button type="button" className="primary" onClick={onRefresh}>
+          <Button onClick={onClose}>Cancel</Button>
+          {stale ? (
+            <Button variant="primary" onClick={onRefresh}>
               Refresh
-            </button>
+            </Button>
           ) : (
-            <button type="button" className="primary" onClick={save} disabled={!canSave}>
-              {busy ? "Saving…" : "Save"}
-            </button>
+            <Button
+              variant="primary"
+              onClick={() => save.mutate()}
+              disabled={!canSave}
+              busy={save.isPending}
+              busyLabel="Saving…"
+            >
+              Save
+            </Button>
           )}
         </>
       }
@@ -112,38 +110,31 @@ export function NarrowDialog({
         </p>
       ) : null}
       <div>
-        <div className="muted" style={{ fontSize: "0.85rem" }}>
-          Now ({entry.action}) in <code style={{ overflowWrap: "anywhere" }}>{revealDeep(entry.store.path).value}</code>
+        <div className={styles.hint}>
+          Now ({entry.action}) in <code className={styles.wrap}>{revealDeep(entry.store.path).value}</code>
         </div>
         <pre className={styles.lineBox}>{revealDeep(entry.rule).value}</pre>
         <HiddenTextWarning hidden={revealDeep(entry).hidden} />
       </div>
       <div>
-        <div className="muted" style={{ fontSize: "0.85rem", marginBottom: "0.3rem" }}>
-          Suggestions
-        </div>
-        {suggestions === null ? (
+        <div className={styles.hint}>Suggestions</div>
+        {!suggestions.data ? (
           <span className="muted">Looking for narrower entries…</span>
-        ) : suggestions.length === 0 ? (
+        ) : suggestions.data.length === 0 ? (
           <span className="muted">No suggestions for this entry; type one below.</span>
         ) : (
-          <div className={styles.chips} role="list" aria-label="Suggestions">
-            {suggestions.map((s) => (
-              <button
-                key={s}
-                type="button"
-                role="listitem"
-                className={styles.chip}
-                onClick={() => setTo(s)}
-                aria-pressed={to === s}
-              >
-                {revealDeep(s).value}
-              </button>
+          <ul className={styles.chips} aria-label="Suggestions">
+            {suggestions.data.map((s) => (
+              <li key={s}>
+                <button type="button" className={styles.chip} onClick={() => setTo(s)} aria-pressed={to === s}>
+                  {revealDeep(s).value}
+                </button>
+              </li>
             ))}
-          </div>
+          </ul>
         )}
       </div>
-      <div className="field" style={{ minWidth: 0 }}>
+      <div className={`field ${styles.shrink}`}>
         <label htmlFor="narrow-to">Narrower entry</label>
         <input
           id="narrow-to"
@@ -157,26 +148,26 @@ export function NarrowDialog({
             isPlist(entry) ? 'ask · exact · read · pattern:"git log *" · network:off' : "Shell(git status:*) or ask"
           }
         />
-        <span className="muted" style={{ fontSize: "0.85rem" }}>
+        <span className={styles.hint}>
           {isPlist(entry)
             ? "A new action, a modifier (exact, read, pattern:…, path:…, network:off, drop-fs:P) or a whole (…) form."
             : "The new rule text, or a stricter action: ask or deny."}
         </span>
       </div>
-      <p aria-live="polite" data-testid="narrow-check" style={{ margin: 0 }}>
+      <p aria-live="polite" data-testid="narrow-check" className={styles.flush}>
         {check.state === "checking" ? <span className="muted">Checking…</span> : null}
-        {check.state === "proved" ? <span className={styles.proved}>narrower ✓</span> : null}
+        {check.state === "proved" ? (
+          <span className={styles.proved}>
+            <Icon name="check" size={16} /> narrower
+          </span>
+        ) : null}
         {check.state === "refused" ? <span className={styles.refused}>{check.reason}</span> : null}
         {check.state === "idle" ? <span className="muted">Edit the entry or pick a suggestion.</span> : null}
       </p>
       {check.state === "proved" && check.to === to.trim() ? (
         <ImpactPreview workspace={workspace} entry={entry} to={check.to} />
       ) : null}
-      {error ? (
-        <p className="error" role="alert">
-          {error.message}
-        </p>
-      ) : null}
-    </Modal>
+      {save.error ? <Alert>{stale ? "The file changed on disk — refresh" : save.error.message}</Alert> : null}
+    </Dialog>
   );
 }

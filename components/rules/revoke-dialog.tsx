@@ -1,10 +1,12 @@
 "use client";
-import { useState } from "react";
-import { revokeEntry, type EntryView } from "@/lib/client/api";
+import { useMutation } from "@tanstack/react-query";
+import { ApiError, revokeEntry, unwrap, type EntryView } from "@/lib/client/api";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
 import { HiddenTextWarning } from "@/components/ui/hidden-text";
 import { revealDeep } from "@/lib/text/reveal";
 import { ImpactPreview } from "./impact-preview";
-import { Modal } from "./modal";
 import styles from "./rules.module.css";
 import type { WriteOutcome } from "./write-outcome";
 
@@ -22,49 +24,38 @@ export function RevokeDialog({
   onDone: (o: WriteOutcome) => void;
   onRefresh: () => void;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ message: string; stale: boolean } | null>(null);
   const session = entry.scope === "session";
   // What the person reads comes from the file: hidden characters shown as ⟨U+…⟩, with the cards' warning.
   const { value: shown, hidden } = revealDeep(entry);
   const file = session ? "the cockpit database (session entries)" : shown.store.path;
-
-  async function revoke() {
-    setBusy(true);
-    setError(null);
-    const res = await revokeEntry({ workspace, id: entry.id, version: entry.store.version });
-    setBusy(false);
-    if (!res.ok)
-      return setError({
-        message: res.kind === "changed-on-disk" ? "The file changed on disk — refresh" : res.error,
-        stale: res.kind === "changed-on-disk" || res.status === 404,
-      });
-    const r = res.data.result;
-    onDone({
-      message: session ? `Revoked the session entry ${entry.rule}.` : `Revoked line ${r.before.line} of ${r.store}.`,
-      warning: r.scopeWarning
-        ? "This was a global entry: the change affects every project that uses this file."
-        : undefined,
-    });
-  }
+  const revoke = useMutation({
+    mutationFn: () => unwrap(revokeEntry({ workspace, id: entry.id, version: entry.store.version })),
+    onSuccess: ({ result: r }) =>
+      onDone({
+        message: session ? `Revoked the session entry ${entry.rule}.` : `Revoked line ${r.before.line} of ${r.store}.`,
+        warning: r.scopeWarning
+          ? "This was a global entry: the change affects every project that uses this file."
+          : undefined,
+      }),
+  });
+  const stale =
+    revoke.error instanceof ApiError && (revoke.error.kind === "changed-on-disk" || revoke.error.status === 404);
 
   return (
-    <Modal
+    <Dialog
       title="Revoke entry"
       onClose={onClose}
       footer={
         <>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          {error?.stale ? (
-            <button type="button" className="primary" onClick={onRefresh}>
+          <Button onClick={onClose}>Cancel</Button>
+          {stale ? (
+            <Button variant="primary" onClick={onRefresh}>
               Refresh
-            </button>
+            </Button>
           ) : (
-            <button type="button" className="danger" onClick={revoke} disabled={busy}>
-              {busy ? "Revoking…" : "Revoke"}
-            </button>
+            <Button variant="danger" onClick={() => revoke.mutate()} busy={revoke.isPending} busyLabel="Revoking…">
+              Revoke
+            </Button>
           )}
         </>
       }
@@ -75,12 +66,12 @@ export function RevokeDialog({
           project, not only this workspace.
         </p>
       ) : null}
-      <p style={{ margin: 0 }}>
-        This removes the entry from <code style={{ overflowWrap: "anywhere" }}>{file}</code>
+      <p className={styles.flush}>
+        This removes the entry from <code className={styles.wrap}>{file}</code>
         {entry.line > 0 ? `, line ${entry.line}` : ""}. Nothing else in the file changes.
       </p>
       <div>
-        <div className="muted" style={{ fontSize: "0.85rem" }}>
+        <div className={styles.hint}>
           {entry.lineText !== undefined ? "Line that will be removed" : "Entry that will be removed"}
         </div>
         <pre className={styles.lineBox} data-testid="revoke-line">
@@ -89,11 +80,7 @@ export function RevokeDialog({
         <HiddenTextWarning hidden={hidden} />
       </div>
       <ImpactPreview workspace={workspace} entry={entry} />
-      {error ? (
-        <p className="error" role="alert">
-          {error.message}
-        </p>
-      ) : null}
-    </Modal>
+      {revoke.error ? <Alert>{stale ? "The file changed on disk — refresh" : revoke.error.message}</Alert> : null}
+    </Dialog>
   );
 }

@@ -35,7 +35,7 @@ export function RulesFilters({
     }, 250);
     return () => clearTimeout(timer);
   }, [text]);
-  const active = Boolean(filters.scope || filters.action || filters.tool || filters.q);
+  const active = Boolean(filters.scope || filters.action || filters.tool || filters.q || filters.finding);
 
   return (
     <form

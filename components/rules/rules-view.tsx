@@ -14,6 +14,10 @@ import { StoreGroup } from "./store-group";
 import { useRulesUrl } from "./use-rules-url";
 import type { WriteOutcome } from "./write-outcome";
 import { WorkspaceSelect } from "@/components/workspaces/workspace-select";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Notice } from "@/components/ui/notice";
+import { Time } from "@/components/ui/time";
 
 import type { WorkspaceOption } from "@/lib/client/api";
 export type { WorkspaceOption };
@@ -25,7 +29,12 @@ const SCOPE_TITLE = {
   managed: "Managed (read-only)",
 } as const;
 
-type Dialog = { kind: "revoke" | "narrow"; entry: EntryView } | { kind: "add" } | { kind: "clean-up" } | null;
+type Dialog =
+  | { kind: "revoke"; entry: EntryView }
+  | { kind: "narrow"; entry: EntryView; to?: string }
+  | { kind: "add" }
+  | { kind: "clean-up" }
+  | null;
 
 /** A store file that does not exist: listed compactly, since it holds nothing (an add creates it). */
 const isAbsent = (s: StoreInfo) => s.version === "missing" && s.valid;
@@ -33,11 +42,11 @@ const isAbsent = (s: StoreInfo) => s.version === "missing" && s.valid;
 function AbsentStores({ stores }: { stores: StoreInfo[] }) {
   if (stores.length === 0) return null;
   return (
-    <div className="card muted" data-testid="absent-stores" style={{ fontSize: "0.9rem" }}>
+    <div className={`card muted ${styles.absent}`} data-testid="absent-stores">
       Not present (no entries; adding a rule creates the file):
-      <ul style={{ margin: "0.25rem 0 0", paddingLeft: "1.1rem" }}>
+      <ul>
         {stores.map((s) => (
-          <li key={s.path} className="mono" style={{ overflowWrap: "anywhere" }}>
+          <li key={s.path} className="mono">
             {s.path} <span className="tag">{s.agent}</span>
           </li>
         ))}
@@ -47,8 +56,6 @@ function AbsentStores({ stores }: { stores: StoreInfo[] }) {
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
-const timeOf = (iso: string) => `${iso.slice(11, 19)} UTC`;
 
 /** The Rules page body: workspace picker, filters, entries grouped by scope then store, write dialogs. */
 export function RulesView({
@@ -145,28 +152,35 @@ export function RulesView({
       canWrite
         ? {
             onRevoke: (entry: EntryView) => setDialog({ kind: "revoke", entry }),
-            onNarrow: (entry: EntryView) => setDialog({ kind: "narrow", entry }),
+            onNarrow: (entry: EntryView, to?: string) => setDialog({ kind: "narrow", entry, to }),
+            workspace,
           }
         : {},
-    [canWrite],
+    [canWrite, workspace],
   );
   const current = workspaces.find((w) => w.id === workspace);
   const stores: StoreInfo[] = (first?.stores ?? []).filter((s) => !filters.scope || s.scope === filters.scope);
 
   return (
     <FindingsContext.Provider value={findingsById}>
-      <div className="stack" style={{ gap: 0 }}>
+      <div className={styles.page}>
         <div className={`card ${styles.toolbar}`}>
-          <div className={styles.filterField} style={{ flex: "3 1 16rem" }}>
+          <div className={`${styles.filterField} ${styles.workspaceField}`}>
             <WorkspaceSelect id="workspace-picker" workspaces={workspaces} value={workspace} onChange={setWorkspace} />
           </div>
           {canWrite ? (
-            <button type="button" className="primary" onClick={() => setDialog({ kind: "add" })}>
+            <Button variant="primary" onClick={() => setDialog({ kind: "add" })}>
               Add rule
-            </button>
+            </Button>
           ) : null}
         </div>
-        <HygieneSummary workspace={workspace} canWrite={canWrite} onCleanUp={() => setDialog({ kind: "clean-up" })} />
+        <HygieneSummary
+          workspace={workspace}
+          canWrite={canWrite}
+          active={filters.finding}
+          onFilter={(finding) => setFilters({ finding })}
+          onCleanUp={() => setDialog({ kind: "clean-up" })}
+        />
         <RulesFilters
           filters={filters}
           tools={first?.tools ?? []}
@@ -185,7 +199,7 @@ export function RulesView({
           <span className="row">
             {first ? (
               <span className="muted" data-testid="read-at">
-                Read from disk at {timeOf(first.readAt)}
+                Read from disk at <Time iso={first.readAt} />
               </span>
             ) : null}
             <button type="button" onClick={() => void refetch()} disabled={isFetching && !isFetchingNextPage}>
@@ -194,20 +208,12 @@ export function RulesView({
           </span>
         </div>
         {outcome ? (
-          <div className="notice" role="status" style={{ marginBottom: "0.75rem" }}>
+          <Notice onDismiss={() => setOutcome(null)}>
             {outcome.message}
-            {outcome.warning ? (
-              <div className="warning" style={{ marginTop: "0.4rem" }}>
-                {outcome.warning}
-              </div>
-            ) : null}
-          </div>
+            {outcome.warning ? <div className={`warning ${styles.outcomeWarning}`}>{outcome.warning}</div> : null}
+          </Notice>
         ) : null}
-        {error ? (
-          <p className="error" role="alert">
-            {(error as Error).message}
-          </p>
-        ) : null}
+        {error ? <Alert>{(error as Error).message}</Alert> : null}
         {SCOPES.map((scope) => {
           const scoped = stores.filter((s) => s.scope === scope);
           if (scoped.length === 0) return null;
@@ -215,7 +221,7 @@ export function RulesView({
             <section key={scope} aria-label={`${SCOPE_TITLE[scope]} entries`} data-testid={`scope-${scope}`}>
               <h2 className={styles.scopeHeading}>
                 {SCOPE_TITLE[scope]}{" "}
-                <span className="muted" style={{ fontSize: "0.9rem", fontWeight: 400 }}>
+                <span className={`muted ${styles.scopeCount}`}>
                   {plural(first?.counts[scope] ?? 0, "entry", "entries")}
                 </span>
               </h2>
@@ -228,6 +234,10 @@ export function RulesView({
                     entries={byStore.get(store.path) ?? []}
                     matched={first?.matchedByStore[store.path] ?? 0}
                     actions={actions}
+                    filtered={
+                      Boolean(filters.scope || filters.action || filters.tool || filters.q || filters.finding) ||
+                      stores.filter((s) => s.entryCount > 0).length <= 1
+                    }
                   />
                 ))}
               <AbsentStores stores={scoped.filter(isAbsent)} />
@@ -254,6 +264,7 @@ export function RulesView({
           <NarrowDialog
             workspace={workspace}
             entry={dialog.entry}
+            initialTo={dialog.to}
             onClose={() => setDialog(null)}
             onDone={done}
             onRefresh={refresh}

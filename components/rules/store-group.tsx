@@ -1,10 +1,11 @@
 "use client";
-import { useMemo } from "react";
+import { useContext, useMemo } from "react";
 import { HiddenTextWarning } from "@/components/ui/hidden-text";
 import type { StoreInfo } from "@/lib/stores/types";
 import { revealDeep } from "@/lib/text/reveal";
 import type { EntryView } from "./query";
 import { EntryRow, type EntryActions } from "./entry-row";
+import { FindingsContext, worstRank } from "./hygiene";
 import styles from "./rules.module.css";
 
 const FORMAT_LABEL: Record<string, string> = {
@@ -14,31 +15,52 @@ const FORMAT_LABEL: Record<string, string> = {
   database: "cockpit database",
 };
 
-/** One backing store: where it is, whether it parses, its version, and the entries it holds. */
+/** Stores with more entries than this start folded unless they hold a problem (a phone page stays short). */
+const FOLD_OVER = 6;
+
+/**
+ * One backing store: where it is, whether it parses, its version, and the entries it holds, problems first
+ * (by severity). A long store without problems starts folded; filtering opens every store.
+ */
 export function StoreGroup({
   store: listed,
-  entries,
+  entries: unsorted,
   matched,
   actions,
+  filtered,
 }: {
   store: StoreInfo;
   entries: EntryView[];
   matched: number;
   actions: EntryActions;
+  /** A filter is active, or this is the only store with entries: show everything without folding. */
+  filtered?: boolean;
 }) {
   // A path or a parse error can quote a file's own text: reveal it as cards do.
   const { value: store, hidden } = useMemo(() => revealDeep(listed), [listed]);
+  const findings = useContext(FindingsContext);
+  const entries = useMemo(
+    () =>
+      unsorted
+        .map((e, i) => ({ e, i, rank: worstRank(findings.get(e.id)) }))
+        .sort((a, b) => b.rank - a.rank || a.i - b.i)
+        .map((x) => x.e),
+    [unsorted, findings],
+  );
+  const problems = entries.filter((e) => worstRank(findings.get(e.id)) >= 2).length;
   const missing = store.version === "missing";
   const remaining = matched - entries.length;
+  const open = filtered || !store.valid || problems > 0 || store.entryCount <= FOLD_OVER;
   return (
-    <section
+    <details
       className={`card ${styles.store} ${store.valid ? "" : styles.invalid}`}
       data-testid="store"
       data-store-path={listed.path}
       data-valid={store.valid}
       aria-label={`Store ${store.path}`}
+      open={open}
     >
-      <div className={styles.storeHeader}>
+      <summary className={styles.storeHeader}>
         <div className={styles.storePath}>
           {store.path === "database" ? "Session entries (cockpit database)" : store.path}{" "}
           <HiddenTextWarning hidden={hidden} />
@@ -68,16 +90,21 @@ export function StoreGroup({
           ) : (
             <span>entries not listed</span>
           )}
+          {problems ? (
+            <span className={`tag ${styles.sev_warning}`}>
+              {problems} {problems === 1 ? "problem" : "problems"}
+            </span>
+          ) : null}
         </div>
-      </div>
+      </summary>
       <div className={styles.storeBody}>
         {!store.valid ? (
-          <div className="error" role="note" style={{ marginTop: "0.75rem" }}>
+          <div className={`error ${styles.invalidNote}`} role="note">
             <strong>This file is invalid and is never written.</strong> {store.error}
             <div>Its entries are not listed and cannot be revoked or narrowed until the file is fixed by hand.</div>
           </div>
         ) : entries.length === 0 && matched === 0 ? (
-          <p className="muted" style={{ margin: "0.6rem 0 0" }}>
+          <p className={`muted ${styles.emptyStore}`}>
             {store.entryCount === 0
               ? missing
                 ? "Nothing here: the file does not exist yet."
@@ -91,12 +118,8 @@ export function StoreGroup({
             ))}
           </ul>
         )}
-        {remaining > 0 ? (
-          <p className="muted" style={{ margin: "0.5rem 0 0" }}>
-            {remaining} more in this file below…
-          </p>
-        ) : null}
+        {remaining > 0 ? <p className={`muted ${styles.moreBelow}`}>{remaining} more in this file below…</p> : null}
       </div>
-    </section>
+    </details>
   );
 }

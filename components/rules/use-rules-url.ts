@@ -15,6 +15,7 @@ export function useRulesUrl(fallbackWorkspace: string) {
     action: params.get("action") ?? undefined,
     tool: params.get("tool") ?? undefined,
     q: params.get("q") ?? undefined,
+    finding: params.get("finding") ?? undefined,
   };
   const parsed = EntryFilters.safeParse(raw);
   const key = JSON.stringify(raw);

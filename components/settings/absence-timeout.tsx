@@ -1,40 +1,29 @@
 "use client";
+import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { setAbsenceTimeout } from "@/lib/client/api";
+import { setAbsenceTimeout, unwrap } from "@/lib/client/api";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Notice } from "@/components/ui/notice";
 import { describeSeconds } from "./describe-seconds";
+import styles from "./settings.module.css";
 
 /** Absence timeout: off by default; when set, a session's unanswered queue is denied after that long. */
 export function AbsenceTimeout({ initial }: { initial: number | null }) {
   const [current, setCurrent] = useState(initial);
   const [seconds, setSeconds] = useState(initial ? String(initial) : "600");
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function save(timeoutSeconds: number | null) {
-    setBusy(true);
-    setError(null);
-    setNotice(null);
-    const res = await setAbsenceTimeout(timeoutSeconds);
-    setBusy(false);
-    if (!res.ok) return setError(res.error);
-    const body = res.data;
-    setCurrent(body.timeoutSeconds);
-    setNotice(
-      body.timeoutSeconds === null
-        ? "Absence timeout turned off"
-        : `Absence timeout set to ${describeSeconds(body.timeoutSeconds)}`,
-    );
-  }
-
+  const save = useMutation({
+    mutationFn: (timeoutSeconds: number | null) => unwrap(setAbsenceTimeout(timeoutSeconds)),
+    onSuccess: (body) => setCurrent(body.timeoutSeconds),
+  });
   const value = Number(seconds);
   const valid = Number.isInteger(value) && value >= 10 && value <= 30 * 86_400;
   return (
     <div className="stack">
-      <p style={{ margin: 0 }} data-testid="absence-current">
+      <p className={styles.flush} data-testid="absence-current">
         Currently: <strong>{current === null ? "off" : `${describeSeconds(current)} (${current} seconds)`}</strong>
       </p>
-      <p className="muted" style={{ margin: 0 }}>
+      <p className={`muted ${styles.flush}`}>
         When a session&apos;s oldest unanswered request has waited this long with no answer from a person, the whole
         unanswered queue of that session is denied together, with a message telling the model the user may be away, that
         nothing was authorized and not to retry just to get an answer. After that, new requests of that session are
@@ -42,14 +31,13 @@ export function AbsenceTimeout({ initial }: { initial: number | null }) {
         gives up.
       </p>
       <form
-        className="row"
-        style={{ alignItems: "flex-end" }}
+        className={`row ${styles.bottom}`}
         onSubmit={(e) => {
           e.preventDefault();
-          if (valid) void save(value);
+          if (valid) save.mutate(value);
         }}
       >
-        <div className="field" style={{ maxWidth: "14rem" }}>
+        <div className={`field ${styles.narrowField}`}>
           <label htmlFor="absence-seconds">Timeout in seconds</label>
           <input
             id="absence-seconds"
@@ -62,27 +50,25 @@ export function AbsenceTimeout({ initial }: { initial: number | null }) {
             onChange={(e) => setSeconds(e.target.value)}
           />
         </div>
-        <button className="primary" type="submit" disabled={busy || !valid}>
+        <Button variant="primary" type="submit" disabled={!valid} busy={save.isPending && save.variables !== null}>
           Save timeout
-        </button>
-        <button type="button" disabled={busy || current === null} onClick={() => save(null)}>
+        </Button>
+        <Button
+          disabled={current === null}
+          busy={save.isPending && save.variables === null}
+          onClick={() => save.mutate(null)}
+        >
           Turn off
-        </button>
+        </Button>
       </form>
-      {!valid ? (
-        <p className="muted" style={{ margin: 0 }}>
-          Between 10 seconds and 30 days.
-        </p>
-      ) : null}
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
-      {notice ? (
-        <p className="notice" role="status">
-          {notice}
-        </p>
+      {!valid ? <p className={`muted ${styles.flush}`}>Between 10 seconds and 30 days.</p> : null}
+      {save.error ? <Alert>{save.error.message}</Alert> : null}
+      {save.isSuccess ? (
+        <Notice>
+          {save.data.timeoutSeconds === null
+            ? "Absence timeout turned off"
+            : `Absence timeout set to ${describeSeconds(save.data.timeoutSeconds)}`}
+        </Notice>
       ) : null}
     </div>
   );

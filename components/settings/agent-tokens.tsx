@@ -1,13 +1,22 @@
 "use client";
+import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { CopyButton } from "./copy-button";
-import { createAgentToken, revokeAgentToken, type AgentTokenView, type WorkspaceOption } from "@/lib/client/api";
+import {
+  createAgentToken,
+  revokeAgentToken,
+  unwrap,
+  type AgentTokenView,
+  type WorkspaceOption,
+} from "@/lib/client/api";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Notice } from "@/components/ui/notice";
+import { Time } from "@/components/ui/time";
 import { WorkspaceSelect } from "@/components/workspaces/workspace-select";
+import { CopyButton } from "./copy-button";
+import styles from "./settings.module.css";
 
 type TokenRow = AgentTokenView;
-
-const when = (iso: string | null) =>
-  iso ? new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" }) : "never";
 
 /** Create (shown once), list and revoke the tokens agents use to reach the cockpit, one workspace each. */
 export function AgentTokens({ initial, workspaces }: { initial: TokenRow[]; workspaces: WorkspaceOption[] }) {
@@ -15,49 +24,30 @@ export function AgentTokens({ initial, workspaces }: { initial: TokenRow[]; work
   const [workspaceId, setWorkspaceId] = useState(workspaces[0]?.id ?? "");
   const [name, setName] = useState("");
   const [created, setCreated] = useState<{ token: string; name: string; path: string } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const byId = new Map(workspaces.map((w) => [w.id, w]));
-
-  async function create(event: React.FormEvent) {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    setNotice(null);
-    const res = await createAgentToken({ workspace: workspaceId, name: name.trim() || undefined });
-    setBusy(false);
-    if (!res.ok) return setError(res.error);
-    const body = res.data;
-    setTokens((list) => [
-      ...list,
-      {
-        id: body.id,
-        name: body.name,
-        workspaceId,
-        createdAt: new Date().toISOString(),
-        lastUsedAt: null,
-        revokedAt: null,
-      },
-    ]);
-    setCreated({ token: body.token, name: body.name, path: byId.get(workspaceId)?.path ?? "DIR" });
-    setName("");
-  }
-
-  async function revoke(token: TokenRow) {
-    if (
-      !window.confirm(
-        `Revoke "${token.name}"? Agents using it can no longer reach the cockpit; their prompts fall back to the terminal.`,
-      )
-    )
-      return;
-    setError(null);
-    setNotice(null);
-    const res = await revokeAgentToken(token.id);
-    if (!res.ok) return setError(res.error);
-    setTokens((list) => list.map((t) => (t.id === token.id ? { ...t, revokedAt: new Date().toISOString() } : t)));
-    setNotice(`Revoked ${token.name}`);
-  }
+  const create = useMutation({
+    mutationFn: () => unwrap(createAgentToken({ workspace: workspaceId, name: name.trim() || undefined })),
+    onSuccess: (body) => {
+      setTokens((list) => [
+        ...list,
+        {
+          id: body.id,
+          name: body.name,
+          workspaceId,
+          createdAt: new Date().toISOString(),
+          lastUsedAt: null,
+          revokedAt: null,
+        },
+      ]);
+      setCreated({ token: body.token, name: body.name, path: byId.get(workspaceId)?.path ?? "DIR" });
+      setName("");
+    },
+  });
+  const revoke = useMutation({
+    mutationFn: (token: TokenRow) => unwrap(revokeAgentToken(token.id)),
+    onSuccess: (_r, token) =>
+      setTokens((list) => list.map((t) => (t.id === token.id ? { ...t, revokedAt: new Date().toISOString() } : t))),
+  });
 
   const lines = created
     ? `export COCKPIT_TOKEN=${created.token}\nnpx cockpit connect claude-code --workspace ${created.path}`
@@ -69,7 +59,14 @@ export function AgentTokens({ initial, workspaces }: { initial: TokenRow[]; work
           Register a workspace first (<a href="/workspaces">Workspaces</a>); each token belongs to one.
         </p>
       ) : (
-        <form className="row" onSubmit={create} aria-label="Create an agent token" style={{ alignItems: "flex-end" }}>
+        <form
+          className={`row ${styles.bottom}`}
+          aria-label="Create an agent token"
+          onSubmit={(e) => {
+            e.preventDefault();
+            create.mutate();
+          }}
+        >
           <div className="field">
             <WorkspaceSelect
               id="token-workspace"
@@ -89,71 +86,62 @@ export function AgentTokens({ initial, workspaces }: { initial: TokenRow[]; work
               autoComplete="off"
             />
           </div>
-          <button className="primary" type="submit" disabled={busy || !workspaceId}>
+          <Button variant="primary" type="submit" disabled={!workspaceId} busy={create.isPending}>
             Create token
-          </button>
+          </Button>
         </form>
       )}
       {created ? (
-        <div className="notice stack" role="status" data-testid="new-token" style={{ color: "var(--text)" }}>
+        <div className={`notice stack ${styles.created}`} role="status" data-testid="new-token">
           <strong>Token &ldquo;{created.name}&rdquo; created. Copy it now: it is shown only once.</strong>
           <div className="row">
-            <code style={{ overflowWrap: "anywhere", flex: "1 1 14rem" }} data-testid="token-value">
+            <code className={styles.tokenValue} data-testid="token-value">
               {created.token}
             </code>
             <CopyButton text={created.token} label="Copy token" />
           </div>
           <span>In the workspace, connect Claude Code:</span>
-          <pre style={{ background: "var(--surface)", padding: "0.5rem", borderRadius: 8 }}>{lines}</pre>
+          <pre className={styles.commands}>{lines}</pre>
           <div className="row">
             <CopyButton text={lines} label="Copy commands" />
-            <button type="button" onClick={() => setCreated(null)}>
-              Done
-            </button>
+            <Button onClick={() => setCreated(null)}>Done</Button>
           </div>
         </div>
       ) : null}
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
-      {notice ? (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      ) : null}
+      {(create.error ?? revoke.error) ? <Alert>{(create.error ?? revoke.error)!.message}</Alert> : null}
+      {revoke.isSuccess ? <Notice>Revoked {revoke.variables.name}</Notice> : null}
       {tokens.length === 0 ? (
         <p className="muted">No agent tokens yet.</p>
       ) : (
-        <ul className="stack" style={{ listStyle: "none", padding: 0, margin: 0 }} aria-label="Agent tokens">
+        <ul className={styles.tokenList} aria-label="Agent tokens">
           {[...tokens].reverse().map((t) => {
             const ws = byId.get(t.workspaceId);
             return (
-              <li
-                key={t.id}
-                className="row"
-                data-testid="agent-token"
-                style={{
-                  justifyContent: "space-between",
-                  borderBottom: "1px solid var(--border)",
-                  paddingBottom: "0.5rem",
-                }}
-              >
-                <div style={{ minWidth: 0, flex: "1 1 14rem" }}>
-                  <strong style={{ overflowWrap: "anywhere" }}>{t.name}</strong>{" "}
+              <li key={t.id} className={styles.token} data-testid="agent-token">
+                <div className={styles.tokenInfo}>
+                  <strong>{t.name}</strong>{" "}
                   {t.revokedAt ? <span className="tag bad">revoked</span> : <span className="tag ok">active</span>}
-                  <div className="mono muted" style={{ overflowWrap: "anywhere", fontSize: "0.85rem" }}>
-                    {ws ? ws.path : t.workspaceId}
-                  </div>
-                  <div className="muted" style={{ fontSize: "0.85rem" }} suppressHydrationWarning>
-                    created {when(t.createdAt)} · last used {when(t.lastUsedAt)}
+                  <div className={`mono muted ${styles.small}`}>{ws ? ws.path : t.workspaceId}</div>
+                  <div className={`muted ${styles.small}`}>
+                    created <Time iso={t.createdAt} /> · last used{" "}
+                    {t.lastUsedAt ? <Time iso={t.lastUsedAt} /> : "never"}
                   </div>
                 </div>
                 {t.revokedAt ? null : (
-                  <button type="button" onClick={() => revoke(t)} aria-label={`Revoke ${t.name}`}>
+                  <Button
+                    busy={revoke.isPending && revoke.variables?.id === t.id}
+                    aria-label={`Revoke ${t.name}`}
+                    onClick={() => {
+                      if (
+                        window.confirm(
+                          `Revoke "${t.name}"? Agents using it can no longer reach the cockpit; their prompts fall back to the terminal.`,
+                        )
+                      )
+                        revoke.mutate(t);
+                    }}
+                  >
                     Revoke
-                  </button>
+                  </Button>
                 )}
               </li>
             );

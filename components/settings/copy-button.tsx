@@ -17,7 +17,7 @@ export function CopyButton({ text, label = "Copy" }: { text: string; label?: str
         }
       }}
     >
-      {done ? "Copied ✓" : label}
+      {done ? "Copied" : label}
     </button>
   );
 }

@@ -1,45 +1,32 @@
 "use client";
-import { useState } from "react";
-import { verifyAuditLog } from "@/lib/client/api";
+import { useMutation } from "@tanstack/react-query";
+import { unwrap, verifyAuditLog } from "@/lib/client/api";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Icon } from "@/components/ui/icon";
+import styles from "./settings.module.css";
 
 /** Recomputes the audit chain on the server and shows its one-line verdict. */
 export function VerifyAudit() {
-  const [result, setResult] = useState<{ intact: boolean; line: string } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function verify() {
-    setBusy(true);
-    setError(null);
-    setResult(null);
-    const res = await verifyAuditLog();
-    setBusy(false);
-    if (!res.ok) return setError(res.error);
-    setResult(res.data);
-  }
-
+  const verify = useMutation({ mutationFn: () => unwrap(verifyAuditLog()) });
   return (
     <div className="stack">
-      <p className="muted" style={{ margin: 0 }}>
+      <p className={`muted ${styles.flush}`}>
         Recomputes every event&apos;s hash and checks every signed checkpoint. Also from a terminal:{" "}
         <code>npx cockpit audit verify</code>.
       </p>
       <div className="row">
-        <button type="button" className="button" disabled={busy} onClick={() => void verify()}>
-          {busy ? "Verifying…" : "Verify audit log"}
-        </button>
+        <Button onClick={() => verify.mutate()} busy={verify.isPending} busyLabel="Verifying…">
+          Verify audit log
+        </Button>
       </div>
-      {result && (
-        <p role="status" data-testid="audit-verify-result" style={{ margin: 0 }}>
-          {result.intact ? "✓ " : "✗ "}
-          <strong>{result.line}</strong>
+      {verify.data ? (
+        <p role="status" data-testid="audit-verify-result" className={styles.verdict}>
+          <Icon name={verify.data.intact ? "check" : "x"} label={verify.data.intact ? "intact" : "broken"} />
+          <strong>{verify.data.line}</strong>
         </p>
-      )}
-      {error && (
-        <p role="alert" className="error" style={{ margin: 0 }}>
-          {error}
-        </p>
-      )}
+      ) : null}
+      {verify.error ? <Alert>{verify.error.message}</Alert> : null}
     </div>
   );
 }

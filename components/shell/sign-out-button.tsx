@@ -1,20 +1,17 @@
 "use client";
-import { useState } from "react";
+import { useMutation } from "@tanstack/react-query";
 import { logout } from "@/lib/client/api";
+import { Button } from "@/components/ui/button";
 
+/** Ends this session and goes to the login page (whatever the server said: the cookie is gone either way). */
 export function SignOutButton() {
-  const [busy, setBusy] = useState(false);
+  const signOut = useMutation({
+    mutationFn: () => logout(),
+    onSettled: () => window.location.assign("/login?signedOut=1"),
+  });
   return (
-    <button
-      className="signout"
-      disabled={busy}
-      onClick={async () => {
-        setBusy(true);
-        await logout();
-        window.location.assign("/login?signedOut=1");
-      }}
-    >
+    <Button className="signout" onClick={() => signOut.mutate()} busy={signOut.isPending}>
       Sign out
-    </button>
+    </Button>
   );
 }

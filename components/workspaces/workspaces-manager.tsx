@@ -1,89 +1,100 @@
 "use client";
+import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { addWorkspace, removeWorkspace, type WorkspaceView } from "@/lib/client/api";
+import { addWorkspace, removeWorkspace, unwrap, type WorkspaceView } from "@/lib/client/api";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Notice } from "@/components/ui/notice";
+import styles from "./workspaces.module.css";
 
-/** Register, list and remove workspaces. */
-export function WorkspacesManager({ initial }: { initial: WorkspaceView[] }) {
+/** Register, list and remove workspaces; only someone who may manage the registry sees the controls. */
+export function WorkspacesManager({ initial, canManage }: { initial: WorkspaceView[]; canManage: boolean }) {
   const [items, setItems] = useState(initial);
   const [path, setPath] = useState("");
-  const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function add(event: React.FormEvent) {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    setNotice(null);
-    const res = await addWorkspace(path);
-    setBusy(false);
-    if (!res.ok) return setError(res.error);
-    const { workspace } = res.data;
-    setItems((list) => [...list, workspace].sort((a, b) => a.name.localeCompare(b.name)));
-    setPath("");
-    setNotice(`Registered ${workspace.path}`);
-  }
-
-  async function remove(ws: WorkspaceView) {
-    if (!window.confirm(`Stop tracking ${ws.path}? Its settings files are not touched.`)) return;
-    setError(null);
-    setNotice(null);
-    const res = await removeWorkspace(ws.id);
-    if (!res.ok) return setError(res.error);
-    setItems((list) => list.filter((w) => w.id !== ws.id));
-    setNotice(`Removed ${ws.path}`);
-  }
-
+  const add = useMutation({
+    mutationFn: () => unwrap(addWorkspace(path)),
+    onMutate: () => setNotice(null),
+    onSuccess: ({ workspace }) => {
+      setItems((list) => [...list, workspace].sort((a, b) => a.name.localeCompare(b.name)));
+      setPath("");
+      setNotice(`Registered ${workspace.path}`);
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (ws: WorkspaceView) => unwrap(removeWorkspace(ws.id)),
+    onMutate: () => setNotice(null),
+    onSuccess: (_r, ws) => {
+      setItems((list) => list.filter((w) => w.id !== ws.id));
+      setNotice(`Removed ${ws.path}`);
+    },
+  });
+  const error = add.error ?? remove.error;
   return (
     <div className="stack">
-      <form className="card row" onSubmit={add} aria-label="Add a workspace">
-        <div className="field">
-          <label htmlFor="ws-path">Folder path</label>
-          <input
-            id="ws-path"
-            name="path"
-            placeholder="/home/you/projects/app"
-            value={path}
-            onChange={(e) => setPath(e.target.value)}
-            required
-            autoComplete="off"
-            spellCheck={false}
-          />
-        </div>
-        <button className="primary" type="submit" disabled={busy || !path.trim()} style={{ alignSelf: "flex-end" }}>
-          Add workspace
-        </button>
-      </form>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
+      {canManage ? (
+        <form
+          className="card row"
+          aria-label="Add a workspace"
+          onSubmit={(e) => {
+            e.preventDefault();
+            add.mutate();
+          }}
+        >
+          <div className="field">
+            <label htmlFor="ws-path">Folder path</label>
+            <input
+              id="ws-path"
+              name="path"
+              placeholder="/home/you/projects/app"
+              value={path}
+              onChange={(e) => setPath(e.target.value)}
+              required
+              autoComplete="off"
+              spellCheck={false}
+            />
+          </div>
+          <Button variant="primary" type="submit" disabled={!path.trim()} busy={add.isPending} className={styles.end}>
+            Add workspace
+          </Button>
+        </form>
       ) : null}
-      {notice ? (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      ) : null}
+      {error ? <Alert>{error.message}</Alert> : null}
+      {notice ? <Notice>{notice}</Notice> : null}
       {items.length === 0 ? (
         <p className="muted">
-          No workspaces yet. Add a folder above, or run <code>npx cockpit workspace add DIR</code>.
+          No workspaces yet.{" "}
+          {canManage ? (
+            <>
+              Add a folder above, or run <code>npx cockpit workspace add DIR</code>.
+            </>
+          ) : (
+            "Ask an admin to give you a role in one."
+          )}
         </p>
       ) : (
-        <ul className="stack" style={{ listStyle: "none", padding: 0, margin: 0 }} aria-label="Workspaces">
+        <ul className={styles.list} aria-label="Workspaces">
           {items.map((ws) => (
             <li key={ws.id} className="card" data-testid="workspace">
-              <div className="row" style={{ justifyContent: "space-between" }}>
-                <div style={{ minWidth: 0 }}>
+              <div className={`row ${styles.head}`}>
+                <div className={styles.name}>
                   <strong>{ws.name}</strong>
-                  <div className="mono muted" style={{ overflowWrap: "anywhere" }}>
-                    {ws.path}
-                  </div>
+                  <div className="mono muted">{ws.path}</div>
                 </div>
-                <button onClick={() => remove(ws)} aria-label={`Remove ${ws.path}`}>
-                  Remove
-                </button>
+                {canManage ? (
+                  <Button
+                    busy={remove.isPending && remove.variables?.id === ws.id}
+                    aria-label={`Remove ${ws.path}`}
+                    onClick={() => {
+                      if (window.confirm(`Stop tracking ${ws.path}? Its settings files are not touched.`))
+                        remove.mutate(ws);
+                    }}
+                  >
+                    Remove
+                  </Button>
+                ) : null}
               </div>
-              <div className="row" style={{ marginTop: "0.5rem" }} aria-label="Agent stores">
+              <div className={`row ${styles.stores}`} aria-label="Agent stores">
                 {ws.stores.filter((s) => s.exists).length === 0 ? (
                   <span className="muted">No agent settings files found.</span>
                 ) : (

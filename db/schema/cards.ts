@@ -14,6 +14,31 @@ export type CardRemember = {
   coveredBy?: (CoveredBy | null)[];
   /** Proposed rules the engine finds match every input of their tool (lib/policy/tool-wide); absent: none. */
   wide?: string[];
+  /**
+   * The remember chooser, narrowest first (lib/policy/remember.ts, linted by lib/hygiene/remember-offers.ts); the
+   * first is the default and equals `session`/`workspace` above. Absent on cards admitted before the chooser.
+   */
+  options?: RememberOption[];
+};
+export type RememberLevelName = "exact" | "subcommand" | "program" | "folder" | "suggested";
+export type RememberOption = {
+  level: RememberLevelName;
+  label: string;
+  rules: string[];
+  verdict: { severity: "ok" | "info" | "warning"; notes: string[] };
+  /** The agent itself suggested these rules (Claude Code's `permission_suggestions`). */
+  suggested?: true;
+  /** Parallel to `rules`; present only when an existing allow already covers one. */
+  coveredBy?: (CoveredBy | null)[];
+};
+/** What a remembering answer stored, and where: the card names it, and Undo revokes exactly these. */
+export type RememberSaved = {
+  level: RememberLevelName;
+  rules: string[];
+  /** Workspace-relative store file (Always allow) or null (the cockpit's session table). */
+  store: string | null;
+  /** Undo revoked the rules (who, when). */
+  undone?: { by: string; at: string };
 };
 export type CardDecision = { step: string; reason: string; rule: string | null };
 export type CardSettlement = {
@@ -27,6 +52,8 @@ export type CardSettlement = {
   rule?: string | null;
   /** The passkey that confirmed this answer (workspaces whose approvals need a passkey). */
   passkey?: { id: string; name: string };
+  /** Rules a remembering answer stored (absent: nothing, or a card settled before this was recorded). */
+  saved?: RememberSaved;
   /** The answering person's role in the card's workspace at that moment, shown next to their name. */
   role?: string;
 };

@@ -10,6 +10,7 @@ import type { $ZodType } from "zod/v4/core";
 import type { Decision, ParseResult, Scope, ToolCall } from "@/lib/policy";
 import type { Finding } from "@/lib/hygiene/types";
 import type { Entry, StoreInfo, StorePaths, WriteResult } from "@/lib/stores";
+import type { RememberOption } from "@/db/schema";
 import type { AgentInfo } from "./info";
 
 export type { AgentInfo } from "./info";
@@ -100,6 +101,11 @@ export interface DecideRequest {
   cwd?: string | null;
   /** Agent-specific options from `cockpit decide` flags (`engine.flags`), e.g. Codex's sandbox mode. */
   options?: Readonly<Record<string, string | boolean>>;
+  /**
+   * Rules the agent itself suggested remembering, one list per suggestion (Claude Code's `permission_suggestions`):
+   * `remember` offers them only within the bounds of its own choices and after the same lint.
+   */
+  suggestions?: readonly (readonly string[])[];
 }
 
 /** A decision with the mode it was taken in. `decision` has the `cockpit decide` contract's fields. */
@@ -130,6 +136,12 @@ export interface RememberOffer {
   coveredBy?: ({ rule: string; store: string; scope: Scope } | null)[];
   /** Proposed rules that allow every use of their tool (a person must confirm them). */
   wide?: string[];
+  /**
+   * The remember chooser, narrowest first (this exact command, the sub-command, the program…), each with the lint's
+   * verdict; a choice the lint calls an error is never offered. The first is the default and equals `session` and
+   * `workspace` above. Absent: the agent offers one fixed choice.
+   */
+  options?: RememberOption[];
 }
 
 /** Everything decisions in one workspace need, read once; deciding from it does no I/O. */
@@ -197,6 +209,11 @@ export interface CardRequest {
   reason?: string;
   /** The agent itself decided to ask: rules it already weighed never settle the card as allow (the floor). */
   agentAsked?: boolean;
+  /**
+   * Rules the agent itself suggests remembering, one list per suggestion (Claude Code's `permission_suggestions`):
+   * the card offers them only after the same lint as its own choices.
+   */
+  suggestions?: string[][];
 }
 
 /** How admission went: settled by policy at once, pending (wait for it), or refused (the agent's prompt decides). */

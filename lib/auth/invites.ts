@@ -33,7 +33,7 @@ export const UpdateCollaboratorInput = z.object({
 });
 
 /** Grants from an invite's (role, workspaces). */
-function grantsFor(role: Grant["role"], list: string[] | "all"): Grant[] {
+export function grantsFor(role: Grant["role"], list: string[] | "all"): Grant[] {
   return list === ALL_WORKSPACES
     ? [{ workspace: ALL_WORKSPACES, role }]
     : list.map((workspace) => ({ workspace, role }));
@@ -48,7 +48,7 @@ async function requireWorkspacesExist(db: Db, ids: string[]): Promise<void> {
 }
 
 /** May the actor hand out these grants? Admin wherever they apply ("all" needs admin on all). */
-function requireGrantable(actor: Actor, grants: Grant[]): string {
+export function requireGrantable(actor: Actor, grants: Grant[]): string {
   let role = "owner";
   for (const g of grants) {
     role = requireCan(actor, "collaborator.manage", g.workspace === ALL_WORKSPACES ? null : g.workspace);

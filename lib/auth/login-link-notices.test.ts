@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { openDb, type OpenedDb } from "@/db/client";
 import { auditEvents } from "@/db/schema";
-import { LoginLinkNotice } from "@/components/shell/login-link-notice";
+import { LoginLinkList, LoginLinkNotice } from "@/components/shell/login-link-notice";
 import { recentLoginLinkMints } from "./login-link-notices";
 import { createOwnerLoginLink, redeemLoginLink } from "./login-links";
 
@@ -30,11 +30,15 @@ describe("CLI login-link notice", () => {
     const later = new Date(Date.now() + 25 * 3600 * 1000);
     expect(await recentLoginLinkMints(opened.db, { sessionId: session.sessionId, now: later })).toEqual([]);
 
-    const html = renderToStaticMarkup(createElement(LoginLinkNotice, { mints }));
-    expect(html).toContain("A login link was minted with the CLI");
-    expect(html).toContain(`${mints[0]!.mintedAt.toISOString().slice(0, 16).replace("T", " ")} UTC`);
-    expect(html).toContain("not used");
+    const view = mints.map((m) => ({ mintedAt: m.mintedAt.toISOString(), usedAt: null }));
+    const html = renderToStaticMarkup(createElement(LoginLinkNotice, { mints: view }));
+    expect(html).toContain("An unused login link was minted with the CLI");
+    expect(html).toContain(`dateTime="${view[0]!.mintedAt}"`);
     expect(renderToStaticMarkup(createElement(LoginLinkNotice, { mints: [] }))).toBe("");
+    // Used links are not news: only the Settings list shows them.
+    const used = [{ ...view[0]!, usedAt: view[0]!.mintedAt }];
+    expect(renderToStaticMarkup(createElement(LoginLinkNotice, { mints: used }))).toBe("");
+    expect(renderToStaticMarkup(createElement(LoginLinkList, { mints: used }))).toContain("— used");
   });
 
   it("a phone-pairing link the owner made in the web app is not a CLI mint", async () => {

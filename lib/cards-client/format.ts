@@ -1,14 +1,9 @@
 import type { CardView } from "@/lib/cards/view";
+import { formatTime } from "@/lib/client/time";
+
+export { formatTime };
 
 type Settled = Pick<CardView, "status" | "settlement">;
-
-/** "14:02" today, "3 Dec 14:02" otherwise, in the viewer's time zone. */
-export function formatTime(iso: string, now: Date = new Date()): string {
-  const d = new Date(iso);
-  const time = d.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" });
-  if (d.toDateString() === now.toDateString()) return time;
-  return `${d.toLocaleDateString("en-GB", { day: "numeric", month: "short" })} ${time}`;
-}
 
 const VIA: Record<string, string> = { web: "web", ntfy: "ntfy", push: "push notification", cli: "command line" };
 
@@ -41,16 +36,22 @@ export function personWithRole(s: { by: string; role?: string }): string {
   return s.role ? `${s.by} (${s.role})` : s.by;
 }
 
-/** "Allowed once · by you at 14:02 via web" — the confirmation shown after answering and on deep links. */
-export function describeSettlement(card: Settled, { me, now }: { me?: string; now?: Date } = {}): string {
-  const title = settlementTitle(card);
+/** "by you at 14:02 via web": who settled a card, when and how (empty while pending). */
+export function settlementDetail(card: Settled, { me, now }: { me?: string; now?: Date } = {}): string {
   const s = card.settlement;
-  if (!s || card.status === "pending") return title;
+  if (!s || card.status === "pending") return "";
   const human = s.source === "user" || s.source === "recheck";
-  const who = human ? ` by ${me && s.by === me ? "you" : personWithRole(s)}` : "";
+  const who = human ? `by ${me && s.by === me ? "you" : personWithRole(s)} ` : "";
   const via = human && VIA[s.via] ? ` via ${VIA[s.via]}` : "";
   const passkey = s.passkey ? ` · confirmed with passkey ${s.passkey.name}` : "";
-  return `${title} ·${who} at ${formatTime(s.at, now)}${via}${passkey}`;
+  return `${who}at ${formatTime(s.at, now)}${via}${passkey}`;
+}
+
+/** "Allowed once · by you at 14:02 via web" — the confirmation shown after answering and on deep links. */
+export function describeSettlement(card: Settled, opts: { me?: string; now?: Date } = {}): string {
+  const title = settlementTitle(card);
+  const detail = settlementDetail(card, opts);
+  return detail ? `${title} · ${detail}` : title;
 }
 
 export function statusTone(status: CardView["status"]): "ok" | "bad" | "muted" {

@@ -6,6 +6,7 @@ export const cardKeys = {
   list: (status: "pending" | "settled") => ["cards", "list", status] as const,
   one: (id: string) => ["cards", "one", id] as const,
   count: () => ["cards", "count"] as const,
+  next: (after: string) => ["cards", "next", after] as const,
 };
 
 /** The pending queue, oldest first (the Cards page). */
@@ -20,3 +21,10 @@ export const settledCardsQuery = () =>
   queryOptions({ queryKey: cardKeys.list("settled"), queryFn: () => fetchCards("settled", SETTLED_LIMIT) });
 
 export const cardQuery = (id: string) => queryOptions({ queryKey: cardKeys.one(id), queryFn: () => fetchCard(id) });
+
+/** The oldest pending card other than `after` (the deep link page's "Next pending card →"), or null. */
+export const nextPendingCardQuery = (after: string) =>
+  queryOptions({
+    queryKey: cardKeys.next(after),
+    queryFn: async () => (await fetchCards("pending", 2)).cards.find((c) => c.id !== after) ?? null,
+  });

@@ -55,17 +55,29 @@ describe("admission", () => {
     if (rm.status !== "pending") throw new Error("expected a card");
     const rmView = await getCard(f.opened.db, { cardId: rm.id });
     expect(rmView.warnings).toContain("dangerous command");
+    // A dangerous command is only ever remembered exactly: one choice.
     expect(rmView.remember).toEqual({
       session: ["Bash(rm -rf dist)"],
       workspace: ["Bash(rm -rf dist)"],
       workspaceStore: ".claude/settings.local.json",
+      options: [
+        {
+          level: "exact",
+          label: "this exact command",
+          rules: ["Bash(rm -rf dist)"],
+          verdict: { severity: "ok", notes: [] },
+        },
+      ],
     });
 
     const compound = await admit(bash("git push && npm publish"));
     if (compound.status !== "pending") throw new Error("expected a card");
-    expect((await getCard(f.opened.db, { cardId: compound.id })).remember.session).toEqual([
-      "Bash(git *)",
-      "Bash(npm publish *)",
+    const compoundView = await getCard(f.opened.db, { cardId: compound.id });
+    expect(compoundView.remember.session).toEqual(["Bash(git push)", "Bash(npm publish)"]);
+    expect(compoundView.remember.options?.map((o) => [o.level, o.rules])).toEqual([
+      ["exact", ["Bash(git push)", "Bash(npm publish)"]],
+      ["subcommand", ["Bash(git push *)", "Bash(npm publish *)"]],
+      ["program", ["Bash(git *)", "Bash(npm publish *)"]],
     ]);
 
     const mcp = await admit({
@@ -105,7 +117,7 @@ describe("admission", () => {
       db: f.opened.db,
       actor: OWNER,
       cardId: first.id,
-      input: { outcome: "allow", remember: "session", hash: first.hash },
+      input: { outcome: "allow", remember: "session", hash: first.hash, choice: "subcommand" },
       client: "web",
       env: f.env,
     });

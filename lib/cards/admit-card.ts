@@ -36,6 +36,14 @@ export const AdmitCardInput = z.object({
    * weighed never settle the card as allow; only the cockpit's own answers and rules a person saves here do.
    */
   agentAsked: z.boolean().optional(),
+  /**
+   * Rules the agent suggested remembering, one list per suggestion (Claude Code's `permission_suggestions`). The
+   * chooser keeps only those inside what it builds from the request and that the lint does not call an error.
+   */
+  suggestions: z
+    .array(z.array(z.string().max(1000)).max(20))
+    .max(10)
+    .optional(),
 });
 export type AdmitCardInput = z.infer<typeof AdmitCardInput>;
 
@@ -87,6 +95,7 @@ export async function admitCard({
       cwd: input.cwd,
       call: { tool: input.tool, input: input.input },
       agentAsked: input.agentAsked,
+      suggestions: input.suggestions,
     },
     env,
   );

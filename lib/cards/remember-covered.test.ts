@@ -42,9 +42,10 @@ describe("remember.coveredBy on a card", () => {
     // The agent asked about the whole command; `curl` is what no rule allows.
     const c = await card(bash("npm run build && make dist && curl https://example.com"));
     const view = await getCard(f.opened.db, { cardId: c.id });
+    // The default is the narrowest choice: the exact commands.
     expect(view.remember.workspace).toEqual([
-      "Bash(npm run build *)",
-      "Bash(make dist *)",
+      "Bash(npm run build)",
+      "Bash(make dist)",
       "Bash(curl https://example.com)",
     ]);
     expect(view.remember.coveredBy).toEqual([
@@ -52,6 +53,10 @@ describe("remember.coveredBy on a card", () => {
       { rule: "Bash(make:*)", store: "~/.claude/settings.json", scope: "global" },
       null,
     ]);
+    // Each choice carries its own coverage: the sub-command level is covered the same way.
+    const sub = view.remember.options?.find((o) => o.level === "subcommand");
+    expect(sub?.rules).toEqual(["Bash(npm run build *)", "Bash(make dist *)", "Bash(curl https://example.com)"]);
+    expect(sub?.coveredBy).toEqual(view.remember.coveredBy);
     const [listed] = await listCards({ db: f.opened.db, actor: OWNER, input: { status: "pending", limit: 10 } });
     expect(listed!.remember.coveredBy).toEqual(view.remember.coveredBy);
     // The hash was taken with what the card shows: answering with it works, and only the new rule is written.
@@ -63,8 +68,9 @@ describe("remember.coveredBy on a card", () => {
   it("carries nothing when no allow covers the proposed rules (the card hash content is unchanged)", async () => {
     const c = await card(bash("terraform apply", "plain"));
     const view = await getCard(f.opened.db, { cardId: c.id });
-    expect(view.remember.workspace).toEqual(["Bash(terraform *)"]);
+    expect(view.remember.workspace).toEqual(["Bash(terraform apply)"]);
     expect("coveredBy" in view.remember).toBe(false);
+    expect(view.remember.options?.some((o) => "coveredBy" in o)).toBe(false);
   });
 
   it("refuses an Always allow that would only repeat covered rules; allow once still works", async () => {

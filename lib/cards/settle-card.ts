@@ -16,6 +16,7 @@ import { rulesAgentOf, type StoreAgent } from "@/lib/agents";
 import { engineOf } from "@/lib/agents/registry";
 import { addEntryAudited } from "@/lib/entries/write-entry";
 import { cardStorePaths, evaluateCall, type CardEnv } from "./policy";
+import { chosenRemember, REMEMBER_CHOICES } from "./remember-choice";
 import { conflictFor, settleOnce } from "./settle-common";
 import type { CardView } from "./view";
 
@@ -30,6 +31,8 @@ export const SettleCardInput = z.object({
   passkey: PasskeyAssertion.optional(),
   /** The person saw the warning that an Always-allow rule allows every use of the tool, and chose it. */
   confirmToolWide: z.boolean().optional(),
+  /** Which of the card's remember options to store (`remember.options[].level`); default the first, narrowest. */
+  choice: z.enum(REMEMBER_CHOICES).optional(),
 });
 export type SettleCardInput = z.infer<typeof SettleCardInput>;
 
@@ -69,11 +72,12 @@ export async function settleCard({
   if (card.status !== "pending") throw await conflictFor(db, card);
   if (input.hash !== card.hash)
     throw new ConflictError("the card changed; reload", { card: await getCard(db, { cardId }) });
+  const chosen = chosenRemember(card.remember, input.remember === "once" ? undefined : input.choice);
   if (input.remember !== "once") {
     if (card.safetyCheck) throw new UnprocessableError("this is a safety check: it can only be allowed once or denied");
     if (input.outcome === "deny")
       throw new UnprocessableError('a deny is not remembered; answer deny with remember "once"');
-    if (card.remember[input.remember].length === 0)
+    if (chosen.rules.length === 0)
       throw new UnprocessableError(`nothing can be remembered for this request; allow it once instead`);
     // An agent whose own "don't ask again" writes a file in the user's home: that file governs every workspace.
     if (input.remember === "workspace" && card.remember.workspaceScope === "global") {
@@ -84,17 +88,16 @@ export async function settleCard({
           { needed: everywhere.needed },
         );
     }
-    const covered = input.remember === "workspace" ? (card.remember.coveredBy ?? []) : [];
+    const covered = input.remember === "workspace" ? chosen.coveredBy : [];
     const first = covered.find((c) => c);
-    if (first && covered.length === card.remember.workspace.length && covered.every(Boolean))
+    if (first && covered.length === chosen.rules.length && covered.every(Boolean))
       throw new UnprocessableError(
         `already allowed by ${first.rule} in ${first.store}: nothing new to save; allow it once instead`,
       );
     // The engine's own predicate, recomputed now (not the admission-time copy the browser shows).
     const engine = await engineOf(card.agent);
-    const proposed = card.remember[input.remember];
-    const wideFlags = await Promise.all(proposed.map((r, i) => (covered[i] ? false : engine.isToolWide(r))));
-    const wide = proposed.filter((_, i) => wideFlags[i]);
+    const wideFlags = await Promise.all(chosen.rules.map((r, i) => (covered[i] ? false : engine.isToolWide(r))));
+    const wide = chosen.rules.filter((_, i) => wideFlags[i]);
     if (wide.length && input.remember === "session")
       throw new UnprocessableError(
         `${wide.join(", ")} would allow every use of the tool; only Always allow can store it, with confirmation`,
@@ -141,6 +144,15 @@ export async function settleCard({
     source: "user",
     role,
     ...(confirmedWith ? { passkey: confirmedWith } : {}),
+    ...(input.outcome === "allow" && input.remember !== "once"
+      ? {
+          saved: {
+            level: chosen.level,
+            rules: input.remember === "session" ? chosen.rules : chosen.rules.filter((_, i) => !chosen.coveredBy[i]),
+            store: input.remember === "workspace" ? card.remember.workspaceStore : null,
+          },
+        }
+      : {}),
   };
   if (input.outcome === "allow") {
     const { decision } = await evaluateCall(
@@ -192,7 +204,7 @@ export async function settleCard({
     });
     if (!row) return null;
     if (settlement.outcome === "allow" && settlement.remember === "session") {
-      for (const rule of card.remember.session) {
+      for (const rule of chosen.rules) {
         await addSessionEntry(tx, {
           actorName: who,
           input: {
@@ -217,8 +229,8 @@ export async function settleCard({
   let ruleCreated = settlement.outcome === "allow" && settlement.remember === "session";
   if (settlement.outcome === "allow" && settlement.remember === "workspace") {
     try {
-      for (const [i, rule] of card.remember.workspace.entries()) {
-        if (card.remember.coveredBy?.[i]) continue; // an existing allow already covers it: no redundant copy
+      for (const [i, rule] of chosen.rules.entries()) {
+        if (chosen.coveredBy[i]) continue; // an existing allow already covers it: no redundant copy
         // The Rules page's write-and-audit path: the agent's own store, and the entry.added row with both versions.
         await addEntryAudited(db, {
           auditActor: auditActor(actor, { workspaceId: card.workspaceId, role }),
@@ -239,22 +251,20 @@ export async function settleCard({
       await db.transaction(async (tx) => {
         await tx
           .update(cards)
-          .set({ settlement: { ...settlement, remember: "once", ruleNotSaved } })
+          .set({ settlement: { ...settlement, remember: "once", saved: undefined, ruleNotSaved } })
           .where(eq(cards.id, cardId));
         await recordAudit(tx, {
           actor: auditActor(actor, { workspaceId: card.workspaceId, role }),
           type: "card.rule_not_saved",
           target: cardId,
           workspaceId: card.workspaceId,
-          detail: { rules: card.remember.workspace, error: (error as Error).message },
+          detail: { rules: chosen.rules, error: (error as Error).message },
         });
       });
     }
   }
   const savedRules =
-    settlement.remember === "session"
-      ? card.remember.session
-      : card.remember.workspace.filter((_, i) => !card.remember.coveredBy?.[i]);
+    settlement.remember === "session" ? chosen.rules : chosen.rules.filter((_, i) => !chosen.coveredBy[i]);
   const coalesced = ruleCreated ? await coalesceSiblings(db, { ...key, exceptId: cardId, savedRules, env }) : [];
   return { card: await getCard(db, { cardId }), ruleNotSaved, coalesced };
 }

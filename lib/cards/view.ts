@@ -2,6 +2,19 @@ import { z } from "zod";
 import { foldInput } from "./fold-input";
 import type { cards, sessionHolds, workspaces } from "@/db/schema";
 
+const CoveredByView = z.object({ rule: z.string(), store: z.string(), scope: z.string() });
+
+/** One way to remember a call: level, what it covers in words, the rules, the lint's verdict. */
+export const RememberOptionView = z.object({
+  level: z.enum(["exact", "subcommand", "program", "folder", "suggested"]),
+  label: z.string(),
+  rules: z.array(z.string()),
+  verdict: z.object({ severity: z.enum(["ok", "info", "warning"]), notes: z.array(z.string()) }),
+  suggested: z.literal(true).optional(),
+  coveredBy: z.array(CoveredByView.nullable()).optional(),
+});
+export type RememberOptionView = z.infer<typeof RememberOptionView>;
+
 /** What the collaborator API returns for a card; the Cards UI and notifications build on this shape. */
 export const CardView = z.object({
   id: z.string(),
@@ -33,6 +46,8 @@ export const CardView = z.object({
     coveredBy: z.array(z.object({ rule: z.string(), store: z.string(), scope: z.string() }).nullable()).optional(),
     /** Proposed rules that match every input of their tool (the engine's predicate): they need confirmation. */
     wide: z.array(z.string()).optional(),
+    /** The remember chooser, narrowest first; the first is the default. Absent on older cards. */
+    options: z.array(RememberOptionView).optional(),
   }),
   decision: z.object({ step: z.string(), reason: z.string(), rule: z.string().nullable() }),
   createdAt: z.string(),
@@ -51,6 +66,15 @@ export const CardView = z.object({
       ruleNotSaved: z.string().optional(),
       /** "confirmed with passkey ⟨name⟩" */
       passkey: z.object({ id: z.string(), name: z.string() }).optional(),
+      /** What a remembering answer stored and where; `undone` once Undo revoked it. */
+      saved: z
+        .object({
+          level: z.string(),
+          rules: z.array(z.string()),
+          store: z.string().nullable(),
+          undone: z.object({ by: z.string(), at: z.string() }).optional(),
+        })
+        .optional(),
       /** The answering person's role then: names show it, so "by owner" cannot be a collaborator's chosen name. */
       role: z.string().optional(),
     })
@@ -105,6 +129,7 @@ export function toCardView(card: CardRow, workspace: WorkspaceRow, hold: HoldRow
             source: s.source,
             ...(s.ruleNotSaved ? { ruleNotSaved: s.ruleNotSaved } : {}),
             ...(s.passkey ? { passkey: s.passkey } : {}),
+            ...(s.saved ? { saved: s.saved } : {}),
             ...(s.role ? { role: s.role } : {}),
           }
         : null,

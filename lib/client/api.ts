@@ -18,11 +18,12 @@ import type { CreateEndpointInput } from "@/lib/notify/endpoints";
 import type { TestSendResult } from "@/lib/notify/send-test";
 import type { StorePresence } from "@/lib/workspaces/agent-stores";
 import type { Workspace } from "@/lib/workspaces/workspaces";
-import type { CollaboratorView, CreateInviteInput, Me } from "@/lib/auth/invites";
+import type { CollaboratorView, CreateInviteInput, InviteView, Me } from "@/lib/auth/invites";
 import type { listPasskeys } from "@/lib/auth/passkeys";
 import type { SessionView } from "@/lib/auth/sessions";
 import type { Grant } from "@/lib/auth/actor";
 import { filtersToSearch } from "@/lib/entries/filters";
+import { plainError } from "./plain-errors";
 import { startAuthentication, startRegistration } from "@simplewebauthn/browser";
 
 /** A value as it arrives over JSON: dates become ISO strings. */
@@ -77,6 +78,25 @@ export async function request<T>(
 
 const id = (value: string) => encodeURIComponent(value);
 
+/** A refused request as an exception, for TanStack Query (`useMutation`, `useQuery`): the server's reason and kind. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly kind?: string,
+    readonly details?: ErrorBody["details"],
+  ) {
+    super(message);
+  }
+}
+
+/** The data of a successful request, or the refusal thrown as an `ApiError`. */
+export async function unwrap<T>(pending: Promise<ApiResult<T>>): Promise<T> {
+  const r = await pending;
+  if (!r.ok) throw new ApiError(r.error, r.status, r.kind, r.body.details);
+  return r.data;
+}
+
 /**
  * Runs a sensitive change; when the server asks for a fresh passkey confirmation (403 with `details.stepUp`), the
  * browser's passkey prompt appears right there and the change is sent once more. A cancelled prompt returns the
@@ -92,7 +112,10 @@ async function withStepUp<T>(run: () => Promise<ApiResult<T>>): Promise<ApiResul
 
 // ---- sign-in ----------------------------------------------------------------------------------
 
-export const login = (token: string) => request<{ ok: true }>("/api/auth/login", { body: { token } });
+export const login = async (token: string) => {
+  const r = await request<{ ok: true }>("/api/auth/login", { body: { token } });
+  return r.ok ? r : { ...r, error: plainError(r.error, r.status) };
+};
 export const logout = () => request<{ ok: true }>("/api/auth/logout", { method: "POST" });
 
 /** Accepts an invite on this device: the response sets the session cookie. */
@@ -105,9 +128,16 @@ type RegistrationOptions = Parameters<typeof startRegistration>[0]["optionsJSON"
 /** A failed step as a value; a cancelled or failed browser prompt becomes the same shape. */
 async function ceremony<T>(run: () => Promise<ApiResult<T>>): Promise<ApiResult<T>> {
   try {
-    return await run();
+    const r = await run();
+    return r.ok ? r : { ...r, error: plainError(r.error, r.status) };
   } catch (error) {
-    return { ok: false, status: 0, error: (error as Error).message, body: {} };
+    // A browser prompt that failed or was cancelled: its DOMException in plain words (status -1: not the server).
+    return {
+      ok: false,
+      status: -1,
+      error: plainError(`${(error as Error).name}: ${(error as Error).message}`),
+      body: {},
+    };
   }
 }
 
@@ -136,6 +166,10 @@ export type { Grant };
 export const fetchMe = () => request<Me>("/api/v1/me");
 export const createInvite = (input: CreateInviteInput) =>
   withStepUp(() => request<{ id: string; url: string; expiresAt: string }>("/api/v1/invites", { body: input }));
+export type InviteRow = Json<InviteView>;
+export const fetchInvites = () => request<{ invites: InviteRow[] }>("/api/v1/invites");
+export const revokeInvite = (inviteId: string) =>
+  request<{ revoked: string }>(`/api/v1/invites/${id(inviteId)}`, { method: "DELETE" });
 export const fetchCollaborators = () => request<{ collaborators: PersonRow[] }>("/api/v1/collaborators");
 export const setCollaboratorRoles = (personId: string, roles: Grant[]) =>
   withStepUp(() => request<unknown>(`/api/v1/collaborators/${id(personId)}`, { method: "PATCH", body: { roles } }));
@@ -281,6 +315,8 @@ export interface AnswerInput {
   message?: string;
   hash: string;
   confirmToolWide?: boolean;
+  /** Which of the card's remember choices to store (`remember.options[].level`). */
+  choice?: string;
 }
 export interface AnswerResult {
   card: CardView;
@@ -313,6 +349,15 @@ export async function answerCard(cardId: string, input: AnswerInput): Promise<An
   if (!signed.ok) throw new AnswerError(signed.error, signed.status, null);
   return orThrow(request<AnswerResult>(url, { body: { ...body, passkey: signed.data } }));
 }
+
+/** Undo of "Always allow" (a few minutes after, by the person who answered): revokes the rules it wrote. */
+export const undoRemember = (cardId: string) =>
+  unwrap(
+    request<{ card: CardView; revoked: string[] }>(`/api/v1/cards/${id(cardId)}/undo-remember`, {
+      method: "POST",
+      body: {},
+    }),
+  );
 
 const displayed = new Set<string>();
 

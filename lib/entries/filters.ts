@@ -1,4 +1,5 @@
 import { STORE_AGENTS } from "@/lib/agents";
+import { FINDING_KINDS } from "@/lib/hygiene/types";
 import { z } from "zod";
 
 /** Scopes in the order the Rules page groups them (the order of precedence a person reasons in). */
@@ -14,6 +15,8 @@ export const EntryFilters = z.object({
   action: z.preprocess(blankToUndefined, z.enum(ACTIONS).optional()),
   tool: z.preprocess(blankToUndefined, z.string().trim().max(200).optional()),
   q: z.preprocess(blankToUndefined, z.string().trim().max(500).optional()),
+  /** Entries with a hygiene finding of this kind (`over-broad`…), or any warning or error (`problems`). */
+  finding: z.preprocess(blankToUndefined, z.enum([...FINDING_KINDS, "problems"]).optional()),
 });
 export type EntryFilters = z.infer<typeof EntryFilters>;
 
@@ -49,7 +52,7 @@ export function matchesFilters(e: FilterableEntry, f: EntryFilters): boolean {
 export function filtersToSearch(workspace: string | undefined, f: EntryFilters): string {
   const params = new URLSearchParams();
   if (workspace) params.set("workspace", workspace);
-  for (const key of ["scope", "action", "tool", "q"] as const) {
+  for (const key of ["scope", "action", "tool", "q", "finding"] as const) {
     const v = f[key];
     if (v) params.set(key, v);
   }

@@ -3,8 +3,18 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { actorLabel, type Actor } from "@/lib/auth/actor";
 import { ConflictError } from "@/lib/errors";
-import { bySeverity, lintWorkspace, removableIds, summarize, type Finding, type HygieneSummary } from "@/lib/hygiene";
+import {
+  bySeverity,
+  lintWorkspace,
+  removableIds,
+  summarize,
+  type Finding,
+  type HygieneSummary,
+  type LintItem,
+  type Usage,
+} from "@/lib/hygiene";
 import { agentLintFindings } from "@/lib/agents/agent-lint";
+import { ruleUsage } from "./impact";
 import { unifiedDiff } from "@/lib/hygiene/unified-diff";
 import { loadLintItems } from "@/lib/stores/load-lint-items";
 import { applyRemovals, planRemovals } from "@/lib/stores/remove-entries";
@@ -34,12 +44,43 @@ export async function workspaceHygiene({
 }): Promise<WorkspaceHygiene> {
   const args = WorkspaceHygieneInput.parse(input);
   requireCan(actor, "entry.view", args.workspace);
-  const { paths, sessionSource } = await workspaceStores(db, actorLabel(actor), args.workspace);
+  const { workspace, paths, sessionSource } = await workspaceStores(db, actorLabel(actor), args.workspace);
   const { items } = await withStoreErrors(() => loadLintItems({ ...paths, sessionSource }));
-  const lint = lintWorkspace({ workspace: paths.workspace, home: paths.home, items });
+  const usage = await usageOf(db, workspace.id, items);
+  const lint = lintWorkspace({ workspace: paths.workspace, home: paths.home, items, usage });
   const own = await withStoreErrors(() => agentLintFindings(paths));
   const findings = bySeverity([...lint.findings, ...own.findings]);
   return { summary: summarize(items.length + own.entries, findings), findings, notes: lint.notes };
+}
+
+/**
+ * Each entry's use from the audit log (the same counts the Rules page shows on every row), keyed by entry id.
+ * Undefined while no rule has decided any logged call yet: then dead-rule detection says it has nothing to go on,
+ * and no row shows a use that would contradict it.
+ */
+async function usageOf(db: Db, workspaceId: string, items: LintItem[]): Promise<Record<string, Usage> | undefined> {
+  const byRule = await ruleUsage(
+    db,
+    workspaceId,
+    items.map((i) => i.entry.rule),
+  );
+  if (byRule.size === 0) return undefined;
+  return Object.fromEntries(items.map((i) => [i.entry.id, byRule.get(i.entry.rule) ?? { count: 0, lastUsed: null }]));
+}
+
+/** Entry ids with a finding of `kind` ("problems": any warning or error), for the Rules page's `finding` filter. */
+export async function entriesWithFinding(
+  db: Db,
+  workspaceId: string,
+  paths: Parameters<typeof loadLintItems>[0],
+  kind: string,
+): Promise<Set<string>> {
+  const { items } = await withStoreErrors(() => loadLintItems(paths));
+  const usage = await usageOf(db, workspaceId, items);
+  const { findings } = lintWorkspace({ workspace: paths.workspace, home: paths.home, items, usage });
+  return new Set(
+    findings.filter((f) => (kind === "problems" ? f.severity !== "info" : f.kind === kind)).map((f) => f.entry),
+  );
 }
 
 export const CleanUpInput = z.object({

@@ -8,6 +8,7 @@ import { ruleUsage } from "./impact";
 import { withStoreErrors, workspaceStores } from "./context";
 import { requireCan } from "@/lib/auth/access";
 import { EntryFilters, matchesFilters, SCOPES, toolOf } from "./filters";
+import { entriesWithFinding } from "./hygiene-workspace";
 
 export const ListWorkspaceEntriesInput = EntryFilters.extend({
   workspace: z.string().min(1),
@@ -68,7 +69,11 @@ export async function listWorkspaceEntries({
         a.i - b.i,
     )
     .map(({ e }) => e);
-  const matched = all.filter((e) => matchesFilters(e, args));
+  // The hygiene filter: entries the lint flags (the summary's counts link here).
+  const flagged = args.finding
+    ? await entriesWithFinding(db, workspace.id, { ...paths, sessionSource }, args.finding)
+    : null;
+  const matched = all.filter((e) => matchesFilters(e, args) && (!flagged || flagged.has(e.id)));
   const page = matched.slice(args.offset, args.offset + args.limit);
   const counts = { session: 0, workspace: 0, global: 0, managed: 0 };
   for (const e of all) counts[e.scope]++;

@@ -11,6 +11,12 @@ import { quote } from "./describe";
 import type { Finding, LintInput, LintItem } from "./types";
 import { enforced } from "./usable";
 
+// Shells and interpreters that run a program read from standard input when given no arguments.
+const READS_STDIN = new Set([
+  ...["bash", "sh", "zsh", "dash", "ksh", "fish", "pwsh", "powershell"],
+  ...["python", "python2", "python3", "node", "ruby", "perl", "php", "lua", "osascript", "xargs"],
+]);
+
 // Package managers whose bare prefix reaches `npm exec`/`dlx`-style "download and run anything".
 const RUNS_ANYTHING = new Set(["npm", "pnpm", "yarn", "uv", "uvx", "pipx", "docker", "podman"]);
 
@@ -26,6 +32,9 @@ function shellReach(rule: Rule): string | null {
   const base = path.posix.basename(words[0].replace(/\*$/, ""));
   const rest = words.slice(1);
   // The rest may only be flags (`-c`, `-e`) and a final wildcard for the rule to reach any argument.
+  // `Bash(bash)`, `Bash(bash -s -- --yes)`: a shell or interpreter given only flags runs whatever is piped into it.
+  if (!p.endsWith("*") && READS_STDIN.has(base) && rest.every((w) => w.startsWith("-")))
+    return `${base} without a script runs whatever is piped into it (\`curl … | ${base}\` downloads and runs code)`;
   const open = p.endsWith("*") || (s.dialect === "prefix" && rest.every((w) => w.startsWith("-")));
   const onlyFlags = rest.every((w, i) => w.startsWith("-") || (i === rest.length - 1 && w === "*"));
   if (!open || !onlyFlags) return null;

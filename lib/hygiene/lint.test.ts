@@ -365,6 +365,12 @@ const CASES: Case[] = [
     rows: [["a", "workspace", "allow", "Shell(python)"]],
     found: ["over-broad a"],
   },
+  ...(["Bash(bash)", "Bash(sh)", "Bash(python3)", "Bash(xargs)", "Bash(bash -s -- --yes)"] as const).map((t): Case => ({
+    name: `claude ${t}: runs whatever is piped into it`,
+    agent: "claude-code",
+    rows: [["a", "local", "allow", t]],
+    found: ["over-broad a"],
+  })),
   {
     name: "claude exact python script is fine",
     agent: "claude-code",

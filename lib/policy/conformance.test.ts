@@ -294,7 +294,7 @@ describe("issue 9: remembered rules are never tool-wide", () => {
   });
   it("an ordinary command still yields its narrow rule", () => {
     expect(rememberRules({ tool: "Bash", input: { command: "make build" } }, cc()).session).toEqual([
-      "Bash(make build *)",
+      "Bash(make build)",
     ]);
   });
 });

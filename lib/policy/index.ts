@@ -30,7 +30,7 @@ export type {
 export { parseRule, formatRule } from "./rule-parse";
 export { parseMevedelRule, parseMevedelRuleText, parseMevedelGrant, formatMevedelRule } from "./mevedel-rules";
 export { decide } from "./decide";
-export { rememberRules } from "./remember";
+export { rememberChoices, rememberRules, withSuggestions, type RememberChoice, type RememberLevel } from "./remember";
 export { isNarrower } from "./narrow";
 export { normalizeMode } from "./modes";
 export { canonicalTool } from "./tools";

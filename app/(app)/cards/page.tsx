@@ -3,6 +3,8 @@ import { getDb } from "@/db/client";
 import { CardsBoard } from "@/components/cards/cards-board";
 import { actorLabel } from "@/lib/auth/actor";
 import { requirePageActor } from "@/lib/auth/page";
+import { can } from "@/lib/auth/access";
+import { listVisibleWorkspaces } from "@/lib/workspaces/workspaces";
 import { listCards } from "@/lib/cards/list-cards";
 import { pendingCardsQuery, SETTLED_LIMIT, settledCardsQuery } from "@/lib/cards-client/queries";
 
@@ -22,7 +24,16 @@ export default async function CardsPage() {
   client.setQueryData(settledCardsQuery().queryKey, { cards: settled });
   return (
     <HydrationBoundary state={dehydrate(client)}>
-      <CardsBoard me={actorLabel(actor)} />
+      <CardsBoard
+        me={actorLabel(actor)}
+        answerIn={
+          can(actor, "card.answer", null).ok
+            ? "all"
+            : (await listVisibleWorkspaces({ db, actor }))
+                .filter((w) => can(actor, "card.answer", w.id).ok)
+                .map((w) => w.id)
+        }
+      />
     </HydrationBoundary>
   );
 }

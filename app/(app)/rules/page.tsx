@@ -1,9 +1,8 @@
-import { dehydrate, QueryClient } from "@tanstack/react-query";
+import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { PAGE_SIZE, entriesKey } from "@/components/rules/query";
-import { RulesProvider } from "@/components/rules/rules-provider";
 import { RulesView } from "@/components/rules/rules-view";
 import { can } from "@/lib/auth/access";
 import { requirePageActor } from "@/lib/auth/page";
@@ -42,6 +41,7 @@ export default async function RulesPage({ searchParams }: { searchParams: Search
     action: one(params.action),
     tool: one(params.tool),
     q: one(params.q),
+    finding: one(params.finding),
   });
   const filters = parsed.success ? parsed.data : {};
   const workspace = one(params.workspace);
@@ -63,13 +63,13 @@ export default async function RulesPage({ searchParams }: { searchParams: Search
         Every rule and grant your agents follow in this workspace, with the file (or table) that holds it. Revoking or
         narrowing edits that file in place.
       </p>
-      <RulesProvider state={dehydrate(client)}>
+      <HydrationBoundary state={dehydrate(client)}>
         <RulesView
           workspaces={workspaces}
           initialWorkspace={workspace}
           writable={workspaces.filter((w) => can(actor, "entry.revoke", w.id).ok).map((w) => w.id)}
         />
-      </RulesProvider>
+      </HydrationBoundary>
     </>
   );
 }

@@ -4,44 +4,66 @@ import { AbsenceTimeout } from "@/components/settings/absence-timeout";
 import { AgentTokens } from "@/components/settings/agent-tokens";
 import { VerifyAudit } from "@/components/settings/verify-audit";
 import { SignOutButton } from "@/components/shell/sign-out-button";
-import { listAgentTokens } from "@/lib/auth/agent-tokens";
-import { requirePageActor } from "@/lib/auth/page";
-import { absenceTimeout } from "@/lib/cards/absence";
-import { listVisibleWorkspaces } from "@/lib/workspaces/workspaces";
-import { hasRole, topRole } from "@/lib/auth/actor";
-import { can } from "@/lib/auth/access";
-import { listCollaborators } from "@/lib/auth/invites";
-import { listSessions } from "@/lib/auth/sessions";
-import { PeopleSettings } from "@/components/collaborators/people-settings";
+import { InviteSection } from "@/components/collaborators/invite-section";
+import { PairPhone } from "@/components/collaborators/pair-phone";
 import { PasskeysSettings } from "@/components/collaborators/passkeys-settings";
 import { PasskeyWorkspaces } from "@/components/collaborators/passkey-workspaces";
+import { PeopleSection } from "@/components/collaborators/people-section";
+import { SessionsSection } from "@/components/collaborators/sessions-section";
+import { Icon } from "@/components/ui/icon";
+import { Section } from "@/components/ui/section";
+import { listAgentTokens } from "@/lib/auth/agent-tokens";
+import { can } from "@/lib/auth/access";
+import { topRole } from "@/lib/auth/actor";
+import { listCollaborators, listInvites } from "@/lib/auth/invites";
+import { recentLoginLinkMints } from "@/lib/auth/login-link-notices";
+import { requirePageActor } from "@/lib/auth/page";
 import { listPasskeys } from "@/lib/auth/passkeys";
+import { listSessions } from "@/lib/auth/sessions";
+import { absenceTimeout } from "@/lib/cards/absence";
+import { listVisibleWorkspaces } from "@/lib/workspaces/workspaces";
 
 export const metadata = { title: "Settings" };
 export const dynamic = "force-dynamic";
 
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+/**
+ * Settings, by what the person's role lets them change: admins see people, invites and agent tokens for their
+ * workspaces; only an admin of every workspace (or the owner) sees server-wide settings; everyone sees their own
+ * sessions, passkeys and account.
+ */
 export default async function SettingsPage() {
   const actor = await requirePageActor();
   const db = await getDb();
-  const [workspaces, tokens, timeout, people, devices] = await Promise.all([
-    listVisibleWorkspaces({ db, actor }),
-    listAgentTokens({ db, actor }),
-    absenceTimeout(db),
-    hasRole(actor, "admin") ? listCollaborators({ db, actor }) : Promise.resolve([]),
-    listSessions({ db, actor, input: {} }),
-  ]);
-  const keys = await listPasskeys({ db, actor });
+  const workspaces = await listVisibleWorkspaces({ db, actor });
   const administered = workspaces.filter((w) => can(actor, "collaborator.manage", w.id).ok);
-  const toIso = (d: Date | null) => d?.toISOString() ?? null;
+  const tokenWorkspaces = workspaces.filter((w) => can(actor, "agent_token.manage", w.id).ok);
+  const serverWide = can(actor, "settings.manage", null).ok;
+  const canManage = administered.length > 0;
+  const [tokens, timeout, people, invites, devices, keys, mints] = await Promise.all([
+    tokenWorkspaces.length ? listAgentTokens({ db, actor }) : Promise.resolve([]),
+    serverWide ? absenceTimeout(db) : Promise.resolve(null),
+    canManage ? listCollaborators({ db, actor }) : Promise.resolve([]),
+    canManage ? listInvites({ db, actor }) : Promise.resolve([]),
+    listSessions({ db, actor, input: {} }),
+    listPasskeys({ db, actor }),
+    actor.owner ? recentLoginLinkMints(db, { sessionId: actor.sessionId }) : Promise.resolve(null),
+  ]);
+  const refs = administered.map((w) => ({ id: w.id, name: w.name }));
   return (
     <>
       <h1>Settings</h1>
-      <PeopleSettings
-        workspaces={administered.map((w) => ({ id: w.id, name: w.name }))}
-        owner={actor.owner}
-        canManage={administered.length > 0}
-        initialPeople={people}
-        initialDevices={devices}
+      {canManage ? (
+        <>
+          <PeopleSection workspaces={refs} owner={actor.owner} initial={people} />
+          <InviteSection workspaces={refs} owner={actor.owner} initial={invites} />
+        </>
+      ) : null}
+      {actor.owner ? <PairPhone /> : null}
+      <SessionsSection
+        initial={devices}
+        loginLinks={mints?.map((m) => ({ mintedAt: m.mintedAt.toISOString(), usedAt: iso(m.usedAt) })) ?? null}
       />
       <PasskeysSettings initial={keys} />
       <PasskeyWorkspaces
@@ -49,60 +71,54 @@ export default async function SettingsPage() {
           .filter((w) => can(actor, "workspace.settings", w.id).ok)
           .map((w) => ({ id: w.id, name: w.name, requirePasskey: w.requirePasskey }))}
       />
-      <section className="card" aria-labelledby="tokens-heading">
-        <h2 id="tokens-heading" style={{ marginTop: 0 }}>
-          Agent tokens
-        </h2>
-        <p className="muted" style={{ marginTop: 0 }}>
-          An agent sends its permission prompts to the cockpit with a token that belongs to one workspace. Or from a
-          terminal: <code>npx cockpit agent-token create --workspace DIR</code>.
-        </p>
-        <AgentTokens
-          initial={tokens.map((t) => ({
-            id: t.id,
-            name: t.name,
-            workspaceId: t.workspaceId,
-            createdAt: t.createdAt.toISOString(),
-            lastUsedAt: toIso(t.lastUsedAt),
-            revokedAt: toIso(t.revokedAt),
-          }))}
-          workspaces={workspaces.map((w) => ({ id: w.id, name: w.name, path: w.path }))}
-        />
-      </section>
-      <section className="card" aria-labelledby="absence-heading">
-        <h2 id="absence-heading" style={{ marginTop: 0 }}>
-          Absence timeout
-        </h2>
-        <AbsenceTimeout initial={timeout} />
-      </section>
-      <section className="card" aria-labelledby="notifications-heading">
-        <h2 id="notifications-heading" style={{ marginTop: 0 }}>
-          Notifications
-        </h2>
-        <p className="muted" style={{ marginTop: 0 }}>
-          Get pending cards on your phone (push, ntfy, webhooks).
-        </p>
+      {tokenWorkspaces.length ? (
+        <Section
+          title="Agent tokens"
+          intro={
+            <>
+              An agent sends its permission prompts to the cockpit with a token that belongs to one workspace. Or from a
+              terminal: <code>npx cockpit agent-token create --workspace DIR</code>.
+            </>
+          }
+        >
+          <AgentTokens
+            initial={tokens.map((t) => ({
+              id: t.id,
+              name: t.name,
+              workspaceId: t.workspaceId,
+              createdAt: t.createdAt.toISOString(),
+              lastUsedAt: iso(t.lastUsedAt),
+              revokedAt: iso(t.revokedAt),
+            }))}
+            workspaces={tokenWorkspaces.map((w) => ({ id: w.id, name: w.name, path: w.path }))}
+          />
+        </Section>
+      ) : null}
+      {serverWide ? (
+        <Section title="Absence timeout">
+          <AbsenceTimeout initial={timeout} />
+        </Section>
+      ) : null}
+      <Section title="Notifications" intro="Get pending cards on your phone (push, ntfy, webhooks).">
         <Link className="button" href="/settings/notifications">
-          Notification settings →
+          Notification settings <Icon name="arrowRight" size={16} />
         </Link>
-      </section>
-      {can(actor, "audit.verify", null).ok && (
-        <section className="card" aria-labelledby="audit-heading">
-          <h2 id="audit-heading" style={{ marginTop: 0 }}>
-            Audit log
-          </h2>
+      </Section>
+      {can(actor, "audit.verify", null).ok ? (
+        <Section title="Audit log">
           <VerifyAudit />
-        </section>
-      )}
-      <section className="card" aria-labelledby="account-heading">
-        <h2 id="account-heading" style={{ marginTop: 0 }}>
-          Account
-        </h2>
-        <p className="muted" style={{ marginTop: 0 }}>
-          Signed in as <strong>{actor.name}</strong> ({actor.owner ? "owner" : (topRole(actor) ?? "no role yet")}).
-        </p>
+        </Section>
+      ) : null}
+      <Section
+        title="Account"
+        intro={
+          <>
+            Signed in as <strong>{actor.name}</strong> ({actor.owner ? "owner" : (topRole(actor) ?? "no role yet")}).
+          </>
+        }
+      >
         <SignOutButton />
-      </section>
+      </Section>
     </>
   );
 }

@@ -3,6 +3,7 @@ import { WorkspacesManager } from "@/components/workspaces/workspaces-manager";
 import { detectAgentStores } from "@/lib/workspaces/agent-stores";
 import { listVisibleWorkspaces } from "@/lib/workspaces/workspaces";
 import { requirePageActor } from "@/lib/auth/page";
+import { can } from "@/lib/auth/access";
 
 export const metadata = { title: "Workspaces" };
 export const dynamic = "force-dynamic";
@@ -24,7 +25,7 @@ export default async function WorkspacesPage() {
       <p className="muted">
         A workspace is a project folder an agent works in. The cockpit reads its agents&apos; settings files from there.
       </p>
-      <WorkspacesManager initial={initial} />
+      <WorkspacesManager initial={initial} canManage={can(actor, "workspace.manage", null).ok} />
     </>
   );
 }

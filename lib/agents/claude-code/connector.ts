@@ -2,7 +2,14 @@
 import type { AgentConnector } from "../types";
 import { askPerson } from "../shared/ask-person";
 import { addHooks, cockpitHandler, editClaudeSettings, HOOK_EVENTS, removeHooks } from "./connect";
-import { allowOutput, ClaudeHookPayload, denyOutput, originPathOf, type ClaudeHookOutput } from "./hook";
+import {
+  allowOutput,
+  ClaudeHookPayload,
+  denyOutput,
+  originPathOf,
+  suggestedRules,
+  type ClaudeHookOutput,
+} from "./hook";
 import { info } from "./info";
 
 export const connector: AgentConnector<ClaudeHookPayload> = {
@@ -49,6 +56,7 @@ export const connector: AgentConnector<ClaudeHookPayload> = {
         input: payload.tool_input ?? {},
         // Claude Code fires PermissionRequest only when it decided to ask: its own rules never turn that into allow.
         agentAsked: true,
+        suggestions: suggestedRules(payload),
       },
       ctx,
     );

@@ -21,6 +21,29 @@ export const claudeHookShape = {
 export const ClaudeHookPayload = z.looseObject(claudeHookShape);
 export type ClaudeHookPayload = z.infer<typeof ClaudeHookPayload>;
 
+const Suggestion = z.looseObject({
+  type: z.string(),
+  behavior: z.optional(z.string()),
+  rules: z.optional(z.array(z.looseObject({ toolName: text(1, 300), ruleContent: z.optional(text(0, 1000)) }))),
+});
+
+/**
+ * The allow rules Claude Code offers to remember (`permission_suggestions` entries of type `addRules`, behavior
+ * `allow`), as rule texts, one list per suggestion. Directory and mode suggestions are not rules: left out.
+ * Malformed entries are skipped; the card's chooser filters what is left through its own bounds and the lint.
+ */
+export function suggestedRules(payload: Record<string, unknown>): string[][] {
+  const raw = payload.permission_suggestions;
+  if (!Array.isArray(raw)) return [];
+  const out: string[][] = [];
+  for (const item of raw.slice(0, 10)) {
+    const s = Suggestion.safeParse(item);
+    if (!s.success || s.data.type !== "addRules" || s.data.behavior !== "allow" || !s.data.rules?.length) continue;
+    out.push(s.data.rules.slice(0, 20).map((r) => (r.ruleContent ? `${r.toolName}(${r.ruleContent})` : r.toolName)));
+  }
+  return out;
+}
+
 /** Subagents share the parent's session id; the agent type names the branch of the tree. */
 export function originPathOf(payload: ClaudeHookPayload): string {
   if (!payload.agent_id && !payload.agent_type) return "/root";

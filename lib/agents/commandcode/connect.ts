@@ -1,8 +1,7 @@
-import path from "node:path";
 import { detectFormatting } from "@/lib/stores/json-edit";
-import { readNoFollow, writeAtomically } from "@/lib/stores/atomic-write";
 import { parseSettings } from "../claude-code/connect";
-import { insertPretty, removeAt } from "../shared/json-splice";
+import { insertPretty } from "../shared/json-splice";
+import { editWorkspaceFile, removeCockpitHandlers } from "../shared/hook-settings";
 
 /**
  * Command Code's hooks (reference §3.2): `PreToolUse` (may deny; runs before the tool) and `PostToolUse`
@@ -61,29 +60,11 @@ export function addHooks(text: string, handler: Handler, file = SETTINGS_FILE): 
 
 /** Removes the cockpit's handlers (and the groups or keys left empty by that); nothing else changes. */
 export function removeHooks(text: string, file = SETTINGS_FILE): { text: string; changed: boolean } {
-  if (!text.trim()) return { text, changed: false };
-  let next = text;
-  let changed = false;
-  for (const event of HOOK_EVENTS) {
-    const groups = ((parseSettings(next, file).hooks as Record<string, unknown> | undefined)?.[event] ?? []) as Group[];
-    if (!Array.isArray(groups)) continue;
-    for (let g = groups.length - 1; g >= 0; g--) {
-      const handlers = groups[g]!.hooks ?? [];
-      for (let h = handlers.length - 1; h >= 0; h--) {
-        if (!isCockpitHandler(handlers[h]!)) continue;
-        const onlyOne = handlers.length === 1;
-        next = removeAt(next, onlyOne ? ["hooks", event, g] : ["hooks", event, g, "hooks", h]);
-        changed = true;
-        if (onlyOne) break;
-      }
-    }
-    const after = parseSettings(next, file).hooks as Record<string, unknown[]> | undefined;
-    if (after && Array.isArray(after[event]) && after[event].length === 0) next = removeAt(next, ["hooks", event]);
-  }
-  const hooks = parseSettings(next, file).hooks;
-  if (changed && hooks && typeof hooks === "object" && Object.keys(hooks).length === 0)
-    next = removeAt(next, ["hooks"]);
-  return { text: next, changed };
+  return removeCockpitHandlers(text, {
+    events: HOOK_EVENTS,
+    isCockpit: isCockpitHandler,
+    parse: (t) => parseSettings(t, file),
+  });
 }
 
 /** Reads, edits and atomically rewrites the workspace's `.commandcode/settings.json` (refusing symlinks). */
@@ -91,11 +72,5 @@ export async function editCommandCodeSettings(
   workspace: string,
   edit: (text: string) => { text: string; changed: boolean },
 ): Promise<{ file: string; changed: boolean }> {
-  const file = path.join(workspace, SETTINGS_FILE);
-  const current = await readNoFollow(file);
-  const text = current.exists ? current.text : "";
-  const result = edit(text);
-  if (result.changed)
-    await writeAtomically({ file, root: workspace, expectedVersion: current.version, content: result.text });
-  return { file, changed: result.changed };
+  return editWorkspaceFile(workspace, SETTINGS_FILE, edit);
 }

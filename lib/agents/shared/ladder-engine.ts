@@ -5,11 +5,14 @@
  */
 import path from "node:path";
 import { z } from "zod";
+import type { RememberOption } from "@/db/schema";
+import { rememberOffers } from "@/lib/hygiene/remember-offers";
 import { coveringRule } from "@/lib/hygiene/remembering";
 import {
   explicitAllow,
   normalizeMode,
-  rememberRules,
+  rememberChoices,
+  withSuggestions,
   type Agent as Dialect,
   type Decision,
   type PolicyContext,
@@ -90,27 +93,49 @@ export function forAskedCall(call: ToolCall, ctx: PolicyContext, d: Decision): D
   };
 }
 
-/** What "allow for this session" and "always allow" would store, and which stored allow already covers it. */
+const NOTHING: RememberOffer = { session: [], workspace: [], workspaceStore: null };
+
+/**
+ * What remembering would store: the chooser built from the request (this exact command, its sub-command, the
+ * program…, narrowest first, the agent's own suggestions within those bounds), each choice with the lint's verdict
+ * (an error is never offered), and which stored allow already covers each proposed rule.
+ */
 function rememberOffer(snap: PolicySnapshot, req: DecideRequest): RememberOffer {
   const { ctx } = contextOf(snap, req);
-  const rules = rememberRules(req.call, ctx);
-  let workspaceStore: string | null = null;
-  const wideRules = [...new Set([...rules.session, ...rules.workspace])].filter((r) =>
-    isToolWideText(r, snap.agent, ctx.shell ?? null),
-  );
-  const wide = wideRules.length ? { wide: wideRules } : {};
-  if (rules.workspace.length) {
-    const store = targetStore(snap.paths, snap.agent, "workspace");
-    workspaceStore = path.relative(snap.paths.workspace, store.path);
-    // "When remembering": an allow already in a store (same or wider scope) that covers a proposed rule.
-    const source = { scope: "workspace" as const, store: store.path, base: snap.paths.workspace };
-    const coveredBy = rules.workspace.map((text) => {
+  const choices = withSuggestions(req.call, ctx, rememberChoices(req.call, ctx), req.suggestions ?? []);
+  if (choices.length === 0) return NOTHING;
+  const store = targetStore(snap.paths, snap.agent, "workspace");
+  const workspaceStore = path.relative(snap.paths.workspace, store.path);
+  const source = { scope: "workspace" as const, store: store.path, base: snap.paths.workspace };
+  const offers = rememberOffers(choices, {
+    agent: snap.agent,
+    source,
+    format: store.format,
+    parse: (text) => parseAnyRule(text, "allow", snap.agent, source),
+    workspace: snap.paths.workspace,
+    home: snap.paths.home,
+  });
+  if (offers.length === 0) return NOTHING;
+  // "When remembering": an allow already in a store (same or wider scope) that covers a proposed rule.
+  const coveredOf = (rules: readonly string[]): NonNullable<RememberOffer["coveredBy"]> =>
+    rules.map((text) => {
       const r = coveringRule(text, snap.agent, source, snap.inputs.rules);
       return r ? { rule: r.text, store: storeLabel(r.source.store, snap.paths), scope: r.source.scope } : null;
     });
-    if (coveredBy.some(Boolean)) return { ...rules, workspaceStore, coveredBy, ...wide };
-  }
-  return { ...rules, workspaceStore, ...wide };
+  const options: RememberOption[] = offers.map((o) => {
+    const coveredBy = coveredOf(o.rules);
+    return coveredBy.some(Boolean) ? { ...o, coveredBy } : o;
+  });
+  const first = options[0]!;
+  const wide = first.rules.filter((r) => isToolWideText(r, snap.agent, ctx.shell ?? null));
+  return {
+    session: first.rules,
+    workspace: first.rules,
+    workspaceStore,
+    ...(first.coveredBy ? { coveredBy: coveredOf(first.rules) } : {}),
+    ...(wide.length ? { wide } : {}),
+    options,
+  };
 }
 
 /** `.claude/settings.json`, `~/.claude/settings.json` or the absolute path (managed). */

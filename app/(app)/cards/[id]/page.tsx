@@ -4,6 +4,7 @@ import { getDb } from "@/db/client";
 import { CardDetail } from "@/components/cards/card-detail";
 import { actorLabel } from "@/lib/auth/actor";
 import { requirePageActor } from "@/lib/auth/page";
+import { can } from "@/lib/auth/access";
 import { getCard } from "@/lib/cards/get-card";
 import { cardQuery } from "@/lib/cards-client/queries";
 import { NotFoundError } from "@/lib/errors";
@@ -22,7 +23,7 @@ export default async function CardPage({ params }: { params: Promise<{ id: strin
   client.setQueryData(cardQuery(id).queryKey, { card });
   return (
     <HydrationBoundary state={dehydrate(client)}>
-      <CardDetail id={id} me={actorLabel(actor)} />
+      <CardDetail id={id} me={actorLabel(actor)} canAnswer={can(actor, "card.answer", card.workspace.id).ok} />
     </HydrationBoundary>
   );
 }

@@ -1,5 +1,6 @@
-import Link from "next/link";
 import { getDb } from "@/db/client";
+import { BackLink } from "@/components/ui/back-link";
+import { Section } from "@/components/ui/section";
 import { AllowHosts } from "@/components/notifications/allow-hosts";
 import { NotificationsManager } from "@/components/notifications/notifications-manager";
 import { PushDevice } from "@/components/notifications/push-device";
@@ -27,29 +28,20 @@ export default async function NotificationsPage() {
     : [[], [], []];
   return (
     <>
-      <p style={{ margin: "0 0 0.5rem" }}>
-        <Link href="/settings">← Settings</Link>
-      </p>
+      <BackLink href="/settings">Settings</BackLink>
       <h1>Notifications</h1>
-      <section className="card" aria-labelledby="push-heading">
-        <h2 id="push-heading" style={{ marginTop: 0 }}>
-          Push on this device
-        </h2>
-        <p className="muted" style={{ marginTop: 0 }}>
-          A notification for every card that needs an answer; tapping it opens the card.
-        </p>
+      <Section
+        title="Push on this device"
+        intro="A notification for every card that needs an answer; tapping it opens the card."
+      >
         <PushDevice />
-      </section>
+      </Section>
       {admin ? (
         <>
-          <section className="card" aria-labelledby="webhooks-heading">
-            <h2 id="webhooks-heading" style={{ marginTop: 0 }}>
-              Webhooks
-            </h2>
-            <p className="muted" style={{ marginTop: 0 }}>
-              Sent once per card that needs a person, never for calls your rules settle. Signed with Standard Webhooks
-              headers and retried with backoff.
-            </p>
+          <Section
+            title="Webhooks"
+            intro="Sent once per card that needs a person, never for calls your rules settle. Signed with Standard Webhooks headers and retried with backoff."
+          >
             <NotificationsManager
               initial={endpoints.map((e) => ({
                 id: e.id,
@@ -67,16 +59,13 @@ export default async function NotificationsPage() {
               }))}
               workspaces={workspaces.map((w) => ({ id: w.id, name: w.name, path: w.path }))}
             />
-          </section>
-          <section className="card" aria-labelledby="hosts-heading">
-            <h2 id="hosts-heading" style={{ marginTop: 0 }}>
-              Allowed private hosts
-            </h2>
-            <p className="muted" style={{ marginTop: 0 }}>
-              Webhooks to private, loopback and link-local addresses are refused unless the exact host is listed here.
-            </p>
+          </Section>
+          <Section
+            title="Allowed private hosts"
+            intro="Webhooks to private, loopback and link-local addresses are refused unless the exact host is listed here."
+          >
             <AllowHosts initial={hosts} envHosts={parseAllowHosts(env().COCKPIT_WEBHOOK_ALLOW_HOSTS)} />
-          </section>
+          </Section>
         </>
       ) : null}
     </>

@@ -58,6 +58,8 @@ import * as agentTokenOne from "@/app/api/v1/agent-tokens/[id]/route";
 import * as workspacesRoute from "@/app/api/v1/workspaces/route";
 import * as workspaceOne from "@/app/api/v1/workspaces/[id]/route";
 import * as invitesRoute from "@/app/api/v1/invites/route";
+import * as inviteOne from "@/app/api/v1/invites/[id]/route";
+import * as cardUndo from "@/app/api/v1/cards/[id]/undo-remember/route";
 import * as meRoute from "@/app/api/v1/me/route";
 import * as collaborators from "@/app/api/v1/collaborators/route";
 import * as collaboratorOne from "@/app/api/v1/collaborators/[id]/route";
@@ -232,6 +234,33 @@ const rows: Row[] = [
         .from((await import("@/db/schema")).cards)
         .where(eq((await import("@/db/schema")).cards.id, id));
       return { url: `/api/v1/cards/${id}/answer`, params: { id }, body: { outcome: "deny", hash: row!.hash } };
+    },
+  },
+  {
+    name: "POST /api/v1/cards/:id/undo-remember",
+    handler: cardUndo.POST,
+    method: "POST",
+    needs: "approver",
+    call: async () => {
+      // A card the approver just answered with "Always allow" (whose rule is no longer in the file: nothing to revoke).
+      const id = await admit();
+      const schema = await import("@/db/schema");
+      await opened.db
+        .update(schema.cards)
+        .set({
+          status: "allowed",
+          settledBy: "approver",
+          settledAt: new Date(),
+          settlement: {
+            outcome: "allow",
+            remember: "workspace",
+            message: null,
+            source: "user",
+            saved: { level: "exact", rules: ["Bash(git push origin gone)"], store: ".claude/settings.local.json" },
+          },
+        })
+        .where(eq(schema.cards.id, id));
+      return { url: `/api/v1/cards/${id}/undo-remember`, params: { id }, body: {} };
     },
   },
   {
@@ -463,6 +492,21 @@ const rows: Row[] = [
     method: "POST",
     needs: "admin",
     call: () => ({ url: "/api/v1/invites", body: { role: "viewer", workspaces: ["w1"] } }),
+  },
+  {
+    name: "DELETE /api/v1/invites/:id",
+    handler: inviteOne.DELETE,
+    method: "DELETE",
+    needs: "admin",
+    call: async () => {
+      const invite = await createInvite({
+        db: opened.db,
+        actor: asOwner(),
+        input: { role: "viewer", workspaces: ["w1"] },
+        baseUrl: "x",
+      });
+      return { url: "/x", params: { id: invite.id } };
+    },
   },
   {
     name: "GET /api/v1/collaborators",

@@ -2,7 +2,10 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState } from "react";
 
-/** One query cache per tab; live views keep it fresh through the card event stream, so reads stay cached a while. */
+/**
+ * The one query cache per tab, for every page (the root layout holds it): the card event stream's
+ * invalidations reach every view, the Rules page included. Live views keep it fresh, so reads stay cached a while.
+ */
 export function QueryProvider({ children }: { children: React.ReactNode }) {
   const [client] = useState(() => new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, retry: 1 } } }));
   return <QueryClientProvider client={client}>{children}</QueryClientProvider>;

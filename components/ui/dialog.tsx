@@ -1,9 +1,13 @@
 "use client";
-import { useEffect, useRef } from "react";
-import styles from "./rules.module.css";
+import { useEffect, useId, useRef } from "react";
+import { Icon } from "./icon";
+import styles from "./ui.module.css";
 
-/** A native modal dialog (focus trap, Escape, backdrop for free) sized for small screens. */
-export function Modal({
+/**
+ * A native modal dialog (focus trap, Escape, backdrop and inert page for free) sized for small screens. Escape or
+ * Close calls `onClose`; the parent unmounts it.
+ */
+export function Dialog({
   title,
   onClose,
   children,
@@ -15,6 +19,7 @@ export function Modal({
   footer: React.ReactNode;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (dialog && !dialog.open) dialog.showModal();
@@ -24,7 +29,7 @@ export function Modal({
     <dialog
       ref={ref}
       className={styles.dialog}
-      aria-label={title}
+      aria-labelledby={titleId}
       onCancel={(e) => {
         e.preventDefault();
         onClose();
@@ -32,9 +37,9 @@ export function Modal({
     >
       <div className={styles.dialogInner}>
         <div className={styles.dialogHead}>
-          <h2>{title}</h2>
+          <h2 id={titleId}>{title}</h2>
           <button type="button" onClick={onClose} aria-label="Close">
-            ✕
+            <Icon name="x" />
           </button>
         </div>
         <div className={styles.dialogBody}>{children}</div>
