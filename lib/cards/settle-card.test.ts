@@ -262,11 +262,12 @@ describe("settlement", () => {
     f.write(".claude/settings.local.json", "{}\n");
     const before = createHash("sha256").update("{}\n").digest("hex");
     const c = await card(bash("helm upgrade web ./chart", "always-audit"));
+    // The chooser's default is the narrowest offer: this exact command.
     await answer(c.id, { outcome: "allow", remember: "workspace", hash: c.hash });
     const after = createHash("sha256").update(f.read(".claude/settings.local.json")).digest("hex");
     const rows = await f.opened.db.select().from(auditEvents).where(eq(auditEvents.action, "entry.added"));
     const added = rows.find((r) => (r.detail as { cardId?: string }).cardId === c.id);
-    expect(added).toMatchObject({ agent: "claude-code", rule: "Bash(helm *)", actor: "alice" });
+    expect(added).toMatchObject({ agent: "claude-code", rule: "Bash(helm upgrade web ./chart)", actor: "alice" });
     expect(added!.detail).toMatchObject({ oldVersion: before, newVersion: after, scope: "workspace" });
   });
 
