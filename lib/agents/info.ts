@@ -18,10 +18,21 @@ export interface AgentInfo {
   readonly rulesOf?: string;
   /** What its `--mode` means, for help text ("permission mode", "approval policy"). */
   readonly modeLabel?: string;
-  /** The workspace files a person picks from when adding a rule (the first is the default); none: one per scope. */
-  readonly addFiles?: readonly { readonly file: string; readonly note: string }[];
-  /** An example rule in the agent's own words, for the add-rule form. */
+  /**
+   * The files a person picks from when adding a rule (the first is the default), with the scopes each exists in;
+   * none: one file per scope.
+   */
+  readonly addFiles?: readonly {
+    readonly file: string;
+    readonly note: string;
+    readonly scopes: readonly ("workspace" | "global")[];
+  }[];
+  /** The files (or folders) in a workspace that show it uses this agent, relative to the workspace. */
+  readonly workspaceFiles?: readonly string[];
+  /** An example rule in the agent's own words, for the add-rule form and `cockpit add --help`. */
   readonly ruleExample?: string;
+  /** What `cockpit narrow --to SPEC` takes for this agent's entries (help text, one or more lines). */
+  readonly narrowHelp?: string;
   /** Warnings every card of this agent carries (lib/cards-client/warnings.ts names them for people). */
   readonly cardWarnings?: readonly string[];
 }

@@ -38,13 +38,9 @@ const OTHER_MEANINGS: { file: string; id: string; why: string }[] = [
 const NOT_YET_MOVED = new Set<string>([
   "lib/audit/agent-events.ts",
   "lib/audit/import.ts",
-  "lib/cli/verbs/add.ts",
   "lib/cli/verbs/audit.ts",
   "lib/cli/verbs/demo.ts",
-  "lib/cli/verbs/entries.ts",
-  "lib/cli/verbs/narrow.ts",
   "lib/cli/verbs/simulate.ts",
-  "lib/entries/add-workspace-entry.ts",
   "lib/hygiene/danger.ts",
   "lib/hygiene/ineffective.ts",
   "lib/hygiene/reach.ts",

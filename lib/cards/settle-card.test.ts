@@ -1,7 +1,8 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { cardEvents, cards, sessionEntries } from "@/db/schema";
+import { auditEvents, cardEvents, cards, sessionEntries } from "@/db/schema";
 import { ConflictError } from "@/lib/errors";
 import { abortCard } from "./abort-card";
 import { admitCard, type AdmitCardInput } from "./admit-card";
@@ -255,6 +256,19 @@ describe("settlement", () => {
     await expect(answer(c.id, { outcome: "allow", remember: "workspace", hash: c.hash })).rejects.toMatchObject({
       status: 422,
     });
+  });
+
+  it("always-allow records the store edit as the Rules page does: entry.added with the file's old and new version", async () => {
+    f.write(".claude/settings.local.json", "{}\n");
+    const before = createHash("sha256").update("{}\n").digest("hex");
+    const c = await card(bash("helm upgrade web ./chart", "always-audit"));
+    // The chooser's default is the narrowest offer: this exact command.
+    await answer(c.id, { outcome: "allow", remember: "workspace", hash: c.hash });
+    const after = createHash("sha256").update(f.read(".claude/settings.local.json")).digest("hex");
+    const rows = await f.opened.db.select().from(auditEvents).where(eq(auditEvents.action, "entry.added"));
+    const added = rows.find((r) => (r.detail as { cardId?: string }).cardId === c.id);
+    expect(added).toMatchObject({ agent: "claude-code", rule: "Bash(helm upgrade web ./chart)", actor: "alice" });
+    expect(added!.detail).toMatchObject({ oldVersion: before, newVersion: after, scope: "workspace" });
   });
 
   it("still settles allow-once and says why when the store write fails", async () => {

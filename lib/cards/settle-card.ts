@@ -13,7 +13,8 @@ import { publishCardChange } from "./bus";
 import { coalesceSiblings } from "./coalesce-siblings";
 import { getCard, getCardRow } from "./get-card";
 import { rulesAgentOf, type StoreAgent } from "@/lib/agents";
-import { engineOf, storesOf } from "@/lib/agents/registry";
+import { engineOf } from "@/lib/agents/registry";
+import { addEntryAudited } from "@/lib/entries/write-entry";
 import { cardStorePaths, evaluateCall, type CardEnv } from "./policy";
 import { chosenRemember, REMEMBER_CHOICES } from "./remember-choice";
 import { conflictFor, settleOnce } from "./settle-common";
@@ -230,13 +231,17 @@ export async function settleCard({
     try {
       for (const [i, rule] of chosen.rules.entries()) {
         if (chosen.coveredBy[i]) continue; // an existing allow already covers it: no redundant copy
-        await (
-          await storesOf(rulesAgentOf(card.agent))
-        ).add({
-          ...cardStorePaths(workspace!.path, env),
+        // The Rules page's write-and-audit path: the agent's own store, and the entry.added row with both versions.
+        await addEntryAudited(db, {
+          auditActor: auditActor(actor, { workspaceId: card.workspaceId, role }),
+          actorName: who,
+          workspaceId: card.workspaceId,
+          paths: cardStorePaths(workspace!.path, env),
+          agent: rulesAgentOf(card.agent),
           scope: card.remember.workspaceScope ?? "workspace",
           action: "allow",
           rule,
+          extra: { cardId },
         });
       }
       ruleCreated = true;

@@ -1,10 +1,11 @@
 /** Helpers shared by the store CLI verbs (decide, entries, revoke, narrow, add): the CLI edge. */
 import { storeEnv } from "@/lib/config/env";
 import { exitCodeOf } from "@/lib/errors";
-import { AGENTS, type StorePaths } from "@/lib/stores/discover";
+import { agentModule, storeAgentIds } from "@/lib/agents/registry";
+import type { StorePaths } from "@/lib/stores/discover";
 import { InvalidInputError } from "@/lib/stores/errors";
 import { storePaths } from "@/lib/stores/store-paths";
-import type { Agent, Scope } from "@/lib/stores/types";
+import type { Scope } from "@/lib/stores/types";
 import type { WriteResult } from "@/lib/stores/write-common";
 
 /** Workspace from the flag (default: the current folder); home and managed file from `storePaths`. */
@@ -12,14 +13,17 @@ export function storePathsFromFlags(workspace: string | undefined): StorePaths {
   return storePaths(storeEnv(), workspace ?? process.cwd());
 }
 
-export function parseAgentFlag(value: string | undefined, required: boolean): Agent | undefined {
+/** `--agent` of the store verbs: an agent with stores (from the registry); unknown or missing is bad input. */
+export function parseAgentFlag(value: string | undefined, required: boolean): string | undefined {
   if (value === undefined) {
-    if (required) throw new InvalidInputError(`--agent is required (${AGENTS.join(", ")})`);
+    if (required) throw new InvalidInputError(`--agent is required (${storeAgentIds().join(", ")})`);
     return undefined;
   }
-  if (!(AGENTS as string[]).includes(value))
-    throw new InvalidInputError(`unknown agent "${value}" (use ${AGENTS.join(", ")})`);
-  return value as Agent;
+  try {
+    return agentModule(value, "stores").info.id;
+  } catch (error) {
+    throw new InvalidInputError((error as Error).message);
+  }
 }
 
 const SCOPES: Scope[] = ["session", "workspace", "global", "managed"];

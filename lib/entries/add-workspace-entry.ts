@@ -5,23 +5,22 @@ import { actorLabel, type Actor } from "@/lib/auth/actor";
 import { ValidationError } from "@/lib/errors";
 import { addSessionEntry } from "@/lib/session-entries/session-entries";
 import type { SessionEntryRow } from "@/lib/stores";
-import { addEntry, type AddResult } from "@/lib/stores";
-import { recordEntryChange } from "./audit";
-import { auditWorkspaceFor, requirePerson, requireStoreRight, withStoreErrors, workspaceStores } from "./context";
+import { agentInfo } from "@/lib/agents";
+import { engineOf } from "@/lib/agents/registry";
+import type { AddWrite } from "@/lib/agents/types";
+import { requirePerson, requireStoreRight, withStoreErrors, workspaceStores } from "./context";
 import { requireCan } from "@/lib/auth/access";
 import { requireFreshPasskey } from "@/lib/auth/passkeys";
-import { isToolWideText } from "@/lib/policy/tool-wide";
-import { loadShellParser } from "@/lib/agents/shared/shell-parser";
 import { auditActor } from "@/lib/audit";
 import { ACTIONS, AGENTS } from "./filters";
-
-const JSON_FILES = ["settings.json", "settings.local.json"] as const;
+import { addEntryAudited } from "./write-entry";
 
 export const AddWorkspaceEntryInput = z.object({
   workspace: z.string().min(1),
   agent: z.enum(AGENTS),
   scope: z.enum(["workspace", "global"]),
-  file: z.enum(JSON_FILES).optional(),
+  /** Which of the agent's files of that scope (its catalogue's `addFiles`); default its first. */
+  file: z.string().trim().min(1).max(200).optional(),
   action: z.enum(ACTIONS),
   rule: z.string().trim().min(1, "give the rule text").max(10_000),
 });
@@ -36,36 +35,37 @@ export async function addWorkspaceEntry({
   db: Db;
   actor: Actor;
   input: AddWorkspaceEntryInput;
-}): Promise<AddResult> {
+}): Promise<AddWrite> {
   const args = AddWorkspaceEntryInput.parse(input);
   const role = requireStoreRight(actor, "entry.add", args.workspace, args.scope);
   if (args.action === "allow") requirePerson(actor, "adding an allow rule");
-  if (args.action === "allow" && isToolWideText(args.rule, args.agent, await loadShellParser()))
+  if (args.action === "allow" && (await (await engineOf(args.agent)).isToolWide(args.rule)))
     await requireFreshPasskey(db, actor, "a tool-wide allow rule");
-  if (args.file && args.agent === "mevedel")
-    throw new ValidationError("mevedel has one store per scope: leave the file out");
-  if (args.file === "settings.local.json" && args.scope === "global")
-    throw new ValidationError("global scope has only settings.json");
+  if (args.file) checkFile(args.agent, args.scope, args.file);
   const actorName = actorLabel(actor);
   const { workspace, paths } = await workspaceStores(db, actorName, args.workspace);
-  const result = await withStoreErrors(() =>
-    addEntry({ ...paths, agent: args.agent, scope: args.scope, file: args.file, action: args.action, rule: args.rule }),
-  );
-  if (!result.unchanged) {
-    await recordEntryChange(db, {
+  return withStoreErrors(() =>
+    addEntryAudited(db, {
       auditActor: auditActor(actor, { workspaceId: workspace.id, role }),
       actorName,
-      workspaceId: auditWorkspaceFor(result.scope, workspace.id),
-      requestedIn: workspace.id,
-      action: "entry.added",
-      entryId: result.id,
+      workspaceId: workspace.id,
+      paths,
       agent: args.agent,
-      entryAction: args.action,
+      scope: args.scope,
+      action: args.action,
       rule: args.rule,
-      result,
-    });
-  }
-  return result;
+      file: args.file,
+    }),
+  );
+}
+
+/** The file must be one of the agent's files of that scope (the catalogue's `addFiles`). */
+function checkFile(agent: string, scope: "workspace" | "global", file: string): void {
+  const info = agentInfo(agent)!;
+  const files = info.addFiles ?? [];
+  if (!files.length) throw new ValidationError(`${info.label} has one store per scope: leave the file out`);
+  const here = files.filter((f) => f.scopes.includes(scope)).map((f) => f.file);
+  if (!here.includes(file)) throw new ValidationError(`${scope} scope has only ${here.join(" and ")}`);
 }
 
 export const AddWorkspaceSessionEntryInput = z.object({

@@ -69,7 +69,9 @@ describe("listWorkspaceEntries", () => {
     expect(all.entries[0]).toMatchObject({ scope: "session", rule: "Bash(npm test)", agentSessionId: "agent-1" });
     expect(all.entries.map((e) => e.scope)).toEqual(
       [...all.entries.map((e) => e.scope)].sort(
-        (a, b) => ["session", "workspace", "global"].indexOf(a) - ["session", "workspace", "global"].indexOf(b),
+        (a, b) =>
+          ["session", "workspace", "global", "managed"].indexOf(a) -
+          ["session", "workspace", "global", "managed"].indexOf(b),
       ),
     );
     const invalid = all.stores.find((s) => s.path === sb.abs(".claude/settings.json"))!;

@@ -2,7 +2,8 @@ import "server-only";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { actorLabel, type Actor } from "@/lib/auth/actor";
-import { listEntries, readStoreBytes, type Entry, type StoreInfo } from "@/lib/stores";
+import { listAllEntries } from "@/lib/agents/all-stores";
+import { readStoreBytes, type Entry, type StoreInfo } from "@/lib/stores";
 import { ruleUsage } from "./impact";
 import { withStoreErrors, workspaceStores } from "./context";
 import { requireCan } from "@/lib/auth/access";
@@ -57,7 +58,7 @@ export async function listWorkspaceEntries({
   requireCan(actor, "entry.view", args.workspace);
   const { workspace, paths, sessionSource } = await workspaceStores(db, actorLabel(actor), args.workspace);
   const sessionRows = await sessionSource.list();
-  const listing = await withStoreErrors(() => listEntries({ ...paths, sessionRows }));
+  const listing = await withStoreErrors(() => listAllEntries({ ...paths, sessionRows }));
   const storeOrder = new Map(listing.stores.map((s, i) => [s.path, i]));
   const all = listing.entries
     .map((e, i) => ({ e, i }))

@@ -4,9 +4,9 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { actorLabel, type Actor } from "@/lib/auth/actor";
 import { NotFoundError } from "@/lib/errors";
+import { editEntry, listAllEntries } from "@/lib/agents/all-stores";
 import {
   listEntries,
-  narrowEntry,
   previewNarrowing as previewStoreNarrowing,
   suggestNarrowings,
   type NarrowResult,
@@ -45,11 +45,10 @@ export async function narrowWorkspaceEntry({
   requireCan(actor, "entry.narrow", args.workspace);
   const actorName = actorLabel(actor);
   const { workspace, paths } = await workspaceStores(db, actorName, args.workspace);
-  const entry = (await withStoreErrors(() => listEntries(paths))).entries.find((e) => e.id === args.id);
+  const entry = (await withStoreErrors(() => listAllEntries(paths))).entries.find((e) => e.id === args.id);
   const role = requireStoreRight(actor, "entry.narrow", args.workspace, entry?.scope ?? "workspace");
-  const result = await withStoreErrors(() =>
-    narrowEntry({ ...paths, id: args.id, to: args.to, expectedVersion: args.version }),
-  );
+  const target = { ...paths, id: args.id, to: args.to, expectedVersion: args.version };
+  const result = await withStoreErrors(() => editEntry(target, (stores) => stores.narrow(target)));
   await recordEntryChange(db, {
     auditActor: auditActor(actor, { workspaceId: workspace.id, role }),
     actorName,

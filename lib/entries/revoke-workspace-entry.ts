@@ -2,7 +2,8 @@ import "server-only";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { actorLabel, type Actor } from "@/lib/auth/actor";
-import { listEntries, revokeEntryDetailed, type WriteResult } from "@/lib/stores";
+import { editEntry, listAllEntries } from "@/lib/agents/all-stores";
+import { revokeEntryDetailed, type WriteResult } from "@/lib/stores";
 import { recordEntryChange } from "./audit";
 import { auditWorkspaceFor, requireStoreRight, withStoreErrors, workspaceStores } from "./context";
 import { requireCan } from "@/lib/auth/access";
@@ -33,17 +34,18 @@ export async function revokeWorkspaceEntry({
   const isSession = args.id.startsWith("session:");
   const listed = isSession
     ? null
-    : (await withStoreErrors(() => listEntries(paths))).entries.find((e) => e.id === args.id);
+    : (await withStoreErrors(() => listAllEntries(paths))).entries.find((e) => e.id === args.id);
   const role = requireStoreRight(actor, "entry.revoke", args.workspace, listed?.scope ?? "session");
-  // The store layer finds the entry by id (one read of the stores) and gives it back for the audit row.
-  const { result, entry } = await withStoreErrors(() =>
-    revokeEntryDetailed({
-      ...paths,
-      id: args.id,
-      expectedVersion: isSession ? undefined : args.version,
-      sessionSource,
-    }),
-  );
+  // The agent's stores find the entry by id and give it back for the audit row; session rows live in the database.
+  const { entry, ...result } = isSession
+    ? await withStoreErrors(async () => {
+        const { result, entry } = await revokeEntryDetailed({ ...paths, id: args.id, sessionSource });
+        return { ...result, entry: entry ?? undefined };
+      })
+    : await withStoreErrors(() => {
+        const target = { ...paths, id: args.id, expectedVersion: args.version };
+        return editEntry(target, (stores) => stores.revoke(target));
+      });
   // Session rows are deleted together with their own audit row (lib/session-entries).
   if (!isSession) {
     await recordEntryChange(db, {

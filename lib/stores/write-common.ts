@@ -5,12 +5,14 @@ import type { StorePaths } from "./discover";
 import { ConflictError, InvalidStoreError, NotFoundError, ReadOnlyStoreError, SymlinkRefusedError } from "./errors";
 import { loadAllStores } from "./list-entries";
 import type { LoadedStore } from "./load-store";
-import type { LocatedEntry, Scope } from "./types";
+import type { Agent, LocatedEntry, Scope } from "./types";
 
 export const GLOBAL_WARNING = "global entry: this file affects every project";
 
 export interface EntryRef extends StorePaths {
   id: string;
+  /** Only this agent's stores hold it (unset: any agent's). */
+  agent?: Agent;
   /** The store version the entry was listed from; writes refuse when the file has moved on. */
   expectedVersion?: string;
   /** Compute and check everything, report the change, write nothing (for confirmations). */

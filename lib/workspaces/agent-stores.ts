@@ -1,31 +1,27 @@
 import fs from "node:fs";
 import path from "node:path";
-import { storeEnv } from "@/lib/config/env";
-import { discoverStores } from "@/lib/stores/discover";
-import { storePaths } from "@/lib/stores/store-paths";
-import type { Agent } from "@/lib/stores/types";
-
-export type AgentName = Agent;
+import { AGENT_LIST } from "@/lib/agents";
 
 export interface StorePresence {
-  agent: AgentName;
+  agent: string;
   file: string;
   path: string;
   exists: boolean;
 }
 
-/** Which of the agents' workspace settings files (DESIGN.md "Backing stores") exist in a folder; reads only directory entries. */
+/** Which of the agents' workspace files (their catalogue's `workspaceFiles`) exist in a folder; reads only directory entries. */
 export function detectAgentStores(folder: string): StorePresence[] {
-  return discoverStores(storePaths(storeEnv(), folder))
-    .filter((s) => s.scope === "workspace")
-    .map((s) => {
+  return AGENT_LIST.flatMap((a) =>
+    ("workspaceFiles" in a ? a.workspaceFiles : []).map((file) => {
+      const full = path.resolve(folder, file);
       let exists = false;
       try {
-        const stat = fs.lstatSync(s.path);
-        exists = stat.isFile() || stat.isSymbolicLink();
+        const stat = fs.lstatSync(full);
+        exists = stat.isFile() || stat.isSymbolicLink() || stat.isDirectory();
       } catch {
         exists = false;
       }
-      return { agent: s.agent, file: path.relative(folder, s.path), path: s.path, exists };
-    });
+      return { agent: a.id, file, path: full, exists };
+    }),
+  );
 }

@@ -4,11 +4,13 @@ export const info = {
   id: "claude-code",
   label: "Claude Code",
   hasStores: true,
+  workspaceFiles: [".claude/settings.json", ".claude/settings.local.json"],
   hasConnector: true,
   modeLabel: "permission mode (default, acceptEdits, plan, bypassPermissions, dontAsk)",
   addFiles: [
-    { file: "settings.local.json", note: "personal, not committed" },
-    { file: "settings.json", note: "shared with the project" },
+    { file: "settings.local.json", note: "personal, not committed", scopes: ["workspace"] },
+    { file: "settings.json", note: "shared with the project", scopes: ["workspace", "global"] },
   ],
   ruleExample: "Shell(git status:*)",
+  narrowHelp: "allow | ask | deny, or the new rule text, e.g. 'Shell(git status:*)'",
 } as const satisfies AgentInfo;

@@ -4,13 +4,15 @@ export const info = {
   id: "commandcode",
   label: "Command Code",
   hasStores: true,
+  workspaceFiles: [".commandcode/settings.json", ".commandcode/settings.local.json"],
   hasConnector: true,
   // Its hook docs never say a hook's allow skips Command Code's own prompt (docs/agents.md).
   cardWarnings: ["agent may still ask"],
   modeLabel: "mode (default, accept-edits, plan, yolo, dont-ask)",
   addFiles: [
-    { file: "settings.local.json", note: "personal, not committed" },
-    { file: "settings.json", note: "shared with the project" },
+    { file: "settings.local.json", note: "personal, not committed", scopes: ["workspace"] },
+    { file: "settings.json", note: "shared with the project", scopes: ["workspace", "global"] },
   ],
   ruleExample: "Shell(git status:*)",
+  narrowHelp: "allow | ask | deny, or the new rule text, e.g. 'Shell(git status:*)'",
 } as const satisfies AgentInfo;

@@ -168,6 +168,15 @@ describe("gemini stores", () => {
     );
   });
 
+  it("lists the built-in defaults only where Gemini is in use, so other agents' Rules pages stay theirs", async () => {
+    const stores = await storesOf("gemini");
+    expect((await stores.list(scope())).stores.some((s) => s.path.endsWith("policies/write.toml"))).toBe(true);
+    await rm(path.join(home, ".gemini"), { recursive: true, force: true });
+    const bare = await stores.list(scope());
+    expect(bare.entries).toEqual([]);
+    expect(bare.stores.filter((s) => s.readOnlyReason === "built into Gemini CLI")).toEqual([]);
+  });
+
   it("lists settings-derived rules (the hidden narrowing deny too) and folder trust, read-only", async () => {
     await writeFile(
       path.join(home, ".gemini", "settings.json"),

@@ -111,8 +111,12 @@ export function geminiListing({ stores, workspace, home, versions }: ListingInpu
   const infos: StoreInfo[] = [];
   const version = (file: string) => versions.get(file) ?? "missing";
 
+  // Gemini's built-in defaults are listed where Gemini is in use (any policy or settings file of its own), so a
+  // machine without Gemini does not get ~40 read-only rules on every workspace's Rules page.
+  const inUse = stores.files.some((f) => f.tier !== "default") || stores.settings.some((s) => s.exists);
   for (const f of stores.files) {
     const builtin = f.tier === "default";
+    if (builtin && !inUse) continue;
     const v = builtin ? "builtin" : version(f.path);
     const writable = !f.readOnly && !f.invalid && (f.tier === "user" || f.tier === "workspace");
     const error = f.invalid

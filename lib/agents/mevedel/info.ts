@@ -4,7 +4,12 @@ export const info = {
   id: "mevedel",
   label: "mevedel",
   hasStores: true,
+  workspaceFiles: [".mevedel/permissions.el"],
   hasConnector: false,
   modeLabel: "mode (ask, edits, full-auto)",
   ruleExample: '("Bash" :pattern "git log *") or (:path "~/notes" :access read)',
+  narrowHelp: `a full form '("Bash" :pattern "git log*" :action allow)', or modifiers:
+    allow|ask|deny  pattern:"V"  path:P  domain:D  name:N       (rules)
+    exact  read  path:P                                         (resource grants)
+    network:off  drop-fs:P  fs-exact:P  fs-read:P               (profiles)`,
 } as const satisfies AgentInfo;

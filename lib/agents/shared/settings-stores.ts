@@ -12,14 +12,14 @@ import type { AgentStores } from "../types";
 
 export function settingsStores(agent: Agent): AgentStores {
   return {
-    async list(scope) {
-      return listEntries({ ...scope, agent });
+    async list({ workspace, home, managedSettingsPath }) {
+      return listEntries({ workspace, home, managedSettingsPath, agent });
     },
     async revoke(target) {
-      const { result, entry } = await revokeEntryDetailed(target);
+      const { result, entry } = await revokeEntryDetailed({ ...target, agent });
       return { ...result, ...(entry ? { entry } : {}) };
     },
-    narrow: (target) => narrowEntry(target),
+    narrow: (target) => narrowEntry({ ...target, agent }),
     add: (input) => addEntry({ ...input, agent }),
     workspaceFiles(scope) {
       return discoverStores({ ...scope, managedSettingsPath: null }, agent)

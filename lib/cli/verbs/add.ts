@@ -1,17 +1,25 @@
-import { addEntry } from "@/lib/stores/add-entry";
+import { AGENT_LIST, STORE_AGENTS } from "@/lib/agents";
+import { storesOf } from "@/lib/agents/registry";
 import { describeWrite, parseAgentFlag, storePathsFromFlags } from "../store-support";
 import { sweepStoreFolders } from "@/lib/stores/sweep-store-folders";
 import { parseFlags, UsageError, type Verb } from "../verb";
+
+/** The files `--file` picks from, per agent (the first is the default). */
+function fileHelp(): string {
+  return AGENT_LIST.flatMap((a) =>
+    "addFiles" in a ? [`${a.id} ${a.addFiles.map((f) => f.file).join(" or ")}`] : [],
+  ).join("; ");
+}
 
 const usage = `Usage: cockpit add --workspace DIR --agent A --scope workspace|global --action allow|ask|deny --rule TEXT [--file settings.local.json] [--dry-run]
 
   Add an explicitly authored rule to a workspace or global store (the file and its folder are
   created when missing). Global rules affect every project.
 
-  --agent A        claude-code | commandcode | mevedel
-  --rule TEXT      'Bash(npm test:*)'; for mevedel also '("Bash" :pattern "make *")' or a grant
-                   '(:path "~/.npm" :access read :recursive t)'
-  --file NAME      JSON agents, workspace scope: settings.json or settings.local.json (default)
+  --agent A        ${STORE_AGENTS.join(" | ")}
+  --rule TEXT      the rule as the agent writes it:
+${AGENT_LIST.flatMap((a) => ("ruleExample" in a ? [`                     ${a.id}: ${a.ruleExample}`] : [])).join("\n")}
+  --file NAME      workspace scope, agents with several files: ${fileHelp()}
   --dry-run        show the file and line that would change; write nothing`;
 
 export const addVerb: Verb = {
@@ -42,9 +50,10 @@ export const addVerb: Verb = {
     const agent = parseAgentFlag(values.agent, true)!;
     const paths = storePathsFromFlags(values.workspace);
     await sweepStoreFolders(paths);
-    const result = await addEntry({
+    const result = await (
+      await storesOf(agent)
+    ).add({
       ...paths,
-      agent,
       scope: values.scope,
       action: values.action,
       rule: values.rule,

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { revealHidden, terminalJson } from "@/lib/text/reveal";
 import { parseAgentFlag, parseScopeFlag, storePathsFromFlags } from "../store-support";
-import { listEntries } from "@/lib/stores/list-entries";
+import { STORE_AGENTS } from "@/lib/agents";
+import { listAllEntries } from "@/lib/agents/all-stores";
 import type { Entry, StoreInfo } from "@/lib/stores/types";
 import { parseFlags, UsageError, type Verb } from "../verb";
 
@@ -13,7 +14,7 @@ const usage = `Usage: cockpit entries --workspace DIR [--json] [--agent A] [--sc
   --workspace DIR   project folder (default: the current folder); global stores come from $HOME
   --json            print a JSON array of entries; each invalid store adds one element
                     {"kind":"store","store":{…,"valid":false,"error"},"error"}
-  --agent A         claude-code | commandcode | mevedel
+  --agent A         ${STORE_AGENTS.join(" | ")}
   --scope S         workspace | global | managed | session
   --stores          with --json, print {"entries","stores"} instead of the array
 
@@ -96,7 +97,7 @@ export const entriesVerb: Verb = {
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     const agent = parseAgentFlag(values.agent, false);
     const scope = parseScopeFlag(values.scope);
-    const { entries, stores } = await listEntries({ ...storePathsFromFlags(values.workspace), agent, scope });
+    const { entries, stores } = await listAllEntries({ ...storePathsFromFlags(values.workspace), agent, scope });
     if (values.json)
       process.stdout.write(terminalJson(values.stores ? { entries, stores } : entriesJson(entries, stores), 2) + "\n");
     // Store files come from cloned repositories too: their text never drives the terminal.

@@ -1,18 +1,20 @@
 import { describeWrite, storePathsFromFlags } from "../store-support";
-import { narrowEntry } from "@/lib/stores/narrow-entry";
+import { AGENT_LIST } from "@/lib/agents";
+import { editEntry } from "@/lib/agents/all-stores";
 import { sweepStoreFolders } from "@/lib/stores/sweep-store-folders";
 import { parseFlags, UsageError, type Verb } from "../verb";
+
+/** SPEC per agent, from the catalogue. */
+function specHelp(): string {
+  return AGENT_LIST.flatMap((a) => ("narrowHelp" in a ? [`  SPEC for ${a.id}: ${a.narrowHelp}`] : [])).join("\n");
+}
 
 const usage = `Usage: cockpit narrow ID --to SPEC --workspace DIR [--version SHA256] [--dry-run]
 
   Replace an entry in place with a narrower one. The policy engine must prove the new entry
   authorises a subset of the old; otherwise nothing changes ("cannot prove narrower: …").
 
-  SPEC for JSON rules: allow | ask | deny, or the new rule text, e.g. 'Shell(git status:*)'.
-  SPEC for mevedel: a full form '("Bash" :pattern "git log*" :action allow)', or modifiers:
-    allow|ask|deny  pattern:"V"  path:P  domain:D  name:N       (rules)
-    exact  read  path:P                                         (resource grants)
-    network:off  drop-fs:P  fs-exact:P  fs-read:P               (profiles)
+${specHelp()}
 
   --workspace DIR   project folder (default: the current folder)
   --dry-run         show the file and line that would change; write nothing
@@ -37,13 +39,14 @@ export const narrowVerb: Verb = {
     if (!values.to) throw new UsageError("--to SPEC is required");
     const paths = storePathsFromFlags(values.workspace);
     await sweepStoreFolders(paths);
-    const result = await narrowEntry({
+    const target = {
       ...paths,
       id: positionals[0]!,
       to: values.to,
       expectedVersion: values.version,
       dryRun: values["dry-run"],
-    });
+    };
+    const result = await editEntry(target, (stores) => stores.narrow(target));
     process.stdout.write(describeWrite("narrowed", result));
     return 0;
   },

@@ -1,5 +1,5 @@
 import { describeWrite, storePathsFromFlags } from "../store-support";
-import { revokeEntry } from "@/lib/stores/revoke-entry";
+import { editEntry } from "@/lib/agents/all-stores";
 import { sweepStoreFolders } from "@/lib/stores/sweep-store-folders";
 import { parseFlags, UsageError, type Verb } from "../verb";
 
@@ -27,12 +27,8 @@ export const revokeVerb: Verb = {
     if (positionals.length !== 1) throw new UsageError("revoke takes exactly one entry id");
     const paths = storePathsFromFlags(values.workspace);
     await sweepStoreFolders(paths);
-    const result = await revokeEntry({
-      ...paths,
-      id: positionals[0]!,
-      expectedVersion: values.version,
-      dryRun: values["dry-run"],
-    });
+    const target = { ...paths, id: positionals[0]!, expectedVersion: values.version, dryRun: values["dry-run"] };
+    const result = await editEntry(target, (stores) => stores.revoke(target));
     process.stdout.write(describeWrite("revoked", result));
     return 0;
   },
