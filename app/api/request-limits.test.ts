@@ -81,7 +81,7 @@ describe("request body limits", () => {
     const { stream, pulled } = endless();
     const res = await send(login.POST, "/api/auth/login", stream, { headers: { "content-length": String(300e6) } });
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ error: "the body is larger than 64 KiB" });
+    expect(await res.json()).toEqual({ error: "the body is larger than 64 KiB", code: "too_large" });
     expect(res.headers.get("connection")).toBe("close");
     expect(pulled.bytes).toBeLessThanOrEqual(32 * 1024);
   });
@@ -96,7 +96,7 @@ describe("request body limits", () => {
   it("JSON nested deeper than 64 levels is 400, not 500; 64 levels still parse", async () => {
     const deep = await send(login.POST, "/api/auth/login", nested(30_000));
     expect(deep.status).toBe(400);
-    expect(await deep.json()).toEqual({ error: "the body nests deeper than 64 levels" });
+    expect(await deep.json()).toEqual({ error: "the body nests deeper than 64 levels", code: "invalid_request" });
     const agentDeep = await send(agentCards.POST, "/api/agent/v1/cards", nested(65), { bearer: token });
     expect(agentDeep.status).toBe(400);
     const deepInput = `{"agent":"claude-code","sessionId":"d","tool":"Bash","input":{"command":"ls","x":${"[".repeat(200_000)}${"]".repeat(200_000)}}}`;
@@ -124,7 +124,7 @@ describe("request body limits", () => {
       bearer: token,
     });
     expect(tooBig.status).toBe(413);
-    expect(await tooBig.json()).toEqual({ error: "the body is larger than 1 MiB" });
+    expect(await tooBig.json()).toEqual({ error: "the body is larger than 1 MiB", code: "too_large" });
     const hookBig = await send(hook.POST, "/api/agent/v1/hooks/claude-code", endless().stream, {
       bearer: token,
       params: { agent: "claude-code" },

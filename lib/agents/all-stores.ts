@@ -3,7 +3,7 @@
  * list and edit. An entry id names its store, so an edit by id asks each agent's stores in turn.
  */
 import path from "node:path";
-import { AppError, NotFoundError } from "@/lib/errors";
+import { AppError, EntryNotFoundError } from "@/lib/errors";
 import type { Scope } from "@/lib/policy";
 import { isSessionEntryId, sessionEntryId, type SessionEntryRow } from "@/lib/stores/session";
 import type { Entry, StoreInfo } from "@/lib/stores/types";
@@ -89,7 +89,7 @@ export async function editEntry<T extends StoreWrite>(
   target: EntryTarget,
   edit: (stores: AgentStores) => Promise<T>,
 ): Promise<T> {
-  if (isSessionEntryId(target.id)) throw new NotFoundError(`session entry ${target.id} needs the running server`);
+  if (isSessionEntryId(target.id)) throw new EntryNotFoundError(`session entry ${target.id} needs the running server`);
   for (const agent of storeAgentIds()) {
     try {
       return await edit(await storesOf(agent));
@@ -97,5 +97,5 @@ export async function editEntry<T extends StoreWrite>(
       if (!(error instanceof AppError && error.code === "not_found")) throw error;
     }
   }
-  throw new NotFoundError(`no entry ${target.id} — refresh`);
+  throw new EntryNotFoundError(`no entry ${target.id} — refresh`);
 }

@@ -1,3 +1,4 @@
+import { ValidationError } from "@/lib/errors";
 import path from "node:path";
 import { z } from "zod";
 import { agentModule } from "@/lib/agents/registry";
@@ -38,7 +39,7 @@ export async function engineFor(agent: string): Promise<AgentEngine> {
 }
 
 /** Bad input for one call (unknown mode…): the CLI's usage error, one `{"error"}` line in `--jsonl`. */
-export class DecideInputError extends Error {}
+export class DecideInputError extends ValidationError {}
 
 /**
  * Decides calls for one workspace, keeping one policy snapshot per agent and session. `checkStores()` makes

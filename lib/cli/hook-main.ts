@@ -1,5 +1,6 @@
 import { hookVerb } from "./verbs/hook";
-import { UsageError } from "./verb";
+import { AppError } from "@/lib/errors";
+import { exitCodeOf, reportFailure } from "./exit-codes";
 
 /**
  * `cockpit hook …` on its own: agents start it on every tool call, so this entry (bundled apart as
@@ -16,11 +17,8 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await hookVerb.run(rest);
   } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`cockpit hook: ${error.message}\n\n${hookVerb.usage}\n`);
-      return 2;
-    }
-    process.stderr.write(`cockpit hook: ${(error as Error).message}\n`);
-    return 1;
+    // An agent shows what the hook prints: one line, never a stack.
+    const shown = exitCodeOf(error) === null ? new AppError((error as Error)?.message ?? String(error)) : error;
+    return reportFailure(hookVerb, shown);
   }
 }

@@ -1,8 +1,7 @@
 import { CockpitEnv } from "@/lib/config/env";
 import { configureStoreReads } from "@/lib/stores/read-store";
-import { revealHidden } from "@/lib/text/reveal";
-import { cliFailure } from "./store-support";
-import { CliError, UsageError, type Verb } from "./verb";
+import { reportFailure } from "./exit-codes";
+import type { Verb } from "./verb";
 import { verbs } from "./verbs/index";
 
 function topUsage(): string {
@@ -48,29 +47,6 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await verb.run(rest);
   } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`cockpit ${verb.name}: ${revealHidden(error.message)}\n\n${verb.usage}\n`);
-      return 2;
-    }
-    if (error instanceof CliError) {
-      process.stderr.write(`cockpit ${verb.name}: ${revealHidden(error.message)}\n`);
-      return error.exitCode;
-    }
-    // Store refusals (changed on disk, symlink, invalid file, not narrower…) are one-line reasons.
-    const failure = cliFailure(error);
-    if (failure) {
-      process.stderr.write(
-        `cockpit ${verb.name}: ${revealHidden(failure.message)}\n${failure.usage ? `\n${verb.usage}\n` : ""}`,
-      );
-      return failure.usage ? 2 : 1;
-    }
-    // node:util parseArgs throws TypeErrors with codes for unknown/missing flags.
-    const code = (error as { code?: string }).code;
-    if (typeof code === "string" && code.startsWith("ERR_PARSE_ARGS")) {
-      process.stderr.write(`cockpit ${verb.name}: ${(error as Error).message}\n\n${verb.usage}\n`);
-      return 2;
-    }
-    process.stderr.write(`cockpit ${verb.name}: ${(error as Error).stack ?? String(error)}\n`);
-    return 1;
+    return reportFailure(verb, error);
   }
 }

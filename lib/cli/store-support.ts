@@ -1,9 +1,8 @@
 /** Helpers shared by the store CLI verbs (decide, entries, revoke, narrow, add): the CLI edge. */
 import { storeEnv } from "@/lib/config/env";
-import { exitCodeOf } from "@/lib/errors";
+import { InvalidInputError } from "@/lib/errors";
 import { agentModule, storeAgentIds } from "@/lib/agents/registry";
 import type { StorePaths } from "@/lib/stores/discover";
-import { InvalidInputError } from "@/lib/stores/errors";
 import { storePaths } from "@/lib/stores/store-paths";
 import type { Scope } from "@/lib/stores/types";
 import type { WriteResult } from "@/lib/stores/write-common";
@@ -32,16 +31,6 @@ export function parseScopeFlag(value: string | undefined): Scope | undefined {
   if (!(SCOPES as string[]).includes(value))
     throw new InvalidInputError(`unknown scope "${value}" (use ${SCOPES.join(", ")})`);
   return value as Scope;
-}
-
-/**
- * How a typed error reaches the terminal, by its exit code: 2 is a usage error (bad input), every
- * refusal (conflict, invalid store, symlink, read-only, not found, not narrower) is one line, exit 1.
- */
-export function cliFailure(error: unknown): { usage: boolean; message: string } | null {
-  const exitCode = exitCodeOf(error);
-  if (exitCode === null) return null;
-  return { usage: exitCode === 2, message: (error as Error).message };
 }
 
 /** What a write changed, for people: file, line before/after, and the global warning. */

@@ -1,3 +1,4 @@
+import { ValidationError } from "@/lib/errors";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 
 /** One CLI verb: its name, one-line summary, full usage text and runner. */
@@ -5,21 +6,13 @@ export interface Verb {
   name: string;
   summary: string;
   usage: string;
-  /** Returns the process exit code. Throw UsageError for bad flags. */
+  /**
+   * Returns the process exit code. Throw a lib/errors error for anything else: its `code` gives the exit code
+   * (lib/cli/exit-codes.ts); a ValidationError (bad flags or input) is printed with this usage.
+   */
   run(argv: string[]): Promise<number>;
-}
-
-/** Bad flags or arguments: printed with the verb's usage, exit 2. */
-export class UsageError extends Error {}
-
-/** A refusal or failure the user should read as one line: exit 1. */
-export class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-  ) {
-    super(message);
-  }
+  /** Bad input is reported in one line, without the usage (`decide`: scripts read its stderr; documented). */
+  oneLineErrors?: boolean;
 }
 
 /** Strict flag parsing shared by verbs: unknown flags are usage errors. */

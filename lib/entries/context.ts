@@ -54,7 +54,7 @@ export async function workspaceStores(db: Db, actorName: string, workspaceId: st
   return { workspace, paths, sessionSource: sessionEntrySource(db, { actorName, workspaceId }) };
 }
 
-export type { RefusalKind } from "@/lib/stores/errors";
+export type { RefusalKind } from "@/lib/errors";
 
 /**
  * Runs store work. Store refusals are AppErrors carrying their status, exit code and `details.kind`

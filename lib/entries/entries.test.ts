@@ -301,7 +301,7 @@ describe("writes", () => {
         actor: owner,
         input: { workspace: "w", agent: "commandcode", scope: "workspace", action: "allow", rule: "Shell(" },
       }),
-    ).rejects.toMatchObject({ status: 422, message: /invalid rule/ });
+    ).rejects.toMatchObject({ status: 400, code: "invalid_request", message: /invalid rule/ });
     const again = await addWorkspaceEntry({
       db: db(),
       actor: owner,

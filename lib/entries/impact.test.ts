@@ -102,7 +102,7 @@ describe("POST /api/v1/entries/impact", () => {
     expect(narrow.body.changed.map((c: { event: { input: { command: string } } }) => c.event.input.command)).toEqual([
       "npm test --watch",
     ]);
-    expect((await impact({ workspace: "w", id: npm.id, to: "Bash(" })).status).toBe(422);
+    expect((await impact({ workspace: "w", id: npm.id, to: "Bash(" })).status).toBe(400);
     // A stricter action: every replayed call now asks.
     expect((await impact({ workspace: "w", id: npm.id, to: "ask" })).body.changed).toHaveLength(2);
     expect((await impact({ workspace: "w", id: "nope" })).status).toBe(404);

@@ -6,7 +6,7 @@ import { auditEvents } from "@/db/schema";
 import { apiEvent } from "@/lib/audit/query";
 import { actorLabel, type Actor } from "@/lib/auth/actor";
 import { rulesAgentOf } from "@/lib/agents";
-import { UnprocessableError, NotFoundError } from "@/lib/errors";
+import { NotFoundError, UnprocessableError, ValidationError } from "@/lib/errors";
 import { type Decision, type Rule } from "@/lib/policy";
 import { decideWith, loadPolicy, type PolicySnapshot } from "@/lib/agents/shared/ladder-snapshot";
 import { listEntries, type Entry } from "@/lib/stores";
@@ -128,7 +128,7 @@ async function replayImpact({
     try {
       replacement = (await narrowedRule({ ...paths, id: entry.id, to: args.to })) ?? null;
     } catch (error) {
-      throw new UnprocessableError(`the narrower entry does not parse: ${(error as Error).message}`);
+      throw new ValidationError(`the narrower entry does not parse: ${(error as Error).message}`);
     }
     if (!replacement) throw new UnprocessableError("the narrower entry is not a rule");
   }

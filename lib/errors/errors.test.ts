@@ -1,32 +1,62 @@
 import { describe, expect, it } from "vitest";
-import * as stores from "@/lib/stores/errors";
-import { cliFailure } from "@/lib/cli/store-support";
-import { AppError, ConflictError, exitCodeOf, statusOf, ValidationError } from "./index";
+import { EXIT_CODES, exitCodeOf } from "@/lib/cli/exit-codes";
+import {
+  AppError,
+  ConflictError,
+  EntryNotFoundError,
+  ForbiddenError,
+  InvalidInputError,
+  InvalidStoreError,
+  NarrowingRefusedError,
+  NotFoundError,
+  ReadOnlyStoreError,
+  statusOf,
+  StoreChangedError,
+  StoreLockedError,
+  SymlinkRefusedError,
+  UnprocessableError,
+  ValidationError,
+} from "./index";
 
-describe("one error hierarchy", () => {
+describe("one error set", () => {
   it.each([
-    [new stores.ConflictError(), 409, 1, "changed-on-disk"],
-    [new stores.StoreLockedError("locked"), 409, 1, "locked"],
-    [new stores.SymlinkRefusedError("link"), 409, 1, "symlink"],
-    [new stores.InvalidStoreError("bad"), 422, 1, "invalid-store"],
-    [new stores.NarrowingRefusedError("wider"), 422, 1, "not-narrower"],
-    [new stores.InvalidInputError("bad rule"), 422, 2, "invalid-input"],
-    [new stores.ReadOnlyStoreError("managed"), 403, 1, "read-only"],
-    [new stores.NotFoundError("gone"), 404, 1, "not-found"],
-  ] as const)("%s carries its status, exit code and refusal kind", (error, status, exitCode, kind) => {
-    expect(error).toBeInstanceOf(AppError);
-    expect(error).toBeInstanceOf(stores.StoreError);
-    expect(statusOf(error)).toBe(status);
-    expect(exitCodeOf(error)).toBe(exitCode);
-    expect(error.details).toEqual({ kind });
-    expect(error.name).toBe(error.constructor.name);
+    [new StoreChangedError(), ConflictError, 409, "conflict", 1, "changed-on-disk"],
+    [new StoreLockedError("locked"), ConflictError, 409, "conflict", 1, "locked"],
+    [new SymlinkRefusedError("link"), ConflictError, 409, "conflict", 1, "symlink"],
+    [new InvalidStoreError("bad"), UnprocessableError, 422, "unprocessable", 1, "invalid-store"],
+    [new NarrowingRefusedError("wider"), UnprocessableError, 422, "unprocessable", 1, "not-narrower"],
+    [new InvalidInputError("bad rule"), ValidationError, 400, "invalid_request", 2, "invalid-input"],
+    [new ReadOnlyStoreError("managed"), ForbiddenError, 403, "forbidden", 1, "read-only"],
+    [new EntryNotFoundError("gone"), NotFoundError, 404, "not_found", 1, "not-found"],
+  ] as const)(
+    "a store refusal (%s) is its general class, with its status, code, exit code and refusal kind",
+    (error, general, status, code, exitCode, kind) => {
+      expect(error).toBeInstanceOf(AppError);
+      expect(error).toBeInstanceOf(general);
+      expect(statusOf(error)).toBe(status);
+      expect(error.code).toBe(code);
+      expect(exitCodeOf(error)).toBe(exitCode);
+      expect(error.details).toEqual({ kind });
+      expect(error.name).toBe(error.constructor.name);
+    },
+  );
+
+  it("invalid input has one mapping: 400 invalid_request over HTTP, a usage error (exit 2) in the CLI", () => {
+    for (const error of [new InvalidInputError("invalid rule: Bash("), new ValidationError("unknown agent")]) {
+      expect(statusOf(error)).toBe(400);
+      expect(error.code).toBe("invalid_request");
+      expect(exitCodeOf(error)).toBe(2);
+    }
+    expect(exitCodeOf(new StoreChangedError())).toBe(1);
   });
 
-  it("invalid input has one mapping: 422 over HTTP, a usage error (exit 2) in the CLI", () => {
-    const error = new stores.InvalidInputError("invalid rule: Bash(");
-    expect(statusOf(error)).toBe(422);
-    expect(cliFailure(error)).toEqual({ usage: true, message: "invalid rule: Bash(" });
-    expect(cliFailure(new stores.ConflictError())).toEqual({ usage: false, message: "changed on disk — refresh" });
+  it("every code an AppError in lib/errors carries has an exit code", async () => {
+    const all = await import("./index");
+    for (const value of Object.values(all)) {
+      if (typeof value !== "function" || !(value.prototype instanceof AppError)) continue;
+      const error = new (value as new (m: string, d?: unknown) => AppError)("x", 1);
+      expect(EXIT_CODES[error.code], `${value.name} → ${error.code}`).toBeDefined();
+    }
   });
 
   it("maps by properties, never by class name", () => {
@@ -35,7 +65,6 @@ describe("one error hierarchy", () => {
     impostor.name = "ConflictError";
     expect(statusOf(impostor)).toBe(500);
     expect(exitCodeOf(impostor)).toBeNull();
-    expect(cliFailure(impostor)).toBeNull();
     expect(statusOf(new ConflictError("taken"))).toBe(409);
     expect(exitCodeOf(new ValidationError("bad"))).toBe(2);
     expect(statusOf("not an error")).toBe(500);

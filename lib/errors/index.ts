@@ -1,12 +1,12 @@
 /**
- * The one error hierarchy: every typed error a verb or a layer below it (lib/stores) throws carries its
- * HTTP status, a stable code, and its CLI exit code (2: bad input, shown with the verb's usage; 1: a
- * refusal, one line). lib/http and lib/cli map errors by these properties, never by class names.
+ * The one error set (docs/decisions/0007-one-error-set.md): every typed error a verb, the CLI or a layer below
+ * them (lib/stores, lib/agents) throws carries its HTTP status and a stable `code`, which gives its CLI exit code (2: bad
+ * input, shown with the verb's usage; 1: a refusal, one line). lib/http sends `{ error, code, details }`;
+ * lib/cli maps `code` to the exit code in one place (lib/cli/exit-codes.ts). Nothing maps by class name.
  */
 export class AppError extends Error {
   readonly status: number = 500;
   readonly code: string = "internal";
-  readonly exitCode: number = 1;
   constructor(
     message: string,
     readonly details?: unknown,
@@ -18,7 +18,6 @@ export class AppError extends Error {
 export class ValidationError extends AppError {
   override readonly status = 400;
   override readonly code = "invalid_request";
-  override readonly exitCode = 2;
 }
 export class ForbiddenError extends AppError {
   override readonly status = 403;
@@ -40,6 +39,11 @@ export class UnprocessableError extends AppError {
   override readonly status = 422;
   override readonly code = "unprocessable";
 }
+/** Something the request needs is not running or not reachable (the cockpit server, for a CLI verb that needs it). */
+export class UnavailableError extends AppError {
+  override readonly status = 503;
+  override readonly code = "unavailable";
+}
 /** Too many requests from one caller; `retryAfterSeconds` becomes the `Retry-After` header. */
 export class TooManyRequestsError extends AppError {
   override readonly status = 429;
@@ -52,12 +56,76 @@ export class TooManyRequestsError extends AppError {
   }
 }
 
+/** Why a store write was refused, for the page to pick its message without parsing text (`details.kind`). */
+export type RefusalKind =
+  | "changed-on-disk"
+  | "locked"
+  | "symlink"
+  | "invalid-store"
+  | "read-only"
+  | "not-narrower"
+  | "invalid-input"
+  | "not-found";
+
+// Store refusals: the classes above, with `details.kind` (RefusalKind) so the Rules page picks its message.
+
+/** The file no longer has the version the entry was listed from (or another write holds it). */
+export class StoreChangedError extends ConflictError {
+  constructor(message = "changed on disk — refresh", kind: RefusalKind = "changed-on-disk") {
+    super(message, { kind });
+  }
+}
+
+/** An Emacs lock `.#permissions.el` sits beside the plist: someone is editing it. */
+export class StoreLockedError extends StoreChangedError {
+  constructor(message: string) {
+    super(message, "locked");
+  }
+}
+
+/** A path component of the store is a symbolic link: writes fail closed. */
+export class SymlinkRefusedError extends ConflictError {
+  constructor(message: string) {
+    super(message, { kind: "symlink" });
+  }
+}
+
+/** No entry (or store) with that id. */
+export class EntryNotFoundError extends NotFoundError {
+  constructor(message: string) {
+    super(message, { kind: "not-found" });
+  }
+}
+
+/** The store does not parse or has the wrong shape; it is never written. */
+export class InvalidStoreError extends UnprocessableError {
+  constructor(message: string) {
+    super(message, { kind: "invalid-store" });
+  }
+}
+
+/** The engine could not prove the new entry narrower than the old one. */
+export class NarrowingRefusedError extends UnprocessableError {
+  constructor(message: string) {
+    super(message, { kind: "not-narrower" });
+  }
+}
+
+/** Managed settings (and other read-only stores) are never written. */
+export class ReadOnlyStoreError extends ForbiddenError {
+  constructor(message: string) {
+    super(message, { kind: "read-only" });
+  }
+}
+
+/** Input to a store write (a rule, a SPEC, a path) is malformed: invalid input like any other (400, exit 2). */
+export class InvalidInputError extends ValidationError {
+  constructor(message: string) {
+    super(message, { kind: "invalid-input" });
+  }
+}
+
 /** HTTP status of any thrown value: an AppError's own status, else 500. */
 export function statusOf(error: unknown): number {
   return error instanceof AppError ? error.status : 500;
-}
-
-/** CLI exit code of a typed error (2 = usage, 1 = refusal); null for anything untyped (a crash). */
-export function exitCodeOf(error: unknown): number | null {
-  return error instanceof AppError ? error.exitCode : null;
 }

@@ -6,7 +6,7 @@ import { hasRole, PERSON_ONLY, type AgentActor, type HumanActor, type Role } fro
 import { actorFromAgentToken } from "@/lib/auth/agent-tokens";
 import { isDeveloperCredential, isLocalCredential } from "@/lib/auth/local-credential";
 import { actorFromSessionToken } from "@/lib/auth/sessions";
-import { AppError, statusOf, TooManyRequestsError } from "@/lib/errors";
+import { AppError, statusOf, TooManyRequestsError, ValidationError } from "@/lib/errors";
 import { AGENT_BODY_LIMIT, PEOPLE_BODY_LIMIT, readJsonBody } from "./body";
 import { sessionTokenFrom } from "./cookies";
 import { env } from "@/lib/config/env";
@@ -61,19 +61,49 @@ export function json(data: unknown, status = 200, headers?: HeadersInit): NextRe
   return NextResponse.json(data, { status, headers: { "cache-control": "no-store", ...headers } });
 }
 
+/** The stable `code` of a refusal route() writes itself (before a handler runs), by its status. */
+const CODE_OF_STATUS: Record<number, string> = {
+  400: "invalid_request",
+  401: "unauthorized",
+  403: "forbidden",
+  413: "too_large",
+  415: "unsupported_media_type",
+  429: "too_many_requests",
+  500: "internal",
+};
+
+/** An error answer: `{ error, code, details? }` (ADR 0007), plus any fields a route's contract adds beside them. */
 export function errorResponse(status: number, error: string, extra?: Record<string, unknown>): NextResponse {
-  return json({ error, ...extra }, status);
+  return json({ error, code: CODE_OF_STATUS[status] ?? "error", ...extra }, status);
+}
+
+/** The body for a typed error: its message, its code and its details when it has them. */
+function appErrorBody(error: AppError): { error: string; code: string; details?: unknown } {
+  return { error: error.message, code: error.code, ...(error.details !== undefined ? { details: error.details } : {}) };
+}
+
+/** The answer for a typed error, with its status. */
+export function appErrorResponse(error: AppError): NextResponse {
+  return json(appErrorBody(error), error.status);
 }
 
 /** 429 with Retry-After (whole seconds). */
 export function tooMany(waitMs: number): NextResponse {
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-  return json({ error: `too many attempts; try again in ${seconds} s` }, 429, { "retry-after": String(seconds) });
+  return tooManyResponse(new TooManyRequestsError(`too many attempts; try again in ${seconds} s`, seconds));
+}
+
+/** 429 with Retry-After; `retryAfter` (seconds) stays beside `details` for the pages that read it there. */
+function tooManyResponse(error: TooManyRequestsError): NextResponse {
+  return json({ ...appErrorBody(error), retryAfter: error.retryAfterSeconds }, 429, {
+    "retry-after": String(error.retryAfterSeconds),
+  });
 }
 
 /** 413/400 for a body; a 413 closes the connection so the rest of a huge upload is not drained. */
 export function bodyRefusal(refusal: { status: number; reason: string }): NextResponse {
-  return json({ error: refusal.reason }, refusal.status, refusal.status === 413 ? { connection: "close" } : undefined);
+  const body = { error: refusal.reason, code: CODE_OF_STATUS[refusal.status] ?? "error" };
+  return json(body, refusal.status, refusal.status === 413 ? { connection: "close" } : undefined);
 }
 
 function bearer(req: NextRequest): string | null {
@@ -97,6 +127,31 @@ async function authenticate(req: NextRequest, db: Db, access: Access): Promise<A
   return actorFromSessionToken(db, sessionTokenFrom(req.headers.get("cookie")), {
     userAgent: req.headers.get("user-agent"),
   });
+}
+
+/**
+ * Any error a route threw, as its answer: invalid input (a zod parse) is a ValidationError (400, `invalid_request`,
+ * `details.fields` per field and `details.issues`); a typed error sends `{ error, code, details? }` with its status;
+ * anything else is logged and answered 500 `internal error` with nothing of its text.
+ */
+export function routeErrorResponse(error: unknown): NextResponse {
+  if (error instanceof ZodError) {
+    const flat = z.flattenError(error);
+    const fields = Object.entries(flat.fieldErrors).map(([k, v]) => `${k}: ${(v as string[]).join(", ")}`);
+    const reason = [...flat.formErrors, ...fields].join("; ") || "invalid request";
+    const issues = error.issues.map((i) => ({ path: i.path.map(String), message: i.message }));
+    // `fields` beside `details` for clients that read it there before the error body had a `code`.
+    return json(
+      { ...appErrorBody(new ValidationError(reason, { fields: flat.fieldErrors, issues })), fields: flat.fieldErrors },
+      400,
+    );
+  }
+  if (error instanceof TooManyRequestsError) return tooManyResponse(error);
+  if (statusOf(error) >= 500) {
+    console.error(error);
+    return errorResponse(500, "internal error");
+  }
+  return appErrorResponse(error as AppError);
 }
 
 /**
@@ -148,23 +203,7 @@ export function route<A extends Access, Q = undefined, B = undefined, P = undefi
       const result = await handler({ req, db, actor: actor as ActorFor<A>, query, body, params });
       return result instanceof Response ? result : json(result ?? { ok: true });
     } catch (error) {
-      if (error instanceof ZodError) {
-        const flat = z.flattenError(error);
-        const fields = Object.entries(flat.fieldErrors).map(([k, v]) => `${k}: ${(v as string[]).join(", ")}`);
-        const reason = [...flat.formErrors, ...fields].join("; ") || "invalid request";
-        return errorResponse(400, reason, { fields: flat.fieldErrors });
-      }
-      if (error instanceof TooManyRequestsError)
-        return json({ error: error.message, retryAfter: error.retryAfterSeconds }, 429, {
-          "retry-after": String(error.retryAfterSeconds),
-        });
-      const status = statusOf(error);
-      if (status >= 500) {
-        console.error(error);
-        return errorResponse(500, "internal error");
-      }
-      const details = error instanceof AppError && error.details !== undefined ? { details: error.details } : {};
-      return errorResponse(status, (error as Error).message, details);
+      return routeErrorResponse(error);
     }
   };
   return Object.assign(handle, { meta: { access: options.access, person: options.person === true } });

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, statSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { addEntry } from "./add-entry";
-import { InvalidInputError, InvalidStoreError, SymlinkRefusedError } from "./errors";
+import { InvalidInputError, InvalidStoreError, SymlinkRefusedError } from "@/lib/errors";
 import { listEntries } from "./list-entries";
 import { FIXTURES, makeSandbox, type Sandbox } from "@/test/support/stores";
 

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { targetStore, type StorePaths } from "./discover";
-import { InvalidInputError } from "./errors";
+import { InvalidInputError } from "@/lib/errors";
 import { appendJsonRule } from "./json-append";
 import { abbreviateFormPaths, readOneForm } from "./home-paths";
 import { loadStore, parseStore, type LoadedStore } from "./load-store";

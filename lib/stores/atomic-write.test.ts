@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, unlinkSync
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { assertNoSymlinks, sweepStaleTemps, writeAtomically } from "./atomic-write";
-import { ConflictError, SymlinkRefusedError } from "./errors";
+import { StoreChangedError, SymlinkRefusedError } from "@/lib/errors";
 import { sha256 } from "./read-store";
 import { makeSandbox, type Sandbox } from "@/test/support/stores";
 
@@ -35,7 +35,7 @@ describe("writeAtomically", () => {
         content: NEW,
         beforeRename: async () => writeFileSync(file, external),
       }),
-    ).rejects.toBeInstanceOf(ConflictError);
+    ).rejects.toBeInstanceOf(StoreChangedError);
     expect(readFileSync(file, "utf8")).toBe(external);
     expect(readdirSync(path.dirname(file))).toEqual(["settings.json"]);
   });
@@ -63,7 +63,7 @@ describe("writeAtomically", () => {
     const file = sb.abs(".mevedel/permissions.el");
     await expect(
       writeAtomically({ file, root: sb.workspace, expectedVersion: sha256("x"), content: "()" }),
-    ).rejects.toBeInstanceOf(ConflictError);
+    ).rejects.toBeInstanceOf(StoreChangedError);
     await writeAtomically({ file, root: sb.workspace, expectedVersion: "missing", content: "(:rules nil)\n" });
     expect(readFileSync(file, "utf8")).toBe("(:rules nil)\n");
   });
@@ -95,7 +95,7 @@ describe("writeAtomically", () => {
     expect(
       results
         .filter((r) => r.status === "rejected")
-        .every((r) => (r as PromiseRejectedResult).reason instanceof ConflictError),
+        .every((r) => (r as PromiseRejectedResult).reason instanceof StoreChangedError),
     ).toBe(true);
     expect(readFileSync(file, "utf8")).toMatch(/^\d\n$/);
   });

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { constants, promises as fs } from "node:fs";
 import path from "node:path";
-import { ConflictError, InvalidStoreError, StoreLockedError, SymlinkRefusedError } from "./errors";
+import { StoreChangedError, InvalidStoreError, StoreLockedError, SymlinkRefusedError } from "@/lib/errors";
 import { decodeStore, readStoreBytes, type StoreBytes } from "./read-store";
 
 const TEMP_MARK = ".cockpit-tmp-";
@@ -96,7 +96,7 @@ async function acquireLock(file: string): Promise<() => Promise<void>> {
         await fs.unlink(lock).catch(() => undefined);
         continue;
       }
-      if (Date.now() > deadline) throw new ConflictError("another cockpit write holds this store — retry");
+      if (Date.now() > deadline) throw new StoreChangedError("another cockpit write holds this store — retry");
       await sleep(5 + Math.random() * 20);
     }
   } finally {
@@ -140,7 +140,7 @@ export interface AtomicWriteInput {
 
 /**
  * Compare-and-swap replace: temp file beside the target (O_EXCL, fsync), re-check the version,
- * rename over the target, fsync the folder. Throws ConflictError when the file changed.
+ * rename over the target, fsync the folder. Throws StoreChangedError when the file changed.
  */
 export async function writeAtomically(input: AtomicWriteInput): Promise<{ version: string }> {
   const { file, root, expectedVersion, content } = input;
@@ -152,7 +152,7 @@ export async function writeAtomically(input: AtomicWriteInput): Promise<{ versio
   let renamed = false;
   try {
     const current = await readNoFollow(file);
-    if (current.version !== expectedVersion) throw new ConflictError();
+    if (current.version !== expectedVersion) throw new StoreChangedError();
     const mode = current.exists ? (await fs.lstat(file)).mode & 0o7777 : undefined;
     const handle = await fs.open(
       temp,
@@ -169,7 +169,7 @@ export async function writeAtomically(input: AtomicWriteInput): Promise<{ versio
     await input.beforeRename?.();
     await assertNoSymlinks(root, file);
     const again = await readNoFollow(file);
-    if (again.version !== expectedVersion) throw new ConflictError();
+    if (again.version !== expectedVersion) throw new StoreChangedError();
     await fs.rename(temp, file);
     renamed = true;
     await fsyncDir(path.dirname(file));

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { addEntry } from "./add-entry";
-import { InvalidStoreError } from "./errors";
+import { InvalidStoreError } from "@/lib/errors";
 import { appendJsonRule } from "./json-append";
 import { removeJsonRule } from "./json-edit";
 import { parseJsonSettings } from "./json-format";

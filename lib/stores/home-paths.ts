@@ -1,5 +1,5 @@
 import path from "node:path";
-import { InvalidInputError } from "./errors";
+import { InvalidInputError } from "@/lib/errors";
 import { applySplices, type Splice } from "./plist-edit";
 import { printString, readSexps, type Datum } from "@/lib/sexp/read";
 

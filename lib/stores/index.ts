@@ -18,5 +18,4 @@ export { discoverStores, targetStore, DEFAULT_MANAGED_SETTINGS, type StoreLocati
 export { sessionEntryId, type SessionEntryRow, type SessionEntrySource } from "./session";
 export { readSexps, printDatum, SexpError, type Datum } from "@/lib/sexp/read";
 export { GLOBAL_WARNING, type WriteResult } from "./write-common";
-export * from "./errors";
 export type * from "./types";

@@ -1,5 +1,5 @@
 import { parseTree, type FormattingOptions, type Node } from "jsonc-parser";
-import { ConflictError } from "./errors";
+import { StoreChangedError } from "@/lib/errors";
 import type { Action } from "./types";
 
 /** Indentation and line ending as the file already uses them. */
@@ -26,7 +26,7 @@ export function actionArray(text: string, action: Action): Node | undefined {
 function itemAt(text: string, action: Action, index: number, expected: string): { list: Node; item: Node } {
   const list = actionArray(text, action);
   const item = list?.children?.[index];
-  if (!list || !item || item.value !== expected) throw new ConflictError();
+  if (!list || !item || item.value !== expected) throw new StoreChangedError();
   return { list, item };
 }
 
@@ -96,7 +96,7 @@ export function removeJsonRule(text: string, action: Action, index: number, expe
     }
   } else if (prev) {
     const prevComma = findComma(source, prev.offset + prev.length, start);
-    if (prevComma < 0) throw new ConflictError("cannot locate the separator before this entry — refresh");
+    if (prevComma < 0) throw new StoreChangedError("cannot locate the separator before this entry — refresh");
     if (prefixBlank && blankOrComment(restAfter(end))) splices.push([lineStart, nextLineStart(source, end), ""]);
     else {
       let from = start;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ConflictError, InvalidInputError, NarrowingRefusedError } from "./errors";
+import { StoreChangedError, InvalidInputError, NarrowingRefusedError } from "@/lib/errors";
 import { listEntries } from "./list-entries";
 import { narrowEntry, previewNarrowing } from "./narrow-entry";
 import { suggestNarrowings } from "./suggest-narrowings";
@@ -64,7 +64,7 @@ describe("narrowEntry: JSON rules", () => {
     const target = await entry((e) => e.rule === "Shell(git:*)");
     await expect(narrow(target, "Shell(git")).rejects.toBeInstanceOf(InvalidInputError);
     sb.write(file, FIXTURES.commandcodeJsonc + "\n");
-    await expect(narrow(target, "Shell(git status:*)")).rejects.toBeInstanceOf(ConflictError);
+    await expect(narrow(target, "Shell(git status:*)")).rejects.toBeInstanceOf(StoreChangedError);
   });
 
   it("previews without writing", async () => {

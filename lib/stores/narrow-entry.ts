@@ -1,5 +1,5 @@
 import path from "node:path";
-import { InvalidInputError, NarrowingRefusedError, ReadOnlyStoreError } from "./errors";
+import { InvalidInputError, NarrowingRefusedError, ReadOnlyStoreError } from "@/lib/errors";
 import { appendJsonRule } from "./json-append";
 import { removeJsonRule, replaceJsonRule } from "./json-edit";
 import { parseJsonSettings } from "./json-format";

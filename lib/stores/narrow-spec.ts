@@ -1,4 +1,4 @@
-import { InvalidInputError } from "./errors";
+import { InvalidInputError } from "@/lib/errors";
 import type { Action } from "./types";
 
 /**

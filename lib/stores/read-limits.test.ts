@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { addEntry } from "./add-entry";
-import { InvalidStoreError } from "./errors";
+import { InvalidStoreError } from "@/lib/errors";
 import { listEntries } from "./list-entries";
 import { configureStoreReads, DEFAULT_STORE_READ_LIMITS, readStoreBytes } from "./read-store";
 import { makeSandbox, type Sandbox } from "@/test/support/stores";

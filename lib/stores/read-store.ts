@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { constants, promises as fs, type Stats } from "node:fs";
-import { SymlinkRefusedError } from "./errors";
+import { SymlinkRefusedError } from "@/lib/errors";
 
 export interface StoreBytes {
   exists: boolean;

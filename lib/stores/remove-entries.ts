@@ -5,7 +5,7 @@ import { parsePlistStore } from "./plist-format";
 import { applySplices, removeItemSplice } from "./plist-edit";
 import type { Datum } from "@/lib/sexp/read";
 import type { StorePaths } from "./discover";
-import { ConflictError, NotFoundError } from "./errors";
+import { StoreChangedError, EntryNotFoundError } from "@/lib/errors";
 import { assertWritable, commitStore } from "./write-common";
 import type { Entry, Scope } from "./types";
 
@@ -46,21 +46,21 @@ export async function planRemovals(paths: StorePaths, ids: string[]): Promise<St
     });
   }
   const missing = ids.filter((id) => !found.has(id) && !id.startsWith("session:"));
-  if (missing.length) throw new NotFoundError(`no entry ${missing[0]} — refresh`);
+  if (missing.length) throw new EntryNotFoundError(`no entry ${missing[0]} — refresh`);
   return out;
 }
 
 function removeOne(store: LoadedStore, text: string, entry: Entry, start: number, index?: number): string {
   if (!store.plist) return removeJsonRule(text, entry.action, index!, entry.rule);
   const parsed = parsePlistStore(text);
-  if (!parsed.ok) throw new ConflictError();
+  if (!parsed.ok) throw new StoreChangedError();
   const doc = parsed.doc;
   for (const list of [doc.rules, doc.grants] as (Datum | undefined)[]) {
     if (!list || list.type !== "list") continue;
     const i = list.items.findIndex((d) => d.start === start);
     if (i >= 0) return applySplices(text, [removeItemSplice(text, list.items, i, doc.comments)]);
   }
-  throw new ConflictError();
+  throw new StoreChangedError();
 }
 
 /** Write each planned file atomically, refusing any file whose version moved on since the plan. */
@@ -72,7 +72,7 @@ export async function applyRemovals(
   const written: { store: string; version: string }[] = [];
   for (const plan of plans) {
     const store = stores.get(plan.store);
-    if (!store) throw new NotFoundError(`${plan.store} is gone — refresh`);
+    if (!store) throw new EntryNotFoundError(`${plan.store} is gone — refresh`);
     assertWritable(store, plan.version);
     written.push({ store: plan.store, version: (await commitStore(store, plan.after)).version });
   }

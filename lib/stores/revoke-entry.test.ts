@@ -11,13 +11,12 @@ import {
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
-  ConflictError,
-  NotFoundError,
+  StoreChangedError,
+  EntryNotFoundError,
   ReadOnlyStoreError,
-  StoreError,
   StoreLockedError,
   SymlinkRefusedError,
-} from "./errors";
+} from "@/lib/errors";
 import { listEntries } from "./list-entries";
 import { revokeEntry } from "./revoke-entry";
 import { memorySessionSource } from "@/test/support/stores";
@@ -209,7 +208,7 @@ describe("revokeEntry: refusals", () => {
     const target = await entry((e) => e.rule === "Bash(git log:*)");
     const edited = FIXTURES.claudeTabs.replace('"model": "opus"', '"model": "sonnet"');
     sb.write(".claude/settings.json", edited);
-    await expect(revoke(target)).rejects.toThrow(ConflictError);
+    await expect(revoke(target)).rejects.toThrow(StoreChangedError);
     await expect(revoke(target)).rejects.toThrow("changed on disk — refresh");
     expect(sb.read(".claude/settings.json")).toBe(edited);
   });
@@ -221,7 +220,7 @@ describe("revokeEntry: refusals", () => {
     const results = await Promise.allSettled([revoke(a), revoke(b), revoke(a)]);
     const ok = results.filter((r) => r.status === "fulfilled");
     expect(ok).toHaveLength(1);
-    for (const r of results) if (r.status === "rejected") expect(r.reason).toBeInstanceOf(ConflictError);
+    for (const r of results) if (r.status === "rejected") expect(r.reason).toBeInstanceOf(StoreChangedError);
     const after = await listEntries(sb.paths);
     expect(after.entries).toHaveLength(entries.length - 1);
   });
@@ -264,7 +263,7 @@ describe("revokeEntry: refusals", () => {
     await expect(revokeEntry({ ...sb.paths, managedSettingsPath: managed, id: entries[0].id })).rejects.toBeInstanceOf(
       ReadOnlyStoreError,
     );
-    await expect(revokeEntry({ ...sb.paths, id: "0000000000000000" })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(revokeEntry({ ...sb.paths, id: "0000000000000000" })).rejects.toBeInstanceOf(EntryNotFoundError);
   });
 
   it.each([
@@ -297,7 +296,9 @@ describe("revokeEntry: refusals", () => {
         { id: target.id, expectedVersion: store!.version },
         { id: target.id, dryRun: true },
       ])
-        await expect(revokeEntry({ ...sb.paths, ...attempt })).rejects.toBeInstanceOf(StoreError);
+        await expect(revokeEntry({ ...sb.paths, ...attempt })).rejects.toMatchObject({
+          details: { kind: expect.any(String) },
+        });
       expect(readFileSync(file).equals(before)).toBe(true);
       expect(statSync(file).mtimeMs).toBe(past.getTime());
       expect(readdirSync(path.dirname(file))).toEqual([path.basename(file)]);
@@ -319,7 +320,7 @@ describe("revokeEntry: refusals", () => {
     expect(result).toMatchObject({ store: "database", scope: "session" });
     expect(source.rows).toEqual([]);
     await expect(revokeEntry({ ...sb.paths, id: "session:r1", sessionSource: source })).rejects.toBeInstanceOf(
-      NotFoundError,
+      EntryNotFoundError,
     );
   });
 });

@@ -1,4 +1,4 @@
-import { NotFoundError } from "./errors";
+import { EntryNotFoundError } from "@/lib/errors";
 import type { Entry } from "./types";
 import { removeJsonRule } from "./json-edit";
 import { applySplices, removeItemSplice } from "./plist-edit";
@@ -59,10 +59,10 @@ export async function revokeEntryDetailed(
 }
 
 async function revokeSessionEntry(input: RevokeEntryInput): Promise<WriteResult> {
-  if (!input.sessionSource) throw new NotFoundError(`session entry ${input.id} needs the running server`);
+  if (!input.sessionSource) throw new EntryNotFoundError(`session entry ${input.id} needs the running server`);
   const rowId = input.id.slice(SESSION_ID_PREFIX.length);
   const row = (await input.sessionSource.list()).find((r) => r.id === rowId);
-  if (!row) throw new NotFoundError(`no entry ${input.id} — refresh`);
+  if (!row) throw new EntryNotFoundError(`no entry ${input.id} — refresh`);
   if (!input.dryRun) await input.sessionSource.revoke(rowId);
   return {
     store: "database",

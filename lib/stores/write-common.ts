@@ -2,7 +2,13 @@ import path from "node:path";
 import { assertNoEmacsLock, assertNoSymlinks, writeAtomically } from "./atomic-write";
 import { sha256 } from "./read-store";
 import type { StorePaths } from "./discover";
-import { ConflictError, InvalidStoreError, NotFoundError, ReadOnlyStoreError, SymlinkRefusedError } from "./errors";
+import {
+  StoreChangedError,
+  InvalidStoreError,
+  EntryNotFoundError,
+  ReadOnlyStoreError,
+  SymlinkRefusedError,
+} from "@/lib/errors";
 import { loadAllStores } from "./list-entries";
 import type { LoadedStore } from "./load-store";
 import type { Agent, LocatedEntry, Scope } from "./types";
@@ -36,7 +42,7 @@ export async function findEntry(ref: EntryRef): Promise<{ store: LoadedStore; lo
     const located = store.located.find((l) => l.entry.id === ref.id);
     if (located) return { store, located };
   }
-  throw new NotFoundError(`no entry ${ref.id} — refresh`);
+  throw new EntryNotFoundError(`no entry ${ref.id} — refresh`);
 }
 
 /** Refusals shared by every write, in the order the user can act on them. */
@@ -47,7 +53,7 @@ export function assertWritable(store: LoadedStore, expectedVersion?: string): vo
     throw new InvalidStoreError(
       `${store.info.path} is invalid (${store.info.error}) — fix it first; it is never overwritten`,
     );
-  if (expectedVersion !== undefined && expectedVersion !== store.info.version) throw new ConflictError();
+  if (expectedVersion !== undefined && expectedVersion !== store.info.version) throw new StoreChangedError();
   if (!store.info.writable && store.info.readOnlyReason) throw new SymlinkRefusedError(store.info.readOnlyReason);
 }
 

@@ -6,13 +6,13 @@
  */
 import path from "node:path";
 import {
-  ConflictError,
+  StoreChangedError,
   InvalidInputError,
   InvalidStoreError,
   NarrowingRefusedError,
-  NotFoundError,
+  EntryNotFoundError,
   ReadOnlyStoreError,
-} from "@/lib/stores/errors";
+} from "@/lib/errors";
 import type { AgentStores, EntryTarget as Target, StoreScope, StoreWrite } from "../types";
 import { ConfigEditRefused, removeSetting, setApprovalPolicy, setProjectTrust, setSandboxMode } from "./config-edit";
 import { ApprovalPolicy, SandboxMode } from "./decide";
@@ -47,8 +47,8 @@ async function read(scope: StoreScope): Promise<{ stores: CodexStores; listing: 
 async function locate(target: Target): Promise<{ stores: CodexStores; found: LocatedCodexEntry }> {
   const { stores, listing } = await read(target);
   const found = listing.located.find((l) => l.entry.id === target.id);
-  if (!found) throw new NotFoundError(`no entry ${target.id} — refresh`);
-  if (target.expectedVersion && target.expectedVersion !== found.file.version) throw new ConflictError();
+  if (!found) throw new EntryNotFoundError(`no entry ${target.id} — refresh`);
+  if (target.expectedVersion && target.expectedVersion !== found.file.version) throw new StoreChangedError();
   if (!found.entry.writable) {
     const info = listing.stores.find((s) => s.path === found.file.path);
     throw new ReadOnlyStoreError(
@@ -258,7 +258,7 @@ export const stores: AgentStores = {
         version: "missing",
         ...(input.scope === "workspace" ? { dir: ws } : {}),
       } satisfies CodexStoreFile);
-    if (input.expectedVersion && input.expectedVersion !== file.version) throw new ConflictError();
+    if (input.expectedVersion && input.expectedVersion !== file.version) throw new StoreChangedError();
     let next: string;
     let ruleText: string;
     let action: CockpitAction = input.action;

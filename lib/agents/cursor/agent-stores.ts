@@ -4,7 +4,7 @@
  * and added to in place with jsonc-parser (every other byte kept), compare-and-swap on the listed version.
  */
 import path from "node:path";
-import { ConflictError, InvalidInputError, NotFoundError, ReadOnlyStoreError } from "@/lib/stores/errors";
+import { StoreChangedError, InvalidInputError, EntryNotFoundError, ReadOnlyStoreError } from "@/lib/errors";
 import type { AgentStores, StoreScope, StoreWrite } from "../types";
 import { cursorEnv } from "./agent-engine";
 import { parseCursorConfig, type CursorRule } from "./config";
@@ -39,8 +39,8 @@ function lineOf(text: string, file: string, store: CursorStore, pick: (r: Cursor
 async function locate(target: { id: string; expectedVersion?: string } & StoreScope) {
   const stores = await read(target);
   const found = findCursorEntry(stores, target.id);
-  if (!found) throw new NotFoundError(`no entry ${target.id} — refresh`);
-  if (target.expectedVersion && target.expectedVersion !== found.store.version) throw new ConflictError();
+  if (!found) throw new EntryNotFoundError(`no entry ${target.id} — refresh`);
+  if (target.expectedVersion && target.expectedVersion !== found.store.version) throw new StoreChangedError();
   if (!found.store.writable)
     throw new ReadOnlyStoreError(
       `${found.store.path} is read-only${found.store.readOnlyReason ? `: ${found.store.readOnlyReason}` : ""}`,
@@ -137,7 +137,7 @@ export const stores: AgentStores = {
     };
     if (!store.writable)
       throw new ReadOnlyStoreError(`${file} is read-only${store.readOnlyReason ? `: ${store.readOnlyReason}` : ""}`);
-    if (input.expectedVersion && input.expectedVersion !== store.version) throw new ConflictError();
+    if (input.expectedVersion && input.expectedVersion !== store.version) throw new StoreChangedError();
     const token = input.rule.trim();
     const there = store.rules.find((r) => r.action === input.action && r.text === token);
     if (there) {

@@ -6,12 +6,12 @@
 import { appendJsonRule } from "@/lib/stores/json-append";
 import { removeJsonRule, replaceJsonRule } from "@/lib/stores/json-edit";
 import {
-  ConflictError,
+  StoreChangedError,
   InvalidInputError,
   InvalidStoreError,
   NarrowingRefusedError,
-  NotFoundError,
-} from "@/lib/stores/errors";
+  EntryNotFoundError,
+} from "@/lib/errors";
 import { parseCursorConfig, type CursorAction, type CursorRule, type CursorScope } from "./config";
 import { isNarrowerToken } from "./narrow";
 import { parseToken, type CursorToken } from "./tokens";
@@ -32,8 +32,8 @@ function parsedOrThrow(text: string, file: string, scope: CursorScope) {
 
 function entryOf(text: string, file: string, scope: CursorScope, ref: EntryRef): CursorRule {
   const rule = parsedOrThrow(text, file, scope).rules.find((r) => r.action === ref.action && r.index === ref.index);
-  if (!rule) throw new NotFoundError(`no permissions.${ref.action}[${ref.index}] in ${file}`);
-  if (rule.text !== ref.text) throw new ConflictError();
+  if (!rule) throw new EntryNotFoundError(`no permissions.${ref.action}[${ref.index}] in ${file}`);
+  if (rule.text !== ref.text) throw new StoreChangedError();
   return rule;
 }
 

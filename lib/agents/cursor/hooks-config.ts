@@ -5,7 +5,7 @@
  */
 import { getNodeValue, parse, type ParseError } from "jsonc-parser";
 import { z } from "zod";
-import { InvalidStoreError } from "@/lib/stores/errors";
+import { InvalidStoreError } from "@/lib/errors";
 import { appendArrayItem, appendProperty, layoutOf, propertyNode, removeMember, treeOf } from "./jsonc-splice";
 
 /**

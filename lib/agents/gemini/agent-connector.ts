@@ -14,7 +14,7 @@
 import { askPerson } from "../shared/ask-person";
 import type { AgentConnector, ConnectTarget } from "../types";
 import { writeAtomically, readNoFollow } from "@/lib/stores/atomic-write";
-import { InvalidStoreError } from "@/lib/stores/errors";
+import { InvalidStoreError } from "@/lib/errors";
 import path from "node:path";
 import {
   beforeToolOutput,

@@ -9,13 +9,13 @@ import { findNodeAtLocation, parse as parseJsonc, parseTree, type ParseError } f
 import type { Scope } from "@/lib/policy";
 import { readNoFollow, writeAtomically } from "@/lib/stores/atomic-write";
 import {
-  ConflictError,
+  StoreChangedError,
   InvalidInputError,
   InvalidStoreError,
   NarrowingRefusedError,
-  NotFoundError,
+  EntryNotFoundError,
   ReadOnlyStoreError,
-} from "@/lib/stores/errors";
+} from "@/lib/errors";
 import type { AgentStores, EntryTarget, StoreScope, StoreWrite } from "../types";
 import { readGemini } from "./agent-engine";
 import { removeMember } from "./hooks";
@@ -64,8 +64,8 @@ function rootOf(file: string, scope: StoreScope): string {
 async function locateTable(target: EntryTarget) {
   const listing = await read(target);
   const found = listing.located.find((l) => l.entry.id === target.id);
-  if (!found) throw new NotFoundError(`no entry ${target.id} — refresh`);
-  if (target.expectedVersion && target.expectedVersion !== found.entry.store.version) throw new ConflictError();
+  if (!found) throw new EntryNotFoundError(`no entry ${target.id} — refresh`);
+  if (target.expectedVersion && target.expectedVersion !== found.entry.store.version) throw new StoreChangedError();
   if (found.target.kind === "setting")
     throw new NarrowingRefusedError(
       "cannot prove narrower: a settings-derived rule is narrowed by revoking it and adding a [[rule]] in ~/.gemini/policies",
@@ -89,7 +89,7 @@ async function commit(
   dryRun: boolean | undefined,
 ): Promise<Omit<StoreWrite, "entry">> {
   const current = await readNoFollow(file);
-  if (current.version !== version) throw new ConflictError();
+  if (current.version !== version) throw new StoreChangedError();
   if (current.decodeError) throw new InvalidStoreError(`${file}: ${current.decodeError} — it is never overwritten`);
   let after: string;
   try {
@@ -131,7 +131,7 @@ async function locateSetting(target: EntryTarget): Promise<StoreWrite | null> {
             : "the file is not yours to edit here"
       }`,
     );
-  if (target.expectedVersion && target.expectedVersion !== entry.store.version) throw new ConflictError();
+  if (target.expectedVersion && target.expectedVersion !== entry.store.version) throw new StoreChangedError();
   const file = entry.store.path;
   const scope = entry.scope;
   const settingName = found.target.setting;
@@ -285,7 +285,7 @@ export const stores: AgentStores = {
     if (listed && !listed.valid)
       throw new InvalidStoreError(`${file} is invalid (${listed.error}) — fix it first; it is never overwritten`);
     const version = listed?.version ?? "missing";
-    if (input.expectedVersion && input.expectedVersion !== version) throw new ConflictError();
+    if (input.expectedVersion && input.expectedVersion !== version) throw new StoreChangedError();
     const spec = table as unknown as RuleSpec;
     const text = ruleLine(table);
     // "Allow for all future sessions" as Gemini writes it: the same rule again gets the new modes, not a duplicate.

@@ -1,8 +1,9 @@
+import { ValidationError } from "@/lib/errors";
 import { AGENT_LIST, STORE_AGENTS } from "@/lib/agents";
 import { storesOf } from "@/lib/agents/registry";
 import { describeWrite, parseAgentFlag, storePathsFromFlags } from "../store-support";
 import { sweepStoreFolders } from "@/lib/stores/sweep-store-folders";
-import { parseFlags, UsageError, type Verb } from "../verb";
+import { parseFlags, type Verb } from "../verb";
 
 /** The files `--file` picks from, per agent (the first is the default). */
 function fileHelp(): string {
@@ -41,12 +42,12 @@ export const addVerb: Verb = {
       },
       true,
     );
-    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    if (positionals.length) throw new ValidationError(`unexpected argument "${positionals[0]}"`);
     if (values.scope !== "workspace" && values.scope !== "global")
-      throw new UsageError("--scope must be workspace or global");
+      throw new ValidationError("--scope must be workspace or global");
     if (values.action !== "allow" && values.action !== "ask" && values.action !== "deny")
-      throw new UsageError("--action must be allow, ask or deny");
-    if (!values.rule) throw new UsageError("--rule TEXT is required");
+      throw new ValidationError("--action must be allow, ask or deny");
+    if (!values.rule) throw new ValidationError("--rule TEXT is required");
     const agent = parseAgentFlag(values.agent, true)!;
     const paths = storePathsFromFlags(values.workspace);
     await sweepStoreFolders(paths);

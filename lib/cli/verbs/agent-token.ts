@@ -1,6 +1,7 @@
+import { ValidationError } from "@/lib/errors";
 import path from "node:path";
 import { callServer } from "../server-client";
-import { parseFlags, UsageError, type Verb } from "../verb";
+import { parseFlags, type Verb } from "../verb";
 
 const usage = `Usage: cockpit agent-token <create --workspace DIR [--name NAME] | list [--workspace DIR] [--json] | revoke ID>
 
@@ -32,8 +33,8 @@ export const agentTokenVerb: Verb = {
         { workspace: { type: "string" }, name: { type: "string" } },
         true,
       );
-      if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-      if (!values.workspace) throw new UsageError("--workspace DIR is required");
+      if (positionals.length) throw new ValidationError(`unexpected argument "${positionals[0]}"`);
+      if (!values.workspace) throw new ValidationError("--workspace DIR is required");
       const created = await callServer<{ id: string; token: string; name: string }>("POST", "/api/v1/agent-tokens", {
         workspace: path.resolve(values.workspace),
         name: values.name,
@@ -49,7 +50,7 @@ export const agentTokenVerb: Verb = {
         { workspace: { type: "string" }, json: { type: "boolean" } },
         true,
       );
-      if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+      if (positionals.length) throw new ValidationError(`unexpected argument "${positionals[0]}"`);
       const query = values.workspace ? `?workspace=${encodeURIComponent(path.resolve(values.workspace))}` : "";
       const { tokens } = await callServer<{ tokens: TokenRow[] }>("GET", `/api/v1/agent-tokens${query}`);
       if (values.json) process.stdout.write(JSON.stringify(tokens, null, 2) + "\n");
@@ -64,11 +65,11 @@ export const agentTokenVerb: Verb = {
     }
     if (sub === "revoke") {
       const { positionals } = parseFlags(rest, {}, true);
-      if (positionals.length !== 1) throw new UsageError("agent-token revoke takes exactly one token id");
+      if (positionals.length !== 1) throw new ValidationError("agent-token revoke takes exactly one token id");
       await callServer("DELETE", `/api/v1/agent-tokens/${encodeURIComponent(positionals[0]!)}`);
       process.stdout.write(`Revoked agent token ${positionals[0]}\n`);
       return 0;
     }
-    throw new UsageError(sub ? `unknown subcommand "${sub}"` : "missing subcommand");
+    throw new ValidationError(sub ? `unknown subcommand "${sub}"` : "missing subcommand");
   },
 };

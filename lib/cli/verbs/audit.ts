@@ -1,9 +1,10 @@
+import { NotFoundError, ValidationError } from "@/lib/errors";
 import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import { MevedelLogReader, type MevedelLogEntry } from "@/lib/audit/mevedel-log";
 import { callServer } from "../server-client";
-import { parseFlags, CliError, UsageError, type Verb } from "../verb";
+import { parseFlags, type Verb } from "../verb";
 
 const usage = `Usage: cockpit audit verify [--json]
        cockpit audit import FILE --workspace DIR [--session ID]
@@ -88,14 +89,14 @@ export const auditVerb: Verb = {
         { workspace: { type: "string" }, session: { type: "string" } },
         true,
       );
-      if (positionals.length !== 1) throw new UsageError("name one FILE (mevedel's permission-log.el)");
-      if (!values.workspace) throw new UsageError("--workspace DIR is required");
+      if (positionals.length !== 1) throw new ValidationError("name one FILE (mevedel's permission-log.el)");
+      if (!values.workspace) throw new ValidationError("--workspace DIR is required");
       const file = path.resolve(positionals[0]!);
       let size: number;
       try {
         size = fs.statSync(file).size;
       } catch {
-        throw new CliError(`cannot read ${file}`);
+        throw new NotFoundError(`cannot read ${file}`);
       }
       const workspace = path.resolve(values.workspace);
       const bar = size > 256 * 1024 ? progress(size) : undefined;
@@ -118,9 +119,9 @@ export const auditVerb: Verb = {
       );
       return 0;
     }
-    if (sub !== "verify") throw new UsageError(sub ? `unknown subcommand "${sub}"` : "missing subcommand");
+    if (sub !== "verify") throw new ValidationError(sub ? `unknown subcommand "${sub}"` : "missing subcommand");
     const { values, positionals } = parseFlags(rest, { json: { type: "boolean" } }, true);
-    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    if (positionals.length) throw new ValidationError(`unexpected argument "${positionals[0]}"`);
     const report = await callServer<VerifyAnswer>("POST", "/api/v1/audit/verify", {});
     if (values.json) process.stdout.write(JSON.stringify(report, null, 2) + "\n");
     process.stdout.write(`${report.line}\n`);

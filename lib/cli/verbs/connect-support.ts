@@ -1,9 +1,9 @@
+import { AppError, NotFoundError, ValidationError } from "@/lib/errors";
 import fs from "node:fs";
 import path from "node:path";
 import { readLocalCredential } from "@/lib/auth/local-credential";
 import { loadEnv } from "@/lib/config/env";
 import { packageRoot } from "../package-root";
-import { CliError, UsageError } from "../verb";
 
 export { connectorArg } from "../connector-arg";
 
@@ -12,7 +12,7 @@ export function hookUrl(flag: string | undefined): string {
   const explicit = flag ?? process.env.COCKPIT_URL;
   if (explicit) {
     if (!/^https?:\/\//.test(explicit))
-      throw new UsageError(`--url must start with http:// or https:// (got ${explicit})`);
+      throw new ValidationError(`--url must start with http:// or https:// (got ${explicit})`);
     return explicit.replace(/\/$/, "");
   }
   const env = loadEnv();
@@ -25,8 +25,14 @@ export function cliEntryPoint(): string {
 }
 
 export function workspaceFolder(value: string | undefined): string {
-  if (!value) throw new UsageError("--workspace DIR is required");
+  if (!value) throw new ValidationError("--workspace DIR is required");
   const folder = path.resolve(value);
-  if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) throw new CliError(`${folder} is not a folder`);
+  if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory())
+    throw new NotFoundError(`${folder} is not a folder`);
   return fs.realpathSync(folder);
+}
+
+/** What `connect`/`disconnect` say when the agent's files refuse the edit: a typed error as it is, anything else one line (exit 1). */
+export function asRefusal(error: unknown): AppError {
+  return error instanceof AppError ? error : new AppError((error as Error)?.message ?? String(error));
 }

@@ -1,6 +1,8 @@
+import { ValidationError } from "@/lib/errors";
+import { asRefusal } from "./connect-support";
 import os from "node:os";
 import { agentLabel, CONNECTOR_AGENTS } from "@/lib/agents";
-import { parseFlags, CliError, UsageError, type Verb } from "../verb";
+import { parseFlags, type Verb } from "../verb";
 import { connectorArg, cliEntryPoint, hookUrl, workspaceFolder } from "./connect-support";
 
 const usage = `Usage: cockpit connect ${CONNECTOR_AGENTS.join("|")} --workspace DIR [--http|--audit-http] [--url URL] [--user]
@@ -39,11 +41,13 @@ export const connectVerb: Verb = {
     const { id, connector } = await connectorArg(positionals);
     const auditHttp = Boolean(values["audit-http"]);
     if (values.http && auditHttp)
-      throw new UsageError("--http already makes every hook an HTTP hook: name one of the two");
+      throw new ValidationError("--http already makes every hook an HTTP hook: name one of the two");
     if ((values.http || auditHttp) && !connector.http)
-      throw new UsageError(`${agentLabel(id)} has no HTTP hooks: leave out --${values.http ? "http" : "audit-http"}`);
+      throw new ValidationError(
+        `${agentLabel(id)} has no HTTP hooks: leave out --${values.http ? "http" : "audit-http"}`,
+      );
     if (values.user && !connector.user)
-      throw new UsageError(`${agentLabel(id)} reads no hook file of yours: leave out --user`);
+      throw new ValidationError(`${agentLabel(id)} reads no hook file of yours: leave out --user`);
     const workspace = workspaceFolder(values.workspace);
     const url = hookUrl(values.url);
     let result;
@@ -58,7 +62,7 @@ export const connectVerb: Verb = {
         auditHttp,
       });
     } catch (error) {
-      throw new CliError((error as Error).message);
+      throw asRefusal(error);
     }
     process.stdout.write(
       result.changed

@@ -1,3 +1,4 @@
+import { ValidationError } from "@/lib/errors";
 import path from "node:path";
 import { terminalJson } from "@/lib/text/reveal";
 import { storeAgentIds } from "@/lib/agents/registry";
@@ -5,8 +6,8 @@ import type { SessionEntryRow } from "@/lib/stores/session";
 import { callServer } from "../server-client";
 import { decideLines } from "../decide-jsonl";
 import { DecideCall, DecideInputError, Decider, engineFor, firstIssue } from "../decide-one";
-import { cliFailure, storePathsFromFlags } from "../store-support";
-import { parseFlags, CliError, UsageError, type Verb } from "../verb";
+import { storePathsFromFlags } from "../store-support";
+import { parseFlags, type Verb } from "../verb";
 
 const usage = `Usage: cockpit decide --workspace DIR --agent ${storeAgentIds().join("|")} [--mode M] [--session ID] --call JSON [--explain]
        cockpit decide --jsonl --workspace DIR [--agent A] [--mode M] [--explain]  < calls.jsonl
@@ -66,25 +67,27 @@ export const decideVerb: Verb = {
   name: "decide",
   summary: "decide a tool call with the stores' rules and explain why",
   usage,
+  oneLineErrors: true,
   async run(argv) {
     // The agent's engine may add flags of its own (`engine.flags`): find it before parsing the rest.
     const agentFlag = agentFlagOf(argv);
     const jsonl = argv.includes("--jsonl");
-    if (agentFlag === undefined && !jsonl) throw new CliError(`--agent is required (${storeAgentIds().join(", ")})`, 2);
+    if (agentFlag === undefined && !jsonl)
+      throw new ValidationError(`--agent is required (${storeAgentIds().join(", ")})`);
     let engine;
     try {
       engine = agentFlag === undefined ? undefined : await engineFor(agentFlag);
     } catch (error) {
-      throw new CliError((error as Error).message, 2);
+      throw new ValidationError((error as Error).message);
     }
     const extra = jsonl ? {} : (engine?.flags ?? {});
     const { values: parsed, positionals } = parseFlags(argv, { ...FLAGS, ...extra }, true);
     const values = parsed as {
       [K in keyof typeof FLAGS]?: (typeof FLAGS)[K]["type"] extends "boolean" ? boolean : string;
     };
-    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    if (positionals.length) throw new ValidationError(`unexpected argument "${positionals[0]}"`);
     if (values.mode !== undefined && engine && !engine.parseMode(values.mode).ok)
-      throw new CliError(`unknown mode "${values.mode}" for ${agentFlag}`, 2);
+      throw new ValidationError(`unknown mode "${values.mode}" for ${agentFlag}`);
     const options = Object.fromEntries(
       Object.keys(extra).flatMap((k) => {
         const v = (parsed as Record<string, string | boolean | undefined>)[k];
@@ -95,7 +98,7 @@ export const decideVerb: Verb = {
     const decider = new Decider(paths, (id) => sessionRowsFor(paths.workspace, id));
     if (values.jsonl) {
       for (const flag of ["call", "session", "cwd"] as const)
-        if (values[flag] !== undefined) throw new UsageError(`--${flag} goes in each line with --jsonl`);
+        if (values[flag] !== undefined) throw new ValidationError(`--${flag} goes in each line with --jsonl`);
       process.stdin.setEncoding("utf8");
       const { failed } = await decideLines(process.stdin as AsyncIterable<string>, {
         decider,
@@ -109,35 +112,28 @@ export const decideVerb: Verb = {
       });
       return failed ? 1 : 0;
     }
-    if (!values.call) throw new UsageError("--call JSON is required");
+    if (!values.call) throw new ValidationError("--call JSON is required");
     let raw: unknown;
     try {
       raw = JSON.parse(values.call);
     } catch (error) {
-      throw new CliError(`--call is not valid JSON: ${(error as Error).message}`, 2);
+      throw new ValidationError(`--call is not valid JSON: ${(error as Error).message}`);
     }
     const call = DecideCall.safeParse(raw);
     if (!call.success)
-      throw new CliError(`--call must be {"tool": "...", "input": {...}}: ${firstIssue(call.error, "call")}`, 2);
-    try {
-      const { out, ignoredDefault } = await decider.decide({
-        agent: agentFlag!,
-        call: call.data,
-        options,
-        mode: values.mode,
-        session: values.session,
-        cwd: values.cwd ? path.resolve(values.cwd) : undefined,
-        explain: values.explain,
-      });
-      if (ignoredDefault) process.stderr.write(`cockpit decide: ignoring defaultMode ${ignoredDefault}\n`);
-      process.stdout.write(terminalJson(out) + "\n");
-      return 0;
-    } catch (error) {
-      if (error instanceof DecideInputError) throw new CliError(error.message, 2);
-      const failure = cliFailure(error);
-      if (!failure) throw error;
-      if (failure.usage) throw new CliError(failure.message, 2);
-      throw new CliError(failure.message);
-    }
+      throw new ValidationError(`--call must be {"tool": "...", "input": {...}}: ${firstIssue(call.error, "call")}`);
+    // Bad call input (DecideInputError) and store refusals are typed errors: lib/cli/exit-codes.ts maps them.
+    const { out, ignoredDefault } = await decider.decide({
+      agent: agentFlag!,
+      call: call.data,
+      options,
+      mode: values.mode,
+      session: values.session,
+      cwd: values.cwd ? path.resolve(values.cwd) : undefined,
+      explain: values.explain,
+    });
+    if (ignoredDefault) process.stderr.write(`cockpit decide: ignoring defaultMode ${ignoredDefault}\n`);
+    process.stdout.write(terminalJson(out) + "\n");
+    return 0;
   },
 };

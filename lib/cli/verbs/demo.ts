@@ -1,8 +1,9 @@
+import { ValidationError } from "@/lib/errors";
 import fs from "node:fs";
 import { terminalJson } from "@/lib/text/reveal";
 import path from "node:path";
 import { callServer } from "../server-client";
-import { parseFlags, UsageError, type Verb } from "../verb";
+import { parseFlags, type Verb } from "../verb";
 import { hookUrl } from "./connect-support";
 import { demoFiles as cursorFiles, demoScript as cursorScript } from "@/lib/agents/cursor/demo";
 import { demoFiles as geminiFiles, demoScript as geminiScript } from "@/lib/agents/gemini/demo";
@@ -147,7 +148,7 @@ export const demoVerb: Verb = {
   usage,
   async run(argv) {
     const { values, positionals } = parseFlags(argv, { folder: { type: "string" }, once: { type: "boolean" } }, true);
-    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    if (positionals.length) throw new ValidationError(`unexpected argument "${positionals[0]}"`);
     const folder = path.resolve(values.folder ?? "demo-workspace");
     for (const [rel, text] of Object.entries(FILES)) {
       const file = path.join(folder, rel);

@@ -1,7 +1,7 @@
 import os from "node:os";
 import { CONNECTOR_AGENTS } from "@/lib/agents";
-import { parseFlags, CliError, type Verb } from "../verb";
-import { connectorArg, workspaceFolder } from "./connect-support";
+import { parseFlags, type Verb } from "../verb";
+import { asRefusal, connectorArg, workspaceFolder } from "./connect-support";
 
 const usage = `Usage: cockpit disconnect ${CONNECTOR_AGENTS.join("|")} --workspace DIR [--user]
 
@@ -28,7 +28,7 @@ export const disconnectVerb: Verb = {
         user: Boolean(values.user),
       });
     } catch (error) {
-      throw new CliError((error as Error).message);
+      throw asRefusal(error);
     }
     process.stdout.write(
       result.changed

@@ -1,10 +1,11 @@
+import { ValidationError } from "@/lib/errors";
 import { createHash } from "node:crypto";
 import { revealHidden, terminalJson } from "@/lib/text/reveal";
 import { parseAgentFlag, parseScopeFlag, storePathsFromFlags } from "../store-support";
 import { STORE_AGENTS } from "@/lib/agents";
 import { listAllEntries } from "@/lib/agents/all-stores";
 import type { Entry, StoreInfo } from "@/lib/stores/types";
-import { parseFlags, UsageError, type Verb } from "../verb";
+import { parseFlags, type Verb } from "../verb";
 
 const usage = `Usage: cockpit entries --workspace DIR [--json] [--agent A] [--scope S]
 
@@ -94,7 +95,7 @@ export const entriesVerb: Verb = {
       },
       true,
     );
-    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    if (positionals.length) throw new ValidationError(`unexpected argument "${positionals[0]}"`);
     const agent = parseAgentFlag(values.agent, false);
     const scope = parseScopeFlag(values.scope);
     const { entries, stores } = await listAllEntries({ ...storePathsFromFlags(values.workspace), agent, scope });

@@ -1,9 +1,10 @@
+import { ValidationError } from "@/lib/errors";
 import { bySeverity, FINDING_KINDS, lintWorkspace, reachesThreshold, type Finding, type Severity } from "@/lib/hygiene";
 import { agentLintFindings } from "@/lib/agents/agent-lint";
 import { storePathsFromFlags } from "../store-support";
 import { loadLintItems } from "@/lib/stores/load-lint-items";
 import type { Entry } from "@/lib/stores/types";
-import { parseFlags, UsageError, type Verb } from "../verb";
+import { parseFlags, type Verb } from "../verb";
 
 const usage = `Usage: cockpit lint --workspace DIR [--json] [--fail-on warning|error]
 
@@ -52,9 +53,9 @@ export const lintVerb: Verb = {
       { workspace: { type: "string" }, json: { type: "boolean" }, "fail-on": { type: "string" } },
       true,
     );
-    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    if (positionals.length) throw new ValidationError(`unexpected argument "${positionals[0]}"`);
     const failOn = (values["fail-on"] ?? "error") as Severity;
-    if (!LEVELS.includes(failOn)) throw new UsageError(`--fail-on must be warning or error (got "${failOn}")`);
+    if (!LEVELS.includes(failOn)) throw new ValidationError(`--fail-on must be warning or error (got "${failOn}")`);
     const paths = storePathsFromFlags(values.workspace);
     const { items, stores } = await loadLintItems(paths);
     const lint = lintWorkspace({ workspace: paths.workspace, home: paths.home, items });

@@ -1,5 +1,6 @@
+import { ValidationError } from "@/lib/errors";
 import { callServer } from "../server-client";
-import { UsageError, type Verb } from "../verb";
+import { type Verb } from "../verb";
 
 export const loginLinkVerb: Verb = {
   name: "login-link",
@@ -10,7 +11,7 @@ Prints a new one-time login URL for the owner as the last line. The link works o
 and expires after 15 minutes (COCKPIT_LOGIN_TTL_SECONDS). Needs the running cockpit;
 COCKPIT_DATA must point at the same data folder as the server.`,
   async run(argv) {
-    if (argv.length > 0) throw new UsageError(`unexpected argument "${argv[0]}"`);
+    if (argv.length > 0) throw new ValidationError(`unexpected argument "${argv[0]}"`);
     const link = await callServer<{ url: string; expiresAt: string }>("POST", "/api/local/login-link");
     process.stdout.write(`One-time login link (expires ${link.expiresAt}):\n${link.url}\n`);
     return 0;

@@ -1,8 +1,9 @@
+import { ValidationError } from "@/lib/errors";
 import { describeWrite, storePathsFromFlags } from "../store-support";
 import { AGENT_LIST } from "@/lib/agents";
 import { editEntry } from "@/lib/agents/all-stores";
 import { sweepStoreFolders } from "@/lib/stores/sweep-store-folders";
-import { parseFlags, UsageError, type Verb } from "../verb";
+import { parseFlags, type Verb } from "../verb";
 
 /** SPEC per agent, from the catalogue. */
 function specHelp(): string {
@@ -35,8 +36,8 @@ export const narrowVerb: Verb = {
       },
       true,
     );
-    if (positionals.length !== 1) throw new UsageError("narrow takes exactly one entry id");
-    if (!values.to) throw new UsageError("--to SPEC is required");
+    if (positionals.length !== 1) throw new ValidationError("narrow takes exactly one entry id");
+    if (!values.to) throw new ValidationError("--to SPEC is required");
     const paths = storePathsFromFlags(values.workspace);
     await sweepStoreFolders(paths);
     const target = {

@@ -1,7 +1,8 @@
+import { ValidationError } from "@/lib/errors";
 import { describeWrite, storePathsFromFlags } from "../store-support";
 import { editEntry } from "@/lib/agents/all-stores";
 import { sweepStoreFolders } from "@/lib/stores/sweep-store-folders";
-import { parseFlags, UsageError, type Verb } from "../verb";
+import { parseFlags, type Verb } from "../verb";
 
 const usage = `Usage: cockpit revoke ID --workspace DIR [--version SHA256] [--dry-run]
 
@@ -24,7 +25,7 @@ export const revokeVerb: Verb = {
       { workspace: { type: "string" }, version: { type: "string" }, "dry-run": { type: "boolean" } },
       true,
     );
-    if (positionals.length !== 1) throw new UsageError("revoke takes exactly one entry id");
+    if (positionals.length !== 1) throw new ValidationError("revoke takes exactly one entry id");
     const paths = storePathsFromFlags(values.workspace);
     await sweepStoreFolders(paths);
     const target = { ...paths, id: positionals[0]!, expectedVersion: values.version, dryRun: values["dry-run"] };

@@ -1,6 +1,7 @@
+import { ValidationError } from "@/lib/errors";
 import { revealHidden, terminalJson } from "@/lib/text/reveal";
 import { callServer } from "../server-client";
-import { parseFlags, UsageError, type Verb } from "../verb";
+import { parseFlags, type Verb } from "../verb";
 
 const usage = `Usage: cockpit sessions <list [--json] | release ROOT_SESSION_ID --workspace ID>
 
@@ -25,7 +26,7 @@ export const sessionsVerb: Verb = {
     const [sub, ...rest] = argv;
     if (sub === "list") {
       const { values, positionals } = parseFlags(rest, { json: { type: "boolean" } }, true);
-      if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+      if (positionals.length) throw new ValidationError(`unexpected argument "${positionals[0]}"`);
       const { sessions } = await callServer<{ sessions: SessionRow[] }>("GET", "/api/v1/sessions");
       // Session ids and names are agent-chosen: never let them drive the terminal.
       if (values.json) process.stdout.write(terminalJson(sessions, 2) + "\n");
@@ -41,8 +42,8 @@ export const sessionsVerb: Verb = {
     }
     if (sub === "release") {
       const { values, positionals } = parseFlags(rest, { workspace: { type: "string" } }, true);
-      if (positionals.length !== 1) throw new UsageError("sessions release takes exactly one root session id");
-      if (!values.workspace) throw new UsageError("--workspace ID is required");
+      if (positionals.length !== 1) throw new ValidationError("sessions release takes exactly one root session id");
+      if (!values.workspace) throw new ValidationError("--workspace ID is required");
       const { holdEnded } = await callServer<{ holdEnded: boolean }>(
         "POST",
         `/api/v1/sessions/${encodeURIComponent(positionals[0]!)}/release`,
@@ -52,6 +53,6 @@ export const sessionsVerb: Verb = {
       process.stdout.write(holdEnded ? `Released the hold on ${id}.\n` : `${id} was not held; nothing changed.\n`);
       return 0;
     }
-    throw new UsageError(sub ? `unknown subcommand "${sub}"` : "missing subcommand");
+    throw new ValidationError(sub ? `unknown subcommand "${sub}"` : "missing subcommand");
   },
 };

@@ -1,10 +1,12 @@
+import { ForbiddenError, NotFoundError, UnavailableError, ValidationError } from "@/lib/errors";
+import { serverRefusal } from "../server-client";
 import fs from "node:fs";
 import { terminalJson } from "@/lib/text/reveal";
 import path from "node:path";
 import { z } from "zod";
 import { CARD_AGENTS } from "@/lib/agents";
 import { callServer } from "../server-client";
-import { parseFlags, CliError, UsageError, type Verb } from "../verb";
+import { parseFlags, type Verb } from "../verb";
 import { hookUrl, workspaceFolder } from "./connect-support";
 
 const usage = `Usage: cockpit simulate --workspace DIR --script FILE [--token T] [--url URL]
@@ -63,7 +65,7 @@ async function agentCall(
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
-    throw new CliError(`the cockpit at ${base} is not reachable`);
+    throw new UnavailableError(`the cockpit at ${base} is not reachable`);
   }
   const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
   if (res.status === 429) {
@@ -72,8 +74,10 @@ async function agentCall(
     await new Promise((r) => setTimeout(r, seconds * 1000));
     return agentCall(base, token, method, apiPath, body, timeoutMs);
   }
-  if (res.status === 401) throw new CliError("the cockpit refused the agent token (revoked, or for another cockpit)");
-  if (res.status >= 400) throw new CliError(`${method} ${apiPath}: ${String(json.error ?? `HTTP ${res.status}`)}`);
+  if (res.status === 401)
+    throw new ForbiddenError("the cockpit refused the agent token (revoked, or for another cockpit)");
+  if (res.status >= 400)
+    throw serverRefusal(res.status, json, `${method} ${apiPath}: ${String(json.error ?? `HTTP ${res.status}`)}`);
   return { status: res.status, json };
 }
 
@@ -184,18 +188,18 @@ export const simulateVerb: Verb = {
       { workspace: { type: "string" }, script: { type: "string" }, token: { type: "string" }, url: { type: "string" } },
       true,
     );
-    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    if (!values.script) throw new UsageError("--script FILE is required");
+    if (positionals.length) throw new ValidationError(`unexpected argument "${positionals[0]}"`);
+    if (!values.script) throw new ValidationError("--script FILE is required");
     const workspace = workspaceFolder(values.workspace);
     let raw: unknown;
     try {
       raw = JSON.parse(fs.readFileSync(path.resolve(values.script), "utf8"));
     } catch (error) {
-      throw new CliError(`cannot read the script ${values.script}: ${(error as Error).message}`);
+      throw new NotFoundError(`cannot read the script ${values.script}: ${(error as Error).message}`);
     }
     const parsed = SimulatorScript.safeParse(raw);
     if (!parsed.success)
-      throw new CliError(
+      throw new ValidationError(
         `invalid script: ${parsed.error.issues.map((i) => `${i.path.join(".") || "script"} ${i.message}`).join("; ")}`,
       );
     const base = hookUrl(values.url);

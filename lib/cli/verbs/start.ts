@@ -1,3 +1,4 @@
+import { AppError, ConflictError, UnavailableError, ValidationError } from "@/lib/errors";
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -12,7 +13,7 @@ import {
 } from "@/lib/auth/local-credential";
 import { exposureWarning, localUrl } from "../listen-address";
 import { packageRoot } from "../package-root";
-import { parseFlags, CliError, UsageError, type Verb } from "../verb";
+import { parseFlags, type Verb } from "../verb";
 
 const ROOT = packageRoot();
 const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
@@ -76,7 +77,7 @@ async function waitForHealth(
   let last = "no answer";
   while (Date.now() < deadline) {
     if (child.exitCode !== null)
-      throw new CliError(`the server exited with code ${child.exitCode} before it was ready`);
+      throw new UnavailableError(`the server exited with code ${child.exitCode} before it was ready`);
     try {
       const res = await fetch(`${url}/api/health`);
       const body = (await res.json()) as { ok: boolean; database: string; error?: string };
@@ -87,7 +88,7 @@ async function waitForHealth(
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new CliError(`the server did not become healthy within ${timeoutMs / 1000} s (${last})`);
+  throw new UnavailableError(`the server did not become healthy within ${timeoutMs / 1000} s (${last})`);
 }
 
 export const startVerb: Verb = {
@@ -114,13 +115,13 @@ Environment:
       { port: { type: "string" }, "no-build": { type: "boolean" } },
       true,
     );
-    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    if (positionals.length) throw new ValidationError(`unexpected argument "${positionals[0]}"`);
     if (values.port) process.env.PORT = values.port;
     let env;
     try {
       env = loadEnv();
     } catch (error) {
-      if (error instanceof EnvError) throw new CliError(error.message, 2);
+      if (error instanceof EnvError) throw new ValidationError(error.message);
       throw error;
     }
     process.env.COCKPIT_DATA = env.dataDir;
@@ -129,7 +130,7 @@ Environment:
 
     const running = await runningServer(env.dataDir);
     if (running)
-      throw new CliError(
+      throw new ConflictError(
         `the cockpit is already running at ${running.url} (pid ${running.pid}) with the data folder ${env.dataDir}; stop it first or set COCKPIT_DATA`,
       );
 
@@ -146,7 +147,7 @@ Environment:
           stdio: "inherit",
           env: process.env,
         });
-        if (build.status !== 0) throw new CliError("the build failed; see the output above");
+        if (build.status !== 0) throw new AppError("the build failed; see the output above");
       }
     }
 
@@ -184,7 +185,7 @@ Environment:
         method: "POST",
         headers: { authorization: `Bearer ${JSON.parse(fs.readFileSync(credential.file, "utf8")).token}` },
       });
-      if (!res.ok) throw new CliError(`could not mint a login link (HTTP ${res.status})`);
+      if (!res.ok) throw new UnavailableError(`could not mint a login link (HTTP ${res.status})`);
       const link = (await res.json()) as { url: string };
       process.stdout.write(
         `\nPermissions Cockpit is running at ${url} (database: ${health.database}, data: ${env.dataDir})\n` +

@@ -1,5 +1,6 @@
+import { ValidationError } from "@/lib/errors";
 import { callServer } from "../server-client";
-import { parseFlags, UsageError, type Verb } from "../verb";
+import { parseFlags, type Verb } from "../verb";
 
 interface StorePresence {
   agent: string;
@@ -35,7 +36,7 @@ export const workspaceVerb: Verb = {
     const [sub, ...rest] = argv;
     if (sub === "add") {
       const { values, positionals } = parseFlags(rest, { name: { type: "string" } }, true);
-      if (positionals.length !== 1) throw new UsageError("workspace add takes exactly one folder");
+      if (positionals.length !== 1) throw new ValidationError("workspace add takes exactly one folder");
       const path = await import("node:path");
       const { workspace } = await callServer<{ workspace: WorkspaceRow }>("POST", "/api/v1/workspaces", {
         path: path.resolve(positionals[0]!),
@@ -48,7 +49,7 @@ export const workspaceVerb: Verb = {
     }
     if (sub === "list") {
       const { values, positionals } = parseFlags(rest, { json: { type: "boolean" } }, true);
-      if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+      if (positionals.length) throw new ValidationError(`unexpected argument "${positionals[0]}"`);
       const { workspaces } = await callServer<{ workspaces: WorkspaceRow[] }>("GET", "/api/v1/workspaces");
       if (values.json) {
         process.stdout.write(JSON.stringify(workspaces, null, 2) + "\n");
@@ -61,7 +62,7 @@ export const workspaceVerb: Verb = {
     }
     if (sub === "remove") {
       const { positionals } = parseFlags(rest, {}, true);
-      if (positionals.length !== 1) throw new UsageError("workspace remove takes exactly one folder or id");
+      if (positionals.length !== 1) throw new ValidationError("workspace remove takes exactly one folder or id");
       const path = await import("node:path");
       const arg = positionals[0]!;
       const fs = await import("node:fs");
@@ -73,11 +74,11 @@ export const workspaceVerb: Verb = {
       }
       const list = await callServer<{ workspaces: WorkspaceRow[] }>("GET", "/api/v1/workspaces");
       const match = list.workspaces.find((w) => w.id === target || w.path === target);
-      if (!match) throw new UsageError(`no registered workspace matches ${arg}`);
+      if (!match) throw new ValidationError(`no registered workspace matches ${arg}`);
       await callServer("DELETE", `/api/v1/workspaces/${encodeURIComponent(match.id)}`);
       process.stdout.write(`Removed ${match.path}\n`);
       return 0;
     }
-    throw new UsageError(sub ? `unknown subcommand "${sub}"` : "missing subcommand");
+    throw new ValidationError(sub ? `unknown subcommand "${sub}"` : "missing subcommand");
   },
 };

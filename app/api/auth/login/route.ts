@@ -4,7 +4,7 @@ import { env } from "@/lib/config/env";
 import { clientKey } from "@/lib/http/client-key";
 import { isHttps, sessionCookie, sessionTokenFrom } from "@/lib/http/cookies";
 import { loginThrottle } from "@/lib/http/throttle";
-import { errorResponse, json, route } from "@/lib/http/route";
+import { json, route, tooMany } from "@/lib/http/route";
 
 const LoginInput = z.object({ token: z.string().min(10).max(200) });
 
@@ -31,10 +31,7 @@ export const POST = route({ access: "public", body: LoginInput }, async ({ req, 
     const wait = loginThrottle.check(client);
     loginThrottle.fail(client);
     if (wait > 0) {
-      const seconds = Math.ceil(wait / 1000);
-      const res = errorResponse(429, `too many attempts; try again in ${seconds} s`, undefined);
-      res.headers.set("retry-after", String(seconds));
-      return res;
+      return tooMany(wait);
     }
     throw error;
   }

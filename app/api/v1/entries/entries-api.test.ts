@@ -128,7 +128,7 @@ describe("/api/v1/entries", () => {
     expect(sb.read(".commandcode/settings.json")).toContain('"Shell(git status:*)", // everything git');
   });
 
-  it("adds (201, 422 on a bad rule or an invalid store) and adds/revokes session entries", async () => {
+  it("adds (201, 400 on a bad rule, 422 on an invalid store) and adds/revokes session entries", async () => {
     const denyBody = { workspace: "w", agent: "claude-code", scope: "global", action: "deny", rule: "Bash(curl:*)" };
     // Adding is a door (route({ person: true })): even a deny rule goes through a person's session; the CLI
     // writes its own files with `cockpit add`.
@@ -155,7 +155,7 @@ describe("/api/v1/entries", () => {
           PERSON,
         )
       ).status,
-    ).toBe(422);
+    ).toBe(400);
     expect(
       (
         await call(

@@ -3,7 +3,8 @@ import { subscribeAccessChanges } from "@/lib/auth/access-bus";
 import type { HumanActor } from "@/lib/auth/actor";
 import { actorFromSessionToken } from "@/lib/auth/sessions";
 import { sessionTokenFrom } from "@/lib/http/cookies";
-import { json, route } from "@/lib/http/route";
+import { TooManyRequestsError } from "@/lib/errors";
+import { route } from "@/lib/http/route";
 import { STREAMS_PER_SESSION, takeStreamSlot } from "@/lib/server/stream-slots";
 import { onShutdown, subscribeCardChanges } from "@/lib/cards/bus";
 
@@ -22,9 +23,7 @@ export const GET = route({ access: "viewer" }, async ({ req, db, actor: initial 
   let actor: HumanActor = initial;
   const release = takeStreamSlot(initial.kind === "user" ? `session:${initial.sessionId}` : "local-cli");
   if (!release)
-    return json({ error: `at most ${STREAMS_PER_SESSION} open event streams per session; close a tab` }, 429, {
-      "retry-after": "5",
-    });
+    throw new TooManyRequestsError(`at most ${STREAMS_PER_SESSION} open event streams per session; close a tab`, 5);
   const token = sessionTokenFrom(req.headers.get("cookie"));
   const encoder = new TextEncoder();
   let cleanup = () => {};

@@ -3,7 +3,7 @@
  * compare-and-swap (lib/stores/atomic-write). A file that does not parse is refused untouched.
  */
 import { readNoFollow, writeAtomically } from "@/lib/stores/atomic-write";
-import { ConflictError, InvalidStoreError, ReadOnlyStoreError } from "@/lib/stores/errors";
+import { StoreChangedError, InvalidStoreError, ReadOnlyStoreError } from "@/lib/errors";
 import { parseCursorConfig, type CursorScope } from "../config";
 
 export interface StoreTarget {
@@ -27,7 +27,7 @@ export async function editCursorStore(
 ): Promise<{ before: string; after: string; version: string }> {
   if (target.writable === false) throw new ReadOnlyStoreError(`${target.file} is read-only here`);
   const current = await readNoFollow(target.file);
-  if (target.expectedVersion && current.version !== target.expectedVersion) throw new ConflictError();
+  if (target.expectedVersion && current.version !== target.expectedVersion) throw new StoreChangedError();
   if (current.decodeError)
     throw new InvalidStoreError(`${target.file}: ${current.decodeError} — it is never overwritten`);
   const after = edit(current.text);

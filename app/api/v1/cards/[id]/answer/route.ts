@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
  * A person's answer from the web app (desktop, phone, or a push notification that opened it): the channel is
  * "web", set by this route (the audit row adds the session's web/phone channel); a `client` field in the body is
  * ignored. Approvals in passkey-required workspaces carry a passkey assertion. Only a person's session may answer (403
- * for the CLI credential and agent tokens). 200 with the settled card, 409 `{ error, card }` when someone
+ * for the CLI credential and agent tokens). 200 with the settled card, 409 `{ error, code, card }` when someone
  * else won or the card changed.
  */
 export const POST = route(
@@ -30,7 +30,11 @@ export const POST = route(
     } catch (error) {
       if (error instanceof ConflictError)
         return json(
-          { error: error.message, card: (error.details as { card?: unknown } | undefined)?.card ?? null },
+          {
+            error: error.message,
+            code: error.code,
+            card: (error.details as { card?: unknown } | undefined)?.card ?? null,
+          },
           409,
         );
       throw error;
