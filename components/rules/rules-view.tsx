@@ -1,8 +1,10 @@
 "use client";
 import { keepPreviousData, useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { HiddenTextWarning } from "@/components/ui/hidden-text";
 import { SCOPES } from "@/lib/entries/filters";
 import type { StoreInfo } from "@/lib/stores/types";
+import { revealDeep } from "@/lib/text/reveal";
 import { AddRuleDialog } from "./add-rule-dialog";
 import { byEntry, CleanUpDialog, FindingsContext, hygieneKey, HygieneSummary, useHygiene } from "./hygiene";
 import { entriesKey, fetchEntriesPage, nextOffset, type EntryView } from "./query";
@@ -29,6 +31,20 @@ type Dialog = { kind: "revoke" | "narrow"; entry: EntryView } | { kind: "add" } 
 
 /** A store file that does not exist: listed compactly, since it holds nothing (an add creates it). */
 const isAbsent = (s: StoreInfo) => s.version === "missing" && s.valid;
+
+/** An agent ignoring every rule it has (one broken file voids its whole policy): above everything else. */
+function PolicyBanner({ text }: { text: string }) {
+  // The message quotes a file name and its parse error: reveal hidden characters as store paths do.
+  const { value, hidden } = useMemo(() => revealDeep({ text }), [text]);
+  return (
+    <div className={`error ${styles.policyBanner}`} role="alert" data-testid="policy-banner">
+      <strong>{value.text}</strong> <HiddenTextWarning hidden={hidden} />
+      <div>
+        Until that file is fixed, every rule in every other file of that agent is ignored too, forbidden ones included.
+      </div>
+    </div>
+  );
+}
 
 function AbsentStores({ stores }: { stores: StoreInfo[] }) {
   if (stores.length === 0) return null;
@@ -166,6 +182,9 @@ export function RulesView({
             </button>
           ) : null}
         </div>
+        {(first?.banners ?? []).map((text) => (
+          <PolicyBanner key={text} text={text} />
+        ))}
         <HygieneSummary workspace={workspace} canWrite={canWrite} onCleanUp={() => setDialog({ kind: "clean-up" })} />
         <RulesFilters
           filters={filters}

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { actorLabel, type Actor } from "@/lib/auth/actor";
 import { listEntries, readStoreBytes, type Entry, type StoreInfo } from "@/lib/stores";
+import { agentBanners } from "@/lib/agents/agent-lint";
 import { ruleUsage } from "./impact";
 import { withStoreErrors, workspaceStores } from "./context";
 import { requireCan } from "@/lib/auth/access";
@@ -38,6 +39,11 @@ export interface WorkspaceListing {
   /** Entries matching the filters per store path, so a group can say how many are still to load. */
   matchedByStore: Record<string, number>;
   readAt: string;
+  /**
+   * The loudest states the page has, shown above everything: an agent ignoring every one of its rules (Codex, when one
+   * rules file fails to load: "Codex is ignoring all your rules because of FILE, line N: …").
+   */
+  banners?: string[];
 }
 
 const scopeRank = (s: string) => SCOPES.indexOf(s as (typeof SCOPES)[number]);
@@ -57,6 +63,7 @@ export async function listWorkspaceEntries({
   const { workspace, paths, sessionSource } = await workspaceStores(db, actorLabel(actor), args.workspace);
   const sessionRows = await sessionSource.list();
   const listing = await withStoreErrors(() => listEntries({ ...paths, sessionRows }));
+  const banners = await withStoreErrors(() => agentBanners(paths));
   const storeOrder = new Map(listing.stores.map((s, i) => [s.path, i]));
   const all = listing.entries
     .map((e, i) => ({ e, i }))
@@ -85,6 +92,7 @@ export async function listWorkspaceEntries({
     counts,
     matchedByStore,
     readAt: new Date().toISOString(),
+    ...(banners.length ? { banners } : {}),
   };
 }
 
