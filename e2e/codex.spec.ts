@@ -189,6 +189,8 @@ test.describe("Codex CLI", () => {
     const banner = page.getByTestId("policy-banner").filter({ hasText: "Codex is ignoring" });
     await expect(banner).toContainText(`Codex is ignoring all your rules because of ${broken}, line 3`);
     await expect(banner).toContainText("forbidden ones included");
+    // It sits at the top of the page, above the hygiene summary and the filters (Refresh scrolled past it on a phone).
+    await page.evaluate(() => window.scrollTo(0, 0));
     await expect(banner).toBeInViewport();
     await page.screenshot({ path: test.info().outputPath("codex-banner.png"), fullPage: false });
   });
