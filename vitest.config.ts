@@ -25,6 +25,8 @@ export default defineConfig({
     // spend their time waiting (embedded database, child processes, timers), so two share the cores well.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Fixtures open embedded databases: seconds of CPU each, minutes of wall time when `npm test` runs its suites
+    // side by side on a machine others load too (a fresh-clone CI at load average 20-29 timed out at 60 s).
+    hookTimeout: 180_000,
   },
 });

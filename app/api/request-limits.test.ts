@@ -154,11 +154,10 @@ describe("request body limits", () => {
           params: Promise.resolve(params),
         },
       );
-    const started = Date.now();
+    // The list carries a folded preview (its size is what keeps the list fast; no clock in the test).
     const list = (await (await get(cardsList.GET, "/api/v1/cards?status=pending")).json()) as {
       cards: { id: string; input: { content: string }; inputOmitted?: number }[];
     };
-    expect(Date.now() - started).toBeLessThan(2_000);
     const preview = list.cards.find((c) => c.id === id)!;
     expect(JSON.stringify(preview).length).toBeLessThan(16 * 1024);
     expect(preview.inputOmitted).toBe(content.length - 2_000);

@@ -35,11 +35,22 @@ interface Case {
   check: (stdout: string, code: number | null) => boolean;
 }
 
-/** Wall time of one process from spawn to exit, stdin written and closed as an agent does. */
-function timeOnce(c: Case): Promise<number> {
+// GNU time reports the child's CPU seconds (user + system): on a shared machine wall time mostly measures the
+// wait for a core, CPU time the work itself. Without it only wall time is printed.
+const GNU_TIME = fs.existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
+const CPU_MARK = "::cpu";
+
+/**
+ * Wall time of one process from spawn to exit, stdin written and closed as an agent does, and its CPU time
+ * (NaN without GNU time).
+ */
+function timeOnce(c: Case): Promise<{ wall: number; cpu: number }> {
   return new Promise((resolve, reject) => {
     const t = performance.now();
-    const child = spawn(process.execPath, c.args, {
+    const [cmd, args] = GNU_TIME
+      ? [GNU_TIME, ["-f", `${CPU_MARK} %U %S`, process.execPath, ...c.args]]
+      : [process.execPath, c.args];
+    const child = spawn(cmd, args, {
       cwd: ROOT,
       env: { ...process.env, ...c.env },
       stdio: ["pipe", "pipe", "pipe"],
@@ -50,9 +61,12 @@ function timeOnce(c: Case): Promise<number> {
     child.stderr.on("data", (d: Buffer) => (err += d));
     child.on("error", reject);
     child.on("close", (code) => {
-      const ms = performance.now() - t;
+      const wall = performance.now() - t;
+      const mark = err.match(new RegExp(`${CPU_MARK} ([\\d.]+) ([\\d.]+)\\s*$`));
+      if (mark) err = err.slice(0, mark.index);
+      const cpu = mark ? (Number(mark[1]) + Number(mark[2])) * 1000 : NaN;
       if (!c.check(out, code)) reject(new Error(`${c.name}: unexpected result (exit ${code}): ${out}${err}`));
-      else resolve(ms);
+      else resolve({ wall, cpu });
     });
     child.stdin.end(c.stdin ?? "");
   });
@@ -139,8 +153,14 @@ async function main() {
   ];
 
   const times = new Map<string, number[]>(cases.map((c) => [c.name, []]));
+  const cpus = new Map<string, number[]>(cases.map((c) => [c.name, []]));
   for (const c of cases) await timeOnce(c); // warm the file cache
-  for (let i = 0; i < RUNS; i++) for (const c of cases) times.get(c.name)!.push(await timeOnce(c));
+  for (let i = 0; i < RUNS; i++)
+    for (const c of cases) {
+      const { wall, cpu } = await timeOnce(c);
+      times.get(c.name)!.push(wall);
+      cpus.get(c.name)!.push(cpu);
+    }
   if (hits < RUNS) throw new Error(`the stub saw ${hits} hook requests, expected at least ${RUNS}`);
 
   // An HTTP hook instead: Claude Code itself posts the payload; the cost is this one request.
@@ -159,23 +179,29 @@ async function main() {
   fs.rmSync(workspace, { recursive: true, force: true });
 
   const floor = median(times.get("node -e 0")!);
+  const cpuFloor = median(cpus.get("node -e 0")!);
+  const seconds = (ms: number, digits = 3) => (Number.isNaN(ms) ? "—" : `${(ms / 1000).toFixed(digits)} s`);
   const load = os.loadavg()[0]!.toFixed(1);
   console.log(
     `\n## cockpit CLI start-up (median of ${RUNS}, interleaved; load average ${load} on ${os.cpus().length} cores)\n`,
   );
-  console.log("| command | median | p90 | over node -e 0 | target | |\n|---|---|---|---|---|---|");
+  console.log(
+    "| command | median | p90 | over node -e 0 | CPU median | CPU over node -e 0 | target | wall / CPU |\n|---|---|---|---|---|---|---|---|",
+  );
+  const verdict = (over: number, target: number | undefined) =>
+    target === undefined || Number.isNaN(over) ? "" : over <= target ? "ok" : "MISSED";
   for (const c of cases) {
     const xs = times.get(c.name)!;
     const m = median(xs);
-    const over = m - floor;
+    const cpu = median(cpus.get(c.name)!);
+    const floorRow = c.name === "node -e 0";
     const target = c.kind ? TARGETS[c.kind]! : undefined;
-    const verdict = target === undefined ? "" : over <= target ? "ok" : "MISSED";
     console.log(
-      `| ${c.name} | ${(m / 1000).toFixed(3)} s | ${(pct(xs, 90) / 1000).toFixed(3)} s | ${c.name === "node -e 0" ? "—" : `+${(over / 1000).toFixed(3)} s`} | ${target === undefined ? "" : `+${(target / 1000).toFixed(2)} s`} | ${verdict} |`,
+      `| ${c.name} | ${seconds(m)} | ${seconds(pct(xs, 90))} | ${floorRow ? "—" : `+${seconds(m - floor)}`} | ${seconds(cpu)} | ${floorRow ? "—" : `+${seconds(cpu - cpuFloor)}`} | ${target === undefined ? "" : `+${(target / 1000).toFixed(2)} s`} | ${target === undefined ? "" : `${verdict(m - floor, target)} / ${verdict(cpu - cpuFloor, target)}`} |`,
     );
   }
   console.log(
-    `| http hook: one local request (no process) | ${(median(requests) / 1000).toFixed(4)} s | ${(pct(requests, 90) / 1000).toFixed(4)} s | | | |`,
+    `| http hook: one local request (no process) | ${seconds(median(requests), 4)} | ${seconds(pct(requests, 90), 4)} | | | | | |`,
   );
 }
 

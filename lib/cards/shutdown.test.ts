@@ -3,7 +3,7 @@ import { admitCard } from "./admit-card";
 import { announceShutdown } from "./bus";
 import { getCard } from "./get-card";
 import { bash, cardFixture, type CardFixture } from "@/test/support/cards";
-import { waitForSettlement } from "./wait-for-settlement";
+import { MAX_WAIT_SECONDS, waitForSettlement } from "./wait-for-settlement";
 
 let f: CardFixture;
 beforeAll(async () => {
@@ -11,8 +11,11 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   // The flag is process-wide; put it back for any later suite in this worker.
-  (globalThis as Record<symbol, { down?: boolean }>)[Symbol.for("permissions-cockpit.card-bus")]!.down = false;
-  await f.cleanup();
+  const bus = (globalThis as Record<symbol, { down?: boolean } | undefined>)[
+    Symbol.for("permissions-cockpit.card-bus")
+  ];
+  if (bus) bus.down = false;
+  await f?.cleanup();
 });
 
 describe("server shutdown", () => {
@@ -25,12 +28,11 @@ describe("server shutdown", () => {
       env: f.env,
     });
     if (admitted.status !== "pending") throw new Error("expected a card");
-    const started = Date.now();
-    const poll = waitForSettlement({ db: f.opened.db, cardId: admitted.id, waitSeconds: 60 });
+    // The longest wait there is: only the shutdown can end this poll within the test's time.
+    const poll = waitForSettlement({ db: f.opened.db, cardId: admitted.id, waitSeconds: MAX_WAIT_SECONDS });
     await new Promise((r) => setTimeout(r, 50));
     announceShutdown();
     expect((await poll).status).toBe("pending");
-    expect(Date.now() - started).toBeLessThan(5000);
     expect((await getCard(f.opened.db, { cardId: admitted.id })).status).toBe("pending");
   });
 });

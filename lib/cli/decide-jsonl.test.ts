@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { makeSandbox, type Sandbox } from "@/test/support/stores";
+import { makeSandbox, trustClaudeWorkspace, type Sandbox } from "@/test/support/stores";
 import type { SessionEntryRow } from "@/lib/stores/session";
 import { decideLines, MAX_LINE_CHARS } from "./decide-jsonl";
 import { Decider } from "./decide-one";
@@ -21,6 +21,8 @@ vi.mock("@/lib/stores/load-store", async (importOriginal) => {
 let sb: Sandbox;
 beforeEach(() => {
   sb = makeSandbox("decide-jsonl-");
+  // Claude Code applies a workspace's allow rules only once its trust dialog was accepted.
+  trustClaudeWorkspace(sb.home, sb.workspace);
   reads.count = 0;
 });
 afterEach(() => sb.cleanup());
@@ -187,7 +189,7 @@ describe("decide --jsonl", () => {
       { rows, explain: true },
     );
     expect(fetched).toEqual(["s1"]);
-    expect(r.objects.map((o) => o.decision)).toEqual(["allow", "allow", "ask", "deny", "allow", "ask"]);
+    expect(r.objects.map((o) => o.decision)).toEqual(["allow", "allow", "ask", "ask", "allow", "ask"]);
     expect(r.objects[0]).toMatchObject({ scope: "session", step: "allow-rule" });
     expect(r.objects[3]).toMatchObject({ step: "plan-mode", mode: "plan" });
     expect(r.objects[4]!.trace).toBeDefined();

@@ -9,7 +9,7 @@ import { recordAudit, recordAuditBatch } from "@/lib/audit";
 import { configureAudit } from "@/lib/audit/config";
 import { LOCAL_CREDENTIAL_ENV } from "@/lib/auth/local-credential";
 import { hashToken } from "@/lib/auth/tokens";
-import { makeSandbox, type Sandbox } from "@/test/support/stores";
+import { makeSandbox, trustClaudeWorkspace, type Sandbox } from "@/test/support/stores";
 import * as impactRoute from "@/app/api/v1/entries/impact/route";
 import * as healthRoute from "@/app/api/health/route";
 import { resetHeavyWork } from "@/lib/server/heavy-work";
@@ -34,6 +34,7 @@ beforeAll(async () => {
   setServerDb(opened);
   await opened.db.insert(workspaces).values({ id: "w", path: sb.workspace, name: "project" });
   sb.write(".claude/settings.json", '{ "permissions": { "allow": ["Bash(npm test:*)", "Bash(git log:*)"] } }\n');
+  trustClaudeWorkspace(sb.home, sb.workspace);
   const decided = (command: string, rule = "Bash(npm test:*)") =>
     opened.db.transaction((tx) =>
       recordAudit(tx, {

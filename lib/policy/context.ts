@@ -1,6 +1,7 @@
 import type { CallFacts } from "./call";
 import {
   allowParts,
+  claudeAllowPart,
   candidates,
   compileRules,
   firstMatch,
@@ -10,7 +11,7 @@ import {
 } from "./match";
 import { normalizeMode } from "./modes";
 import { isInside, resolveCallPath } from "./paths";
-import type { Mode, PolicyContext, Rule } from "./types";
+import type { Mode, PolicyContext, Rule, ShellPart } from "./types";
 
 const merged = new WeakMap<readonly Rule[], WeakMap<readonly Rule[], Rule[]>>();
 
@@ -36,6 +37,8 @@ export function effectiveMode(ctx: PolicyContext): { mode: Mode; note: string | 
   if (!r.ok) return { mode: "default", note: `${r.error}; evaluated as default` };
   if (r.value === "yolo" && ctx.disableBypass)
     return { mode: "default", note: "disableBypass: yolo evaluated as default" };
+  if (r.value === "auto" && ctx.disableAutoMode)
+    return { mode: "default", note: "disableAutoMode: auto evaluated as default" };
   return { mode: r.value, note: null };
 }
 
@@ -72,11 +75,22 @@ export function allowMatch(
   const cands = only ? candidates(b, f, ctx).filter(only) : candidates(b, f, ctx);
   const used: CompiledRule[] = [];
   for (const p of parts) {
-    const cr = cands.find((c) => c.rule.specifier === null || (c.testCommand !== undefined && c.testCommand(p.text)));
+    const cr = cands.find((c) => coversPart(c, p));
     if (!cr) return null;
     if (!used.includes(cr)) used.push(cr);
   }
   return { rule: used[0], all: used };
+}
+
+/** Does one allow rule cover one subcommand (Claude Code: its stripped view, see `claudeAllowPart`)? */
+export function coversPart(c: CompiledRule, p: ShellPart): boolean {
+  const s = c.rule.specifier;
+  if (c.rule.agent === "claude-code")
+    return (
+      (s === null || c.testCommand !== undefined) &&
+      claudeAllowPart(s?.kind === "shell" ? s.pattern : null, c.testCommand ?? (() => true), p)
+    );
+  return s === null || (c.testCommand !== undefined && c.testCommand(p.text));
 }
 
 /** An allow rule that names the content of a sensitive target (a bare tool allow does not count). */

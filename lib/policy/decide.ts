@@ -1,5 +1,6 @@
 import { callFacts, type CallFacts } from "./call";
 import { allowMatch, allowNamingContent, allRules, compiledFor, effectiveMode, insideRoots, roots } from "./context";
+import { decideClaudeCode } from "./decide-claude-code";
 import { decideMevedel } from "./decide-mevedel";
 import { deletesRootOrHome } from "./decide-shared";
 import { firstMatch } from "./match";
@@ -15,7 +16,7 @@ import type { Decision, Mode, PolicyContext, ToolCall } from "./types";
 export function decide(call: ToolCall, ctx: PolicyContext): Decision {
   try {
     if (ctx.agent === "mevedel") return failClosed(decideMevedel(call, ctx), ctx);
-    const d = failClosed(decideLadder(call, ctx), ctx);
+    const d = failClosed(ctx.agent === "claude-code" ? decideClaudeCode(call, ctx) : decideLadder(call, ctx), ctx);
     return ctx.subagent && d.decision === "ask" ? asSubagent(d) : d;
   } catch (e) {
     // Fail towards a prompt, never towards allow.

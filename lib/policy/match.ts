@@ -1,5 +1,7 @@
 import type { CallFacts } from "./call";
 import { ancestors, globMatcher, ruleGlob, type PathEnv } from "./paths";
+import { claudeDomainMatch } from "./claude-code/domain";
+import { allowView, isPrefixPattern } from "./claude-code/strip";
 import { matchShellPattern } from "./shell/pattern";
 import { basename } from "./shell/wrappers";
 import type { PolicyContext, Rule, ShellPart } from "./types";
@@ -15,6 +17,8 @@ export interface CompiledRule {
   word: string | null;
   /** Last fully literal segment of a path glob, for indexing; null when every segment has a wildcard. */
   dir?: string | null;
+  /** Path rules: matchers of the paths carved out by Claude Code `!` rules of the same source. */
+  exclude?: ((p: string) => boolean)[];
 }
 
 const KEY_WORDS = 3;
@@ -74,9 +78,14 @@ function compileOne(rule: Rule, env: PathEnv, nocase: boolean): CompiledRule {
         test: (f) => {
           if (f.kind === "eval") return f.command !== null && testCommand(f.command);
           if (!f.shell) return false;
-          return aggressive
-            ? shellViews(f).some(testCommand)
-            : allowParts(f.shell.parts, f.shell.allowable)?.every((p) => testCommand(p.text)) === true;
+          if (aggressive) return shellViews(f).some(testCommand);
+          const parts = allowParts(f.shell.parts, f.shell.allowable);
+          if (!parts) return false;
+          // Claude Code: the pattern against the stripped view. The assignment and exec-wrapper limits apply where
+          // decisions are made (`coversPart`); here the question is what the pattern itself reaches (tool-wide).
+          return rule.agent === "claude-code"
+            ? parts.every((p) => testCommand(allowView(p).text) || testCommand(p.text))
+            : parts.every((p) => testCommand(p.text));
         },
       };
     }
@@ -84,7 +93,12 @@ function compileOne(rule: Rule, env: PathEnv, nocase: boolean): CompiledRule {
       const glob = ruleGlob(s.pattern, rule.agent, rule.source, env, !aggressive);
       // Compiled on first use: with the index most rules are never tested, and picomatch dominates build time.
       let compiledGlob: ((p: string) => boolean) | null = null;
-      const match = (p: string) => (compiledGlob ??= globMatcher(glob, nocase && aggressive))(p);
+      // Claude Code: "A deny or ask rule whose path isn't usable as a gitignore pattern still guards that exact path."
+      const literal = rule.agent === "claude-code" && aggressive ? glob : undefined;
+      const globMatch = (p: string) => (compiledGlob ??= globMatcher(glob, nocase && aggressive, literal))(p);
+      // Claude Code `!` carve-outs of the same source (attached by compileRules).
+      const exclude: ((p: string) => boolean)[] = [];
+      const match = (p: string) => globMatch(p) && !exclude.some((x) => x(p));
       // Every fully literal segment of a glob must appear in a matching path: index by the last one.
       const lits = glob.split("/").filter((x) => x && !/[*?[\]{}()!+@\\]/.test(x));
       const last = lits.length ? lits[lits.length - 1] : null;
@@ -93,6 +107,7 @@ function compileOne(rule: Rule, env: PathEnv, nocase: boolean): CompiledRule {
         rule,
         word: null,
         dir,
+        exclude,
         test: (f, ctx) => {
           if (f.paths.length === 0) return false;
           if (aggressive) {
@@ -112,6 +127,8 @@ function compileOne(rule: Rule, env: PathEnv, nocase: boolean): CompiledRule {
     case "domain": {
       const pat = s.pattern;
       let re: RegExp | null = null;
+      if (rule.agent === "claude-code")
+        return { rule, word: null, test: (f) => f.host !== null && claudeDomainMatch(pat, f.host) };
       return {
         rule,
         word: null,
@@ -138,6 +155,18 @@ function compileOne(rule: Rule, env: PathEnv, nocase: boolean): CompiledRule {
     case "expression":
       return { rule, word: null, test: (f) => f.command === s.value };
   }
+}
+
+/**
+ * Claude Code: does an allow pattern cover one subcommand? It sees the command after the documented wrappers and
+ * safe assignments are stripped; "An allow rule won't match past an assignment of any other variable"; exec wrappers
+ * (`watch`, `setsid`, `ionice`, `flock`, `find -exec`/`-delete`) "can't be auto-approved by a prefix rule".
+ */
+export function claudeAllowPart(pattern: string | null, testCommand: (c: string) => boolean, p: ShellPart): boolean {
+  const v = allowView(p);
+  if (v.blocked || !v.text) return false;
+  if (v.execWrapper) return pattern !== null && !isPrefixPattern(pattern) && testCommand(v.text);
+  return pattern === null || testCommand(v.text);
 }
 
 /** Parts an allow rule must cover: the line's own commands and substitutions (never a stripped payload). Null when not allowable. */
@@ -205,9 +234,12 @@ export function compileRules(rules: readonly Rule[], ctx: PolicyContext): Compil
   const hit = compiled.get(rules);
   if (hit && hit.key === key) return hit.set;
   const set: CompiledSet = { deny: emptyBucket(), ask: emptyBucket(), allow: emptyBucket() };
+  const earlier: CompiledRule[] = [];
   for (const rule of rules) {
     if (ignoredByAgent(rule)) continue;
+    if (carveOut(rule, earlier, env, !!ctx.caseInsensitiveFs)) continue;
     const cr = compileOne(rule, env, !!ctx.caseInsensitiveFs);
+    if (rule.agent === "claude-code" && rule.specifier?.kind === "path") earlier.push(cr);
     const b = set[rule.action];
     if (!b) continue;
     const tool = rule.tool.toLowerCase();
@@ -220,12 +252,43 @@ export function compileRules(rules: readonly Rule[], ctx: PolicyContext): Compil
       b.size++;
     } else if (tool.includes("*")) b.globs.push({ re: globRe(tool), cr });
     else add(b, tool, cr);
-    // Claude Code: a Read deny/ask also blocks Edit/Write on that path.
-    if (rule.agent === "claude-code" && tool === "read" && rule.action !== "allow" && rule.specifier?.kind === "path")
-      add(b, "edit", cr);
+    if (rule.agent === "claude-code" && rule.specifier?.kind === "path") {
+      // "A `Read` deny rule also blocks the Edit and Write tools on the same path, including creating a new file
+      // there. NotebookEdit isn't covered" (permissions#read-and-edit); ask rules likewise (stricter).
+      if (tool === "read" && rule.action !== "allow")
+        add(b, "edit", { ...cr, test: (f, c) => f.exact !== "notebookedit" && cr.test(f, c) });
+      // "An `Edit(...)` allow rule also grants read access to the same path" (tools-reference).
+      if (tool === "edit" && rule.action === "allow") add(b, "read", cr);
+    }
   }
   compiled.set(rules, { key, set });
   return set;
+}
+
+/**
+ * Claude Code `!` patterns (permissions#read-and-edit): "A deny or ask pattern that starts with `!` is a gitignore
+ * negation. It carves the paths it matches out of the `path` or `./path` rules listed before it" of the same
+ * source and list; "Claude Code reads a `!` pattern relative to the current directory even when `/`, `~/`, or `//`
+ * follows"; "A `!` rule listed first carves nothing out". The `!` rule itself never matches. True when `rule` was one.
+ */
+function carveOut(rule: Rule, earlier: CompiledRule[], env: PathEnv, nocase: boolean): boolean {
+  const s = rule.specifier;
+  if (rule.agent !== "claude-code" || rule.action === "allow" || s?.kind !== "path" || !s.pattern.startsWith("!"))
+    return false;
+  const neg = s.pattern.slice(1).replace(/^\.\//, "").replace(/^\/+/, "");
+  if (!neg) return true;
+  // Anchored at the current directory, any depth only for a bare name (the narrower reading: carves out less).
+  const glob = ruleGlob(neg.startsWith("~") ? `./${neg}` : neg, "claude-code", rule.source, env, true);
+  let m: ((p: string) => boolean) | null = null;
+  const excluded = (p: string) => (m ??= globMatcher(glob, nocase))(p);
+  for (const cr of earlier) {
+    const o = cr.rule;
+    const pat = o.specifier?.kind === "path" ? o.specifier.pattern : "";
+    const relative = !pat.startsWith("/") && !pat.startsWith("~") && !pat.startsWith("!");
+    if (relative && o.action === rule.action && o.source.store === rule.source.store && o.tool === rule.tool)
+      cr.exclude?.push(excluded);
+  }
+  return true;
 }
 
 /** Rules of a bucket that could apply to the call (by tool name, MCP server, shell leading words, path directories). */

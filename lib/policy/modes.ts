@@ -23,7 +23,10 @@ export function normalizeMode(agent: Agent, raw: string): ParseResult<Mode> {
     .trim()
     .toLowerCase()
     .replace(/[-_\s]/g, "");
-  const mode = (agent === "mevedel" ? MEVEDEL[key] : undefined) ?? ALIASES[key];
+  const mode =
+    (agent === "mevedel" ? MEVEDEL[key] : undefined) ??
+    (agent === "claude-code" && key === "auto" ? "auto" : undefined) ??
+    ALIASES[key];
   if (mode) return { ok: true, value: mode };
   return { ok: false, error: `unknown mode "${raw}" for ${agent}` };
 }

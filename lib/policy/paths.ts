@@ -51,7 +51,14 @@ export function ruleGlob(pattern: string, agent: Agent, source: RuleSource, env:
   let p = trimSlash(pattern.trim());
   if (p.startsWith("//")) return trimSlash(p.slice(1));
   if (p === "~" || p.startsWith("~/")) return trimSlash(env.home + p.slice(1));
-  if (p.startsWith("/")) return agent === "mevedel" ? p : join(source.base ?? env.workspaceRoot, p.slice(1));
+  if (p.startsWith("/")) {
+    if (agent === "mevedel") return p;
+    // Claude Code: local settings and session rules anchor `/x` at the session's primary working directory
+    // ("Local settings rules anchor at the session's primary working directory, not at the repository root").
+    if (agent === "claude-code" && (source.scope === "session" || /settings\.local\.json$/.test(source.store)))
+      return join(env.cwd, p.slice(1));
+    return join(source.base ?? env.workspaceRoot, p.slice(1));
+  }
   if (p.startsWith("./")) {
     p = p.slice(2);
     return join(agent === "claude-code" ? env.cwd : env.workspaceRoot, p);
@@ -71,8 +78,8 @@ type Matcher = (path: string) => boolean;
 const cache = new Map<string, Matcher>();
 
 /** Compiled matcher for an absolute glob (or `**​/x` any-depth glob). Dot files match; `nocase` folds case. */
-export function globMatcher(glob: string, nocase: boolean): Matcher {
-  const key = `${nocase ? 1 : 0}${glob}`;
+export function globMatcher(glob: string, nocase: boolean, literalFallback?: string): Matcher {
+  const key = `${nocase ? 1 : 0}${literalFallback === undefined ? "" : "L"}${glob}`;
   let m = cache.get(key);
   if (m) return m;
   const rel = glob.startsWith("/") ? glob.slice(1) : glob;
@@ -80,7 +87,10 @@ export function globMatcher(glob: string, nocase: boolean): Matcher {
   try {
     re = picomatch.makeRe(rel, { dot: true, nocase });
   } catch {
-    re = /(?!)/; // an invalid glob never matches rather than matching everything
+    // An invalid glob never matches rather than matching everything; with a literal fallback (Claude Code deny/ask)
+    // it still guards that exact path.
+    const lit = literalFallback?.replace(/^\/+/, "");
+    re = lit ? new RegExp(`^${lit.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, nocase ? "i" : "") : /(?!)/;
   }
   const prefix = literalPrefix(rel);
   const lowered = nocase ? prefix.toLowerCase() : prefix;

@@ -1,5 +1,6 @@
 import { isToolWideText } from "./tool-wide";
 import { callFacts } from "./call";
+import { ccShell } from "./claude-code/bash";
 import { decide } from "./decide";
 import { formatMevedelRule } from "./mevedel-rules";
 import { isInside } from "./paths";
@@ -24,6 +25,8 @@ function text(agent: Agent, tool: string, specifier: Specifier | null): string {
 export function rememberRules(call: ToolCall, ctx: PolicyContext): { session: string[]; workspace: string[] } {
   const d = decide(call, ctx);
   if (d.safetyCheck || d.protected || d.decision !== "ask") return NONE;
+  // Claude Code under allowManagedPermissionRulesOnly "hides the always-allow choices … and stops saving new rules".
+  if (ctx.managedRulesOnly) return NONE;
   const f = callFacts(call, ctx);
   // A shell call without a command, a fetch without a host, a nameless tool: the only rule would be tool-wide.
   if (f.kind === "shell" && !f.shell) return NONE;
@@ -35,21 +38,30 @@ export function rememberRules(call: ToolCall, ctx: PolicyContext): { session: st
     const a = f.shell;
     if (!a.allowable) return NONE; // an unparsable command is never allowed by a rule
     const dialect = agent === "claude-code" ? "exact" : agent === "mevedel" ? "glob" : "prefix";
+    // Claude Code: a rule is matched against the command after its documented wrappers and safe assignments are
+    // stripped, and a subcommand in its read-only set needs no rule (lib/policy/claude-code/bash.ts).
+    const claude = agent === "claude-code" ? new Map(ccShell(f, ctx).parts.map((cp) => [cp.part, cp])) : null;
     for (const p of a.parts) {
-      if (p.origin === "payload" || isReadOnlyPart(p)) continue;
-      const base = p.argv[0] ?? "";
+      if (p.origin === "payload") continue;
+      const cp = claude?.get(p);
+      if (cp ? cp.readOnly && cp.outside.length === 0 : isReadOnlyPart(p)) continue;
+      // An allow rule never matches past an unsafe assignment: nothing can be remembered for it.
+      if (cp?.view.blocked || (cp && !cp.view.text)) return NONE;
+      const argv = cp ? cp.view.argv : p.argv;
+      const body = cp ? cp.view.text : p.text;
+      const base = argv[0] ?? "";
       const exact =
         ARBITRARY_CODE.has(base) ||
         isDangerousPart(p) ||
-        p.assignments.length > 0 ||
-        p.wrappers.length > 0 ||
+        (!cp && (p.assignments.length > 0 || p.wrappers.length > 0)) ||
+        (cp !== undefined && cp.view.execWrapper !== null) ||
         agent === "mevedel";
-      const prefix = exact ? null : rememberedPrefix(p.argv);
+      const prefix = exact ? null : rememberedPrefix(argv);
       let pattern: string;
       if (exact || prefix === null) {
         // `*` in a stored pattern would widen it; such a command cannot be remembered exactly.
-        if (p.text.includes("*")) return NONE;
-        pattern = p.text;
+        if (body.includes("*")) return NONE;
+        pattern = body;
       } else pattern = `${prefix} *`;
       const r =
         agent === "commandcode" && prefix !== null
@@ -59,10 +71,11 @@ export function rememberRules(call: ToolCall, ctx: PolicyContext): { session: st
     }
   } else if (f.kind === "edit") {
     if (f.paths.length === 0) return NONE;
+    // `/x` anchors at the workspace root; Claude Code's local settings and session rules anchor it at the
+    // session's working directory (permissions: "Local settings rules anchor at the session's primary working directory").
+    const anchor = agent === "claude-code" ? f.env.cwd : ctx.workspaceRoot;
     for (const p of f.paths) {
-      const spec = isInside(p, ctx.workspaceRoot)
-        ? `/${p.slice(ctx.workspaceRoot.replace(/\/+$/, "").length + 1)}`
-        : `/${p}`;
+      const spec = isInside(p, anchor) && p !== anchor ? `/${p.slice(anchor.replace(/\/+$/, "").length + 1)}` : `/${p}`;
       if (/[*?[\]{}]/.test(spec)) return NONE;
       out.push(
         agent === "mevedel"

@@ -4,6 +4,7 @@ import type { Action, Agent, ParseResult, Rule, RuleSource, ShellDialect, Specif
 const RULE_RE = /^([^()\s]+)(?:\(([\s\S]*)\))?$/;
 const TOOL_NAME_RE = /^[A-Za-z0-9_.*-]+$/;
 const PARAM_RE = /^([A-Za-z_][A-Za-z0-9_]*):([\s\S]+)$/;
+const CLAUDE_PARAM_RE = /^([A-Za-z_][A-Za-z0-9_]*)\s*:\s*([\s\S]+)$/;
 // Shell parameters we recognise; other `word:rest` specifiers are commands (`Shell(git:*)`, `Shell(docker run a:b)`).
 const SHELL_PARAMS = new Set([
   "run_in_background",
@@ -68,6 +69,9 @@ export function parseRule(text: string, action: Action, opts: { agent: Agent; so
   const raw = m[2];
   const isGlob = rawTool.includes("*");
   const tool = isGlob ? rawTool : canonicalRuleTool(rawTool);
+  // "When Claude Code loads a settings file, it skips any `mcp__` rule that has parentheses" (permissions).
+  if (opts.agent === "claude-code" && raw !== undefined && /^mcp__/i.test(rawTool))
+    return fail(`Claude Code skips ${rawTool}(…): MCP rules take no parentheses in settings files`);
   const spec = raw === undefined || raw.trim() === "" || raw.trim() === "*" ? null : raw;
   const base = { action, tool, text: trimmed, source: opts.source, agent: opts.agent };
 
@@ -100,7 +104,8 @@ function paramSpec(name: string, value: string, action: Action, tool: string): P
 }
 
 function parseSpecifier(tool: string, spec: string, action: Action, agent: Agent): ParseResult<Specifier> {
-  const param = PARAM_RE.exec(spec.trim());
+  // Claude Code: "Whitespace around the colon is ignored" in `Tool(param:value)`.
+  const param = (agent === "claude-code" ? CLAUDE_PARAM_RE : PARAM_RE).exec(spec.trim());
   if (tool === "Shell") {
     if (spec.endsWith(":*")) {
       const prefix = spec.slice(0, -2).trim();

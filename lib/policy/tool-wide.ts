@@ -72,7 +72,14 @@ export function matchesEveryInput(rule: Rule, shell: ShellParser | null): boolea
     shell,
   };
   const set = compileRules([asAllow], ctx);
-  return calls.every((call) => firstMatch(set.allow, callFacts(call, ctx), ctx) !== null);
+  const hits = (call: ToolCall) => firstMatch(set.allow, callFacts(call, ctx), ctx) !== null;
+  // Claude Code's `Bash(* *)` needs a word after the first ("only when the trailing `*` is the rule's only
+  // wildcard"): it still reaches every command given one more argument, so it counts as tool-wide.
+  const withArg = (call: ToolCall): ToolCall => ({
+    ...call,
+    input: { ...call.input, command: `${String(call.input.command)} x` },
+  });
+  return calls.every((call) => hits(call) || (toolKind(rule.tool) === "shell" && hits(withArg(call))));
 }
 
 /** The same predicate for rule text as a store holds it (a mevedel rule form, or `Tool(specifier)`). */

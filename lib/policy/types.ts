@@ -7,8 +7,11 @@ export type Action = "allow" | "ask" | "deny";
 export type Agent = StoreAgent;
 /** Where an entry lives. `managed` is an organisation-wide store that projects cannot edit. */
 export type Scope = "session" | "workspace" | "global" | "managed";
-/** Canonical modes. mevedel's `ask`/`edits`/`full-auto` map to default/accept-edits/yolo. */
-export type Mode = "default" | "accept-edits" | "plan" | "yolo" | "dont-ask";
+/**
+ * Canonical modes. mevedel's `ask`/`edits`/`full-auto` map to default/accept-edits/yolo. `auto` is Claude Code's
+ * classifier mode (the cockpit has no classifier: its ask and deny rules decide, otherwise it asks).
+ */
+export type Mode = "default" | "accept-edits" | "plan" | "yolo" | "dont-ask" | "auto";
 
 /** The store a rule came from. */
 export interface RuleSource {
@@ -93,6 +96,12 @@ export interface PolicyContext {
   sessionRules?: Rule[];
   grants?: (Grant & { source: RuleSource })[];
   disableBypass?: boolean;
+  /** Claude Code `permissions.disableAutoMode: "disable"` in any settings file: `auto` is evaluated as default. */
+  disableAutoMode?: boolean;
+  /** Claude Code `allowManagedPermissionRulesOnly`: nothing is remembered (the agent "stops saving new rules"). */
+  managedRulesOnly?: boolean;
+  /** Allow rules (and additional directories) the stores hold back, and why (untrusted workspace, managed-only). */
+  held?: { rules: number; directories: number; why: string } | null;
   caseInsensitiveFs?: boolean;
   /** Returns the symlink target of an absolute path, or null when it is not a link. */
   resolveSymlink?: (absPath: string) => string | null;
@@ -182,6 +191,8 @@ export interface ShellPart {
   text: string;
   /** Words with quotes removed; expansions keep their source spelling (`$HOME`). */
   argv: string[];
+  /** Source text of each argv word as written (quotes kept), when the parser produced the part. */
+  src?: string[];
   /** argv after stripping `VAR=value` prefixes and wrappers (timeout, env, sudo, …). */
   core: string[];
   /** Leading `VAR=value` assignments. */
@@ -190,6 +201,8 @@ export interface ShellPart {
   wrappers: string[];
   /** Output redirection targets (files written). */
   writes: string[];
+  /** Input redirection targets (`< file`), when any. */
+  reads?: string[];
   /** `top`: a command of the line itself; `substitution`: inside `$(…)`, backticks or `<(…)` (runs too, so allow must cover it);
    * `payload`: inside a `bash -c`/`eval`/`find -exec` argument (seen by deny/ask only; allow matches the outer command). */
   origin: "top" | "substitution" | "payload";
@@ -221,6 +234,10 @@ export interface ShellAnalysis {
   fileTargets: string[];
   /** Every output-redirection target (`> f`, `>> f`, `&> f`), wherever it is attached. */
   writes: string[];
+  /** Every input-redirection target (`< f`), wherever it is attached. */
+  reads?: string[];
+  /** A command of the line runs in the background (`&`). */
+  background?: boolean;
   /** Constructs that made the command not allowable, e.g. "if_statement", "syntax error". */
   unsupported: string[];
 }

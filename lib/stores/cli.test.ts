@@ -277,6 +277,47 @@ describe("cockpit decide", () => {
     expect(explained.trace.length).toBeGreaterThan(0);
   });
 
+  // Issue 19 §3: `--cwd DIR` is the agent's current folder; relative call paths and the `/`-anchored rules of
+  // .claude/settings.local.json resolve against it (Claude Code: "Local settings rules anchor at the session's
+  // primary working directory").
+  it("--cwd: relative paths and local /-anchored rules resolve against the agent's folder", async () => {
+    sb.write(".claude/settings.local.json", '{"permissions": {"deny": ["Edit(/gen/**)", "Read(./notes.txt)"]}}');
+    sb.write("pkg/notes.txt", "x");
+    const decideIn = async (cwd: string | null, c: object, mode = "acceptEdits") =>
+      JSON.parse(
+        (
+          await cli(
+            "decide",
+            "--workspace",
+            sb.workspace,
+            "--agent",
+            "claude-code",
+            "--mode",
+            mode,
+            ...(cwd ? ["--cwd", cwd] : []),
+            "--call",
+            call(c),
+          )
+        ).out,
+      );
+    const editGen = { tool: "Edit", input: { file_path: "gen/a.ts", old_string: "a", new_string: "b" } };
+    const pkg = sb.abs("pkg");
+    expect(await decideIn(pkg, editGen)).toMatchObject({ decision: "deny", rule: "Edit(/gen/**)" });
+    // Without --cwd the agent is at the workspace root: gen/a.ts is <ws>/gen/a.ts, and /gen/** anchors there too.
+    expect(await decideIn(null, editGen)).toMatchObject({ decision: "deny", rule: "Edit(/gen/**)" });
+    // The same file seen from pkg/ is outside the anchored folder.
+    const rootGen = { ...editGen, input: { ...editGen.input, file_path: sb.abs("gen/a.ts") } };
+    expect(await decideIn(pkg, rootGen)).toMatchObject({ decision: "allow", step: "accept-edits" });
+    expect(await decideIn(pkg, { tool: "Read", input: { file_path: "notes.txt" } }, "default")).toMatchObject({
+      decision: "deny",
+      rule: "Read(./notes.txt)",
+    });
+    // From the workspace root, ./notes.txt is <ws>/notes.txt: pkg/notes.txt is not it.
+    expect(
+      await decideIn(null, { tool: "Read", input: { file_path: sb.abs("pkg/notes.txt") } }, "default"),
+    ).toMatchObject({ decision: "allow", step: "read-only" });
+  });
+
   it("takes the mode from the stores unless given", async () => {
     sb.write(".commandcode/settings.json", '{"permissions": {"defaultMode": "plan"}}');
     const edit = call({ tool: "write_file", input: { path: path.join(sb.workspace, "x.ts"), content: "x" } });

@@ -21,10 +21,15 @@ export const JsonPermissions = z.looseObject({
   defaultMode: z.string().optional().catch(undefined),
   disableBypassPermissionsMode: BypassSwitch,
   disableBypass: BypassSwitch,
+  // Claude Code: `"disable"` removes auto mode (any value but false is read the safer way).
+  disableAutoMode: BypassSwitch,
 });
 export const JsonSettings = z.looseObject({
   permissions: JsonPermissions.optional(),
   disableBypass: BypassSwitch,
+  disableAutoMode: BypassSwitch,
+  // Claude Code, managed settings only: ignore every other source's permission rules (any value but false counts).
+  allowManagedPermissionRulesOnly: BypassSwitch,
 });
 export type JsonSettings = z.infer<typeof JsonSettings>;
 

@@ -1,4 +1,6 @@
 import path from "node:path";
+import { normalizeMode } from "@/lib/policy";
+import { claudeTrust, type ClaudeTrust } from "./claude-trust";
 import type { StorePaths } from "./discover";
 import { discoverStores } from "./discover";
 import { expandHome } from "./home-paths";
@@ -16,6 +18,14 @@ export interface PolicyInputs {
   /** Raw `permissions.defaultMode` of the highest-precedence store that sets one. */
   defaultMode: string | null;
   disableBypass: boolean;
+  /** Claude Code `disableAutoMode: "disable"` in any settings file. */
+  disableAutoMode: boolean;
+  /** Claude Code `allowManagedPermissionRulesOnly` in managed settings: only managed allow rules count. */
+  managedRulesOnly: boolean;
+  /** Claude Code workspace trust; null for other agents. */
+  trust: ClaudeTrust | null;
+  /** Allow rules and additional directories the engine holds back (untrusted workspace, managed-only), with why. */
+  held: { rules: number; directories: number; why: string } | null;
   stores: StoreInfo[];
 }
 
@@ -40,14 +50,7 @@ const rank = (s: LoadedStore) =>
           : "global",
   );
 
-interface StorePart {
-  rules: Rule[];
-  grants: (Grant & { source: RuleSource })[];
-  additionalDirectories: string[];
-  defaultMode: string | null;
-  disableBypass: boolean;
-  stores: StoreInfo[];
-}
+type StorePart = Omit<PolicyInputs, "sessionRules">;
 
 // The file part of the inputs for one set of parsed stores: the same LoadedStore objects (unchanged
 // files) give the same arrays, so the engine's compiled rule index (cached per rules array) is reused.
@@ -64,12 +67,16 @@ export async function loadPolicyInputs(input: LoadPolicyInputsInput): Promise<Po
   const home = path.resolve(input.home);
   const stores = await Promise.all(discoverStores(input, input.agent).map((loc) => loadStoreCached(loc, home)));
   const files = filePart(stores, input.workspace, home);
-  const sessionRules = sessionPart(input);
+  const session = sessionPart(input);
+  // allowManagedPermissionRulesOnly: "Claude Code then ignores rules in user, project, local … and stops saving
+  // new rules": the cockpit's own session allows are not applied either.
+  const sessionRules = files.managedRulesOnly ? session.filter((r) => r.action !== "allow") : session;
   return { ...files, sessionRules };
 }
 
 function filePart(stores: LoadedStore[], workspace: string, home: string): StorePart {
-  const key = `${path.resolve(workspace)}\0${home}\0${stores.map((s) => `${s.info.path}\0${s.info.version}`).join("\0")}`;
+  const trust = stores.some((s) => s.location.agent === "claude-code") ? claudeTrust(workspace, home) : null;
+  const key = `${path.resolve(workspace)}\0${home}\0${trust ? `${trust.trusted}\0${trust.key}` : ""}\0${stores.map((s) => `${s.info.path}\0${s.info.version}`).join("\0")}`;
   const hit = fileParts.get(key);
   // Reused only for the very same parsed stores (all unchanged, from the cache).
   if (hit && hit.stores.length === stores.length && stores.every((s, i) => hit.stores[i] === s.info)) {
@@ -77,38 +84,95 @@ function filePart(stores: LoadedStore[], workspace: string, home: string): Store
     fileParts.set(key, hit);
     return hit;
   }
-  const part = buildFilePart(stores, workspace, home);
+  const part = buildFilePart(stores, workspace, home, trust);
   fileParts.set(key, part);
   if (fileParts.size > PARTS_MAX) fileParts.delete(fileParts.keys().next().value!);
   return part;
 }
 
-function buildFilePart(stores: LoadedStore[], workspace: string, home: string): StorePart {
+function buildFilePart(stores: LoadedStore[], workspace: string, home: string, trust: ClaudeTrust | null): StorePart {
   const valid = stores.filter((s) => s.info.valid);
+  const claude = trust !== null;
   const additionalDirectories: string[] = [];
   let defaultMode: string | null = null;
   let disableBypass = false;
+  let disableAutoMode = false;
+  // allowManagedPermissionRulesOnly is a managed-only key.
+  const managedRulesOnly =
+    claude &&
+    valid.some(
+      (s) =>
+        s.info.scope === "managed" &&
+        (s.settings?.allowManagedPermissionRulesOnly === true ||
+          (s.settings?.permissions as { allowManagedPermissionRulesOnly?: unknown } | undefined)
+            ?.allowManagedPermissionRulesOnly === true),
+    );
+  const resolvedWorkspace = path.resolve(workspace);
+  // Untrusted: the workspace's allow rules and additional directories are held. The local file applies without
+  // trust only in the configuration home ("In your configuration home: Claude Code applies … right away").
+  const untrusted = (s: LoadedStore): boolean =>
+    claude &&
+    !trust.trusted &&
+    s.info.scope === "workspace" &&
+    !(s.info.path.endsWith(".local.json") && resolvedWorkspace === path.resolve(home));
+  const held = (s: LoadedStore): boolean => untrusted(s) || (managedRulesOnly && s.info.scope !== "managed");
+  let heldRules = 0;
+  let heldDirs = 0;
   for (const store of [...valid].sort((a, b) => rank(a) - rank(b))) {
     const permissions = store.settings?.permissions;
+    if (permissions?.disableAutoMode || store.settings?.disableAutoMode) disableAutoMode = true;
     if (!permissions && !store.settings?.disableBypass) continue;
-    if (defaultMode === null && permissions?.defaultMode) defaultMode = permissions.defaultMode;
+    if (defaultMode === null && permissions?.defaultMode)
+      defaultMode = claudeDefaultMode(store, permissions.defaultMode);
     if (permissions?.disableBypassPermissionsMode || permissions?.disableBypass || store.settings?.disableBypass)
       disableBypass = true;
     for (const dir of permissions?.additionalDirectories ?? []) {
+      if (untrusted(store)) {
+        heldDirs++;
+        continue;
+      }
       const expanded = expandHome(dir, home);
       additionalDirectories.push(
         path.isAbsolute(expanded) ? path.normalize(expanded) : path.resolve(workspace, expanded),
       );
     }
   }
+  const rules = valid.flatMap((s) => {
+    if (!held(s)) return s.rules;
+    const kept = s.rules.filter((r) => r.action !== "allow");
+    heldRules += s.rules.length - kept.length;
+    return kept;
+  });
+  const why = [
+    trust?.why && valid.some(untrusted) ? `workspace not trusted: ${trust.why}` : null,
+    managedRulesOnly ? "managed settings set allowManagedPermissionRulesOnly: only managed allow rules apply" : null,
+  ]
+    .filter(Boolean)
+    .join("; ");
   return {
-    rules: valid.flatMap((s) => s.rules),
+    rules,
     grants: valid.flatMap((s) => s.grants),
     additionalDirectories: [...new Set(additionalDirectories)],
     defaultMode,
     disableBypass,
+    disableAutoMode,
+    managedRulesOnly,
+    trust,
+    held: heldRules || heldDirs ? { rules: heldRules, directories: heldDirs, why } : null,
     stores: stores.map((s) => s.info),
   };
+}
+
+/**
+ * Claude Code: "If you set \"auto\" in .claude/settings.json or .claude/settings.local.json, the value doesn't take
+ * effect, and Claude Code then uses the built-in default … If you set \"bypassPermissions\" in those two files, it
+ * doesn't take effect either, and the session starts in Manual mode" (permission-modes). The cockpit evaluates both
+ * as default (Manual).
+ */
+function claudeDefaultMode(store: LoadedStore, raw: string): string {
+  if (store.location.agent !== "claude-code" || store.info.scope !== "workspace") return raw;
+  const m = normalizeMode("claude-code", raw);
+  return m.ok && (m.value === "auto" || m.value === "yolo") ? "default" : raw;
 }
 
 function sessionPart(input: LoadPolicyInputsInput): Rule[] {

@@ -47,12 +47,15 @@ export interface ResolvedModes {
 export function resolveModes(
   agent: Agent,
   requested: string | undefined | null,
-  inputs: Pick<PolicyInputs, "defaultMode" | "disableBypass">,
+  inputs: Pick<PolicyInputs, "defaultMode" | "disableBypass"> & Partial<Pick<PolicyInputs, "disableAutoMode">>,
 ): ResolvedModes {
   const fromRequest = requested ? normalizeMode(agent, requested) : null;
   const fromStores = inputs.defaultMode ? normalizeMode(agent, inputs.defaultMode) : null;
   const modeBase: Mode = fromRequest?.ok ? fromRequest.value : fromStores?.ok ? fromStores.value : "default";
-  const modeEffective: Mode = modeBase === "yolo" && inputs.disableBypass ? "default" : modeBase;
+  const modeEffective: Mode =
+    (modeBase === "yolo" && inputs.disableBypass) || (modeBase === "auto" && inputs.disableAutoMode)
+      ? "default"
+      : modeBase;
   const ignoredDefault = fromStores && !fromStores.ok ? `${inputs.defaultMode}: ${fromStores.error}` : undefined;
   return { modeBase, modeEffective, ...(ignoredDefault ? { ignoredDefault } : {}) };
 }
@@ -129,6 +132,9 @@ export function policyContextFor({
     sessionRules: inputs.sessionRules,
     grants: inputs.grants,
     disableBypass: inputs.disableBypass,
+    disableAutoMode: inputs.disableAutoMode,
+    managedRulesOnly: inputs.managedRulesOnly,
+    held: inputs.held,
     caseInsensitiveFs: process.platform === "darwin" || process.platform === "win32",
     resolveSymlink,
     shell,

@@ -7,6 +7,7 @@ import { workspaces } from "@/db/schema";
 import type { Actor } from "@/lib/auth/actor";
 import { ownerActor, roleEverywhere } from "@/test/support/auth";
 import type { CardEnv } from "@/lib/cards/policy";
+import { trustClaudeWorkspace } from "@/test/support/stores";
 
 export const OWNER: Actor = ownerActor({ userId: "u1", name: "alice", sessionId: "s" });
 export const VIEWER: Actor = roleEverywhere("viewer", { userId: "u2", name: "vic", sessionId: "s2" });
@@ -23,12 +24,19 @@ export interface CardFixture {
   cleanup(): Promise<void>;
 }
 
-export async function cardFixture(options: { dataDir?: string; opened?: OpenedDb } = {}): Promise<CardFixture> {
+/**
+ * `trusted` (default true): Claude Code's trust dialog was accepted for the workspace, as for any interactive
+ * session (recorded in `~/.claude.json`); without it the workspace's Claude Code allow rules are held back.
+ */
+export async function cardFixture(
+  options: { dataDir?: string; opened?: OpenedDb; trusted?: boolean } = {},
+): Promise<CardFixture> {
   const root = mkdtempSync(path.join(os.tmpdir(), "cards-"));
   const workspace = path.join(root, "project");
   const home = path.join(root, "home");
   mkdirSync(workspace);
   mkdirSync(home);
+  if (options.trusted !== false) trustClaudeWorkspace(home, workspace);
   const opened = options.opened ?? (await openDb({ kind: "embedded", dataDir: options.dataDir }));
   const workspaceId = crypto.randomUUID();
   await opened.db.insert(workspaces).values({ id: workspaceId, path: workspace, name: "project" });

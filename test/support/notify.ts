@@ -11,6 +11,7 @@ import { ownerActor, roleEverywhere } from "@/test/support/auth";
 import { admitCard } from "@/lib/cards";
 import type { NotifyEnv } from "@/lib/notify/notify-env";
 import { setAllowHosts } from "@/lib/notify/settings";
+import { trustClaudeWorkspace } from "@/test/support/stores";
 
 export const ADMIN: Actor = ownerActor({ userId: "u-admin", name: "alice", sessionId: "s1" });
 export const VIEWER: Actor = roleEverywhere("viewer", { userId: "u-viewer", name: "vic", sessionId: "s2" });
@@ -98,6 +99,8 @@ export async function notifyFixture(
   const home = path.join(root, "home");
   mkdirSync(workspace, { recursive: true });
   mkdirSync(home, { recursive: true });
+  // Claude Code applies the workspace's allow rules (allowRule below) only in a trusted folder.
+  trustClaudeWorkspace(home, workspace);
   const opened = options.opened ?? (await openDb({ kind: "embedded", dataDir: options.dataDir }));
   const workspaceId = options.workspaceId ?? crypto.randomUUID();
   await opened.db

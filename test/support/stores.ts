@@ -42,6 +42,23 @@ export function makeSandbox(prefix = "stores-"): Sandbox {
   };
 }
 
+/**
+ * Mark `workspace` as trusted the way Claude Code records it (`~/.claude.json`,
+ * `projects[path].hasTrustDialogAccepted`): without it a workspace's Claude Code allow rules are held back.
+ */
+export function trustClaudeWorkspace(home: string, workspace: string): void {
+  const file = path.join(home, ".claude.json");
+  let data: { projects?: Record<string, unknown> } = {};
+  try {
+    data = JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    data = {};
+  }
+  data.projects = { ...data.projects, [path.resolve(workspace)]: { hasTrustDialogAccepted: true } };
+  mkdirSync(home, { recursive: true });
+  writeFileSync(file, JSON.stringify(data, null, 2));
+}
+
 export const FIXTURES = {
   claudeTabs:
     '{\n\t"permissions": {\n\t\t"allow": [\n\t\t\t"Bash(git log:*)",\n\t\t\t"Bash(npm run test:*)",\n\t\t\t"Read(~/.zshrc)"\n\t\t],\n\t\t"deny": ["Read(./.env)", "Bash(curl *)"]\n\t},\n\t"model": "opus"\n}\n',

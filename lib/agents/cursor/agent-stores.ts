@@ -12,6 +12,7 @@ import { addText, narrowText, revokeText } from "./edit";
 import { cursorEntryId, findCursorEntry } from "./entries";
 import { loadCursorStores, type CursorStore } from "./io/stores";
 import { editCursorStore } from "./io/write";
+import { lintCursor } from "./lint";
 import { cursorListing } from "./listing";
 import { globalConfigPath, PROJECT_CONFIG } from "./paths";
 
@@ -161,6 +162,11 @@ export const stores: AgentStores = {
       id: cursorEntryId(file, input.action, token, 0),
       unchanged: false,
     };
+  },
+
+  async lint(scope) {
+    const all = await read(scope);
+    return { findings: lintCursor(all), entries: all.reduce((n, s) => n + s.rules.length, 0) };
   },
 
   workspaceFiles(scope) {

@@ -137,6 +137,9 @@ describe("cursor stores", () => {
       ["deny", "Shell(rm)", 5, "Shell"],
     ]);
     expect(l.entries.every((e) => e.store.format === "cursor-json" && e.agent === "cursor")).toBe(true);
+    const lint = await (await storesOf("cursor")).lint!({ ...scope(), cwd: path.join(ws, "pkg") });
+    expect(lint.entries).toBe(4);
+    expect(lint.findings).toEqual([expect.objectContaining({ kind: "ineffective", severity: "error" })]);
   });
 
   it("revokes, narrows and adds in place with jsonc-parser, keeping every other byte", async () => {

@@ -234,6 +234,8 @@ export function geminiSnapshot(input: GeminiSnapshotInput): AgentSnapshot {
         session: [text],
         workspace: stores.disableAlwaysAllow ? [] : [text],
         workspaceStore: stores.disableAlwaysAllow ? null : input.autoSaved,
+        // Gemini's own "allow for all future sessions" writes the user's file, which every folder reads.
+        workspaceScope: "global",
       };
     },
   };
@@ -260,10 +262,7 @@ export const engine: AgentEngine = {
     return { ok: true, value: { tool, input: server ? { ...input } : input, ...(server ? { server } : {}) } };
   },
   async load({ paths, cwd, sessionRows, sessionId }) {
-    const [shell, read] = await Promise.all([
-      loadGeminiShell(),
-      readGemini(paths as { workspace: string; home: string; etcDir?: string }, cwd ?? undefined),
-    ]);
+    const [shell, read] = await Promise.all([loadGeminiShell(), readGemini(paths, cwd ?? undefined)]);
     const session: GeminiRule[] = [];
     for (const row of sessionRows ?? []) {
       if (row.agent !== info.id || row.agentSessionId !== sessionId) continue;

@@ -5,6 +5,7 @@
  * compare-and-swap on the listed version; built-in, extension and admin files are read-only.
  */
 import path from "node:path";
+import { findNodeAtLocation, parse as parseJsonc, parseTree, type ParseError } from "jsonc-parser";
 import type { Scope } from "@/lib/policy";
 import { readNoFollow, writeAtomically } from "@/lib/stores/atomic-write";
 import {
@@ -17,8 +18,10 @@ import {
 } from "@/lib/stores/errors";
 import type { AgentStores, EntryTarget, StoreScope, StoreWrite } from "../types";
 import { readGemini } from "./agent-engine";
+import { removeMember } from "./hooks";
+import { lintGemini } from "./lint";
 import { geminiLocations, WORKSPACE_POLICIES_ENABLED } from "./io/stores";
-import { entryId, geminiListing, TIER_SCOPE, type GeminiListing } from "./listing";
+import { entryId, geminiListing, settingPath, TIER_SCOPE, type GeminiListing } from "./listing";
 import { applyRemembered } from "./remember";
 import { parseRuleLine, ruleLine, TO_GEMINI } from "./rule-text";
 import { editRule, revokeRule, TomlEditError, type RuleSpec, type TomlValue } from "./toml-edit";
@@ -63,6 +66,10 @@ async function locateTable(target: EntryTarget) {
   const found = listing.located.find((l) => l.entry.id === target.id);
   if (!found) throw new NotFoundError(`no entry ${target.id} — refresh`);
   if (target.expectedVersion && target.expectedVersion !== found.entry.store.version) throw new ConflictError();
+  if (found.target.kind === "setting")
+    throw new NarrowingRefusedError(
+      "cannot prove narrower: a settings-derived rule is narrowed by revoking it and adding a [[rule]] in ~/.gemini/policies",
+    );
   if (found.target.kind !== "table" || !found.entry.writable) {
     const info = listing.stores.find((s) => s.path === found.entry.store.path);
     throw new ReadOnlyStoreError(
@@ -102,6 +109,58 @@ async function commit(
     ...(storeScope === "global" ? { scopeWarning: GLOBAL_WARNING } : {}),
     ...(dryRun ? { dryRun: true } : {}),
   };
+}
+
+/**
+ * Revoke a settings-derived rule: remove its own element (`tools.allowed[2]`) or `mcpServers.<n>.trust` from the
+ * settings file with jsonc-parser, every other byte (comments included) kept. Null when the entry is no setting.
+ */
+async function locateSetting(target: EntryTarget): Promise<StoreWrite | null> {
+  const listing = await read(target);
+  const found = listing.located.find((l) => l.entry.id === target.id);
+  if (!found || found.target.kind !== "setting") return null;
+  const { entry } = found;
+  const at = settingPath(found.target.setting);
+  if (!entry.writable || !at)
+    throw new ReadOnlyStoreError(
+      `${found.target.setting} in ${entry.store.path} cannot be revoked on its own: ${
+        /\(/.test(found.target.setting)
+          ? "it follows from the other entries of its setting; revoke those"
+          : found.target.setting.startsWith("tools.exclude")
+            ? "tools.exclude joins every settings file's list; edit the files"
+            : "the file is not yours to edit here"
+      }`,
+    );
+  if (target.expectedVersion && target.expectedVersion !== entry.store.version) throw new ConflictError();
+  const file = entry.store.path;
+  const scope = entry.scope;
+  const settingName = found.target.setting;
+  const written = await commit(
+    file,
+    target,
+    entry.store.version,
+    (text) => {
+      const tree = parseTree(text, [], { allowTrailingComma: true });
+      const node = tree ? findNodeAtLocation(tree, at) : undefined;
+      // An array element is its own node; a property's value sits in its property node.
+      const member = node && typeof at[at.length - 1] === "string" ? node.parent : node;
+      if (!member?.parent) throw new TomlEditError(`${settingName} is no longer in ${file}`);
+      const next = removeMember(text, member.parent, member);
+      const errors: ParseError[] = [];
+      parseJsonc(next, errors, { allowTrailingComma: true });
+      if (errors.length) throw new TomlEditError("the edit would break the settings file; nothing was written");
+      return next;
+    },
+    (before) => {
+      const tree = parseTree(before, [], { allowTrailingComma: true });
+      const node = tree ? findNodeAtLocation(tree, at) : undefined;
+      const line = node ? before.slice(0, node.offset).split("\n").length : 0;
+      return { before: line, after: line };
+    },
+    scope,
+    target.dryRun,
+  );
+  return { ...written, entry };
 }
 
 /** The narrower table a `--to` spec names: a decision word (stricter only), or a whole rule proved narrower. */
@@ -168,6 +227,8 @@ export const stores: AgentStores = {
   },
 
   async revoke(target) {
+    const setting = await locateSetting(target);
+    if (setting) return setting;
     const { entry, file, index } = await locateTable(target);
     const written = await commit(
       file.path,
@@ -250,6 +311,20 @@ export const stores: AgentStores = {
       input.dryRun || undefined,
     );
     return { ...written, id: entryId(file, text, 0), unchanged };
+  },
+
+  async lint(scope) {
+    const { stores, versions } = await readGemini(scope, scope.cwd);
+    const listing = geminiListing({
+      stores,
+      workspace: path.resolve(scope.workspace),
+      home: path.resolve(scope.home),
+      versions,
+    });
+    return {
+      findings: lintGemini(listing, stores),
+      entries: listing.entries.filter((e) => e.scope !== "managed").length,
+    };
   },
 
   workspaceFiles(scope) {

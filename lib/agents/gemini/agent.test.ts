@@ -108,6 +108,8 @@ describe("gemini engine", () => {
     expect(d.decision).toBe("ask");
     const offer = s.remember(req, d);
     expect(offer.workspaceStore).toBe("~/.gemini/policies/auto-saved.toml");
+    // Gemini's own file is the user's: "always allow" there needs the right to change global rules.
+    expect(offer.workspaceScope).toBe("global");
     expect(offer.workspace).toEqual([
       'toolName = "run_shell_command", commandPrefix = ["docker"], decision = "allow", priority = 950, modes = ["default", "autoEdit", "yolo"]',
     ]);
@@ -156,6 +158,14 @@ describe("gemini stores", () => {
     expect(s.decide({ call: call("git status") }).decision.decision).toBe("allow");
     const auto = l.stores.find((s) => s.path.endsWith("auto-saved.toml"));
     expect(auto).toBeUndefined();
+    // Hygiene through the interface: the broken file is an error, the workspace file's rules decide nothing.
+    const lint = await (await storesOf("gemini")).lint!(scope());
+    expect(lint.findings.map((f) => [f.kind, f.severity])).toEqual(
+      expect.arrayContaining([
+        ["ineffective", "error"],
+        ["ineffective", "warning"],
+      ]),
+    );
   });
 
   it("lists settings-derived rules (the hidden narrowing deny too) and folder trust, read-only", async () => {
@@ -173,12 +183,35 @@ describe("gemini stores", () => {
         ["deny", expect.stringMatching(/^tools\.allowed \(narrowing\): toolName = "run_shell_command".*4\.290/)],
       ]),
     );
-    expect(l.entries.filter((e) => e.store.path.endsWith("settings.json")).every((e) => !e.writable)).toBe(true);
+    const writable = l.entries.filter((e) => e.store.path.endsWith("settings.json") && e.writable);
+    expect(writable.map((e) => e.rule.split(":")[0])).toEqual(["tools.allowed[0]"]);
     const trust = l.entries.find((e) => e.tool === "trust")!;
     expect(trust).toMatchObject({ action: "allow", specifier: ws, scope: "global" });
     // The hidden 4.29 deny is real: `git push` is denied by it.
     const s = await snapshot();
     expect(s.decide({ call: call("git push") }).decision).toMatchObject({ decision: "deny", step: "deny-rule" });
+  });
+
+  it("revokes a settings-derived rule in place (comments kept); its hidden narrowing deny goes with it", async () => {
+    const file = path.join(home, ".gemini", "settings.json");
+    const before =
+      '{\n  // mine\n  "tools": { "allowed": ["run_shell_command(git log)", "glob"], "exclude": ["web_fetch"] }\n}\n';
+    await writeFile(file, before);
+    const stores = await storesOf("gemini");
+    let s = await snapshot();
+    expect(s.decide({ call: call("git push") }).decision.decision).toBe("deny");
+    const l = await stores.list(scope());
+    const allowed = l.entries.find((e) => e.rule.startsWith("tools.allowed[0]"))!;
+    const hidden = l.entries.find((e) => e.rule.startsWith("tools.allowed (narrowing)"))!;
+    const exclude = l.entries.find((e) => e.rule.startsWith("tools.exclude[0]"))!;
+    await expect(stores.revoke({ ...scope(), id: hidden.id })).rejects.toThrow(/follows from the other entries/);
+    await expect(stores.revoke({ ...scope(), id: exclude.id })).rejects.toThrow(/joins every settings file/);
+    await expect(stores.narrow({ ...scope(), id: allowed.id, to: "deny" })).rejects.toThrow(/narrowed by revoking/);
+    const r = await stores.revoke({ ...scope(), id: allowed.id, expectedVersion: allowed.store.version });
+    expect(r.before.line).toBe(3);
+    expect(await readFile(file, "utf8")).toBe(before.replace('"run_shell_command(git log)", ', ""));
+    s = await snapshot();
+    expect(s.decide({ call: call("git push") }).decision.decision).toBe("ask");
   });
 
   it("revokes and narrows [[rule]] tables in place, keeping comments; refuses what is not narrower", async () => {

@@ -116,7 +116,7 @@ function insertMember(text: string, container: Node, key: string | null, value: 
 }
 
 /** Remove one member (an array element, or an object property node) with the comma and line break that joined it. */
-function removeMember(text: string, container: Node, member: Node): string {
+export function removeMember(text: string, container: Node, member: Node): string {
   const kids = container.children ?? [];
   const i = kids.findIndex((k) => k.offset === member.offset && k.length === member.length);
   if (i < 0) return text;

@@ -78,6 +78,26 @@ function settingsScope(stores: GeminiStores, file: string | undefined): Scope {
   return s.scope === "workspace" ? "workspace" : s.scope === "user" ? "global" : "managed";
 }
 
+/** `tools.allowed[2]`, `mcp.excluded[0]`, `mcpServers.github.trust`: the setting's path in its file. */
+export function settingPath(setting: string): (string | number)[] | null {
+  const m = /^(tools\.(?:allowed|core|confirmationRequired)|mcp\.(?:allowed|excluded))\[(\d+)\]$/.exec(setting);
+  if (m) return [...m[1]!.split("."), Number(m[2])];
+  const t = /^mcpServers\.(.+)\.trust$/.exec(setting);
+  return t ? ["mcpServers", t[1]!, "trust"] : null;
+}
+
+function settingRevocable(stores: GeminiStores, file: string, setting: string, hidden: boolean, v: string): boolean {
+  const s = stores.settings.find((x) => x.path === file);
+  return (
+    !hidden &&
+    v !== "missing" &&
+    !!s &&
+    (s.scope === "user" || s.scope === "workspace") &&
+    (!s.error || s.error.startsWith("ignored")) &&
+    settingPath(setting) !== null
+  );
+}
+
 function ruleSummary(r: GeminiRule): string {
   const what = [
     r.mcpName ? `mcpName = ${JSON.stringify(r.mcpName)}` : null,
@@ -175,10 +195,11 @@ export function geminiListing({ stores, workspace, home, versions }: ListingInpu
         specifier: r.argsPattern ? r.argsPattern.source : (r.mcpName ?? null),
         store: { path: file, format: GEMINI_JSON, version: version(file), valid: true },
         line: 0,
-        // Derived rules change with their setting: edit settings.json itself (the hidden denies have no text).
-        writable: false,
+        // Revoking removes the setting's own element (jsonc-parser, every other byte kept). The hidden denies have no
+        // text of their own, a system file is the admin's, and tools.exclude is a union of every file's list.
+        writable: settingRevocable(stores, file, setting, hidden, version(file)),
       },
-      target: { kind: "setting", file, setting: hidden ? setting : setting },
+      target: { kind: "setting", file, setting },
     });
   }
   for (const s of stores.settings) {
@@ -190,8 +211,9 @@ export function geminiListing({ stores, workspace, home, versions }: ListingInpu
       version: version(s.path),
       valid: !s.error || s.error.startsWith("ignored"),
       ...(s.error && !s.error.startsWith("ignored") ? { error: s.error } : {}),
-      writable: false,
-      readOnlyReason: "settings-derived rules: edit the setting in settings.json",
+      ...((s.scope === "user" || s.scope === "workspace") && s.exists && (!s.error || s.error.startsWith("ignored"))
+        ? { writable: true }
+        : { writable: false, readOnlyReason: s.exists ? "the system's settings are the admin's" : "no such file" }),
       ...(s.error?.startsWith("ignored") ? { inactive: s.error } : {}),
       base: path.resolve(workspace),
       entryCount: perFile.get(s.path) ?? 0,

@@ -120,6 +120,8 @@ function analyzeUncached(command: string, parser: Parser | null): ShellAnalysis 
     unsupported: [],
     syntaxError: false,
     extraWrites: [],
+    extraReads: [],
+    background: false,
     depth: 0,
     payload: () => {},
     budget: 5_000,
@@ -194,6 +196,8 @@ function classify(command: string, parseable: boolean, st: WalkState): ShellAnal
     safeFileCommand: safeFile && allowable && !recursiveDelete,
     fileTargets,
     writes: [...parts.flatMap((p) => p.writes), ...st.extraWrites],
+    reads: [...parts.flatMap((p) => p.reads ?? []), ...st.extraReads],
+    ...(st.background ? { background: true } : {}),
     unsupported,
   };
 }

@@ -9,7 +9,8 @@ const esc = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
  * and any further arguments (`git status` covers `git status --short`); Claude Code (`exact`) only the command;
  * mevedel (`glob`) is Emacs's `wildcard-to-regexp` over the whole string (`*`, `?`, `[…]`), and `PREFIX:*` matches
  * PREFIX alone or followed by a space (`mevedel-permission--match-specifier`). `nocase` folds case, as Emacs's
- * default `case-fold-search` does for mevedel's deny and ask rules.
+ * default `case-fold-search` does for mevedel's deny and ask rules. Claude Code's trailing ` *` covers the bare
+ * command only when it is the pattern's only wildcard.
  */
 export function shellPatternRegExp(pattern: string, dialect: ShellDialect, nocase = false): RegExp {
   const key = `${dialect}\0${nocase ? 1 : 0}\0${pattern}`;
@@ -19,7 +20,10 @@ export function shellPatternRegExp(pattern: string, dialect: ShellDialect, nocas
   if (dialect === "glob") {
     body = pattern.endsWith(":*") ? `${esc(pattern.slice(0, -2))}(?: .*)?` : wildcardRe(pattern);
   } else if (pattern.endsWith(" *")) {
-    body = toRe(pattern.slice(0, -2)) + "(?: .*)?";
+    const head = pattern.slice(0, -2);
+    // Claude Code: "A `*` at the end, with a space before it, also matches the bare command … only when the
+    // trailing `*` is the rule's only wildcard: `Bash(* --help *)` matches `npm --help x` but not `npm --help`."
+    body = toRe(head) + (dialect === "exact" && head.includes("*") ? " .+" : "(?: .*)?");
   } else if (dialect === "prefix" && !pattern.includes("*")) {
     body = toRe(pattern) + "(?: .*)?";
   } else {

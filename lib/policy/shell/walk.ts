@@ -9,6 +9,10 @@ export interface WalkState {
   syntaxError: boolean;
   /** Output redirections attached to compound statements rather than one command. */
   extraWrites: string[];
+  /** Input redirections (`< f`) attached to compound statements. */
+  extraReads: string[];
+  /** A command runs in the background (`a & b`, `a &`). */
+  background: boolean;
   /** Re-parse a `bash -c`/`eval`/`find -exec` payload into this state. */
   payload: (text: string, depth: number) => void;
   depth: number;
@@ -71,6 +75,8 @@ function textConcat(n: Node): string {
 /** Walk statements under `n`, collecting simple commands as parts. */
 export function walkStatement(n: Node, origin: ShellPart["origin"], st: WalkState, depth = 0): void {
   if (exhausted(st, depth)) return;
+  if (origin !== "payload" && n.childCount > n.namedChildCount && n.children.some((c) => c?.type === "&"))
+    st.background = true;
   switch (n.type) {
     case "comment":
       return;
@@ -79,9 +85,11 @@ export function walkStatement(n: Node, origin: ShellPart["origin"], st: WalkStat
       return;
     case "redirected_statement": {
       const body = n.childForFieldName("body");
-      const writes = redirectWrites(n, st, depth);
-      if (body?.type === "command") addCommand(body, n, origin, st, writes, depth, stdinTexts(n));
+      const reads: string[] = [];
+      const writes = redirectWrites(n, st, depth, reads);
+      if (body?.type === "command") addCommand(body, n, origin, st, writes, depth, stdinTexts(n), reads);
       else {
+        st.extraReads.push(...reads);
         st.extraWrites.push(...writes);
         if (body) walkStatement(body, origin, st, depth + 1);
       }
@@ -159,11 +167,13 @@ function part(
   origin: ShellPart["origin"],
   dynamic: boolean,
   writes: string[],
+  src?: string[],
 ): ShellPart {
   const s = stripWrappers(argv);
   return {
     text: collapse(text),
     argv,
+    ...(src ? { src } : {}),
     core: s.core,
     assignments: s.assignments,
     wrappers: s.wrappers,
@@ -173,7 +183,8 @@ function part(
   };
 }
 
-function redirectWrites(n: Node, st: WalkState, depth: number): string[] {
+/** Output redirection targets of a statement (files written). Input targets (`< f`) go to `reads` when given. */
+function redirectWrites(n: Node, st: WalkState, depth: number, reads?: string[]): string[] {
   const writes: string[] = [];
   const redirects: Node[] = [];
   for (const r of n.namedChildren) {
@@ -191,10 +202,11 @@ function redirectWrites(n: Node, st: WalkState, depth: number): string[] {
     scanSubs(r, st, depth);
     const op = r.children.find((c) => c && !c.isNamed)?.text ?? "";
     const dest = r.childForFieldName("destination");
-    if (!WRITE_OPS.has(op) || !dest) continue;
+    if (!dest) continue;
     const target = wordValue(dest).value;
     if (/^(\d+|-)$/.test(target) || target === "/dev/null") continue;
-    writes.push(target);
+    if (WRITE_OPS.has(op)) writes.push(target);
+    else if (op === "<" && reads) reads.push(target);
   }
   return writes;
 }
@@ -221,6 +233,7 @@ function addCommand(
   writes: string[],
   depth: number,
   stdin: string[] = [],
+  reads: string[] = [],
 ): void {
   const words: Node[] = [];
   for (const c of cmd.namedChildren) {
@@ -228,7 +241,7 @@ function addCommand(
     if (c.type === "variable_assignment") words.push(c);
     else if (c.type === "command_name") words.push(c.namedChildren[0] ?? c);
     else if (c.type.endsWith("redirect"))
-      writes.push(...redirectWrites({ namedChildren: [c] } as unknown as Node, st, depth));
+      writes.push(...redirectWrites({ namedChildren: [c] } as unknown as Node, st, depth, reads));
     else words.push(c);
   }
   let dynamic = false;
@@ -242,7 +255,15 @@ function addCommand(
     return v.value;
   });
   scanSubs(cmd, st, depth);
-  const p = part(textNode.text, argv, origin, dynamic, writes);
+  const p = part(
+    textNode.text,
+    argv,
+    origin,
+    dynamic,
+    writes,
+    words.map((w) => w.text),
+  );
+  if (reads.length) p.reads = reads;
   st.parts.push(p);
   payloadsOf(p.core, st, [...stdin, ...stdinTexts(cmd)]);
 }
