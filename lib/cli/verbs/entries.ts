@@ -65,6 +65,8 @@ function table(entries: Entry[], stores: StoreInfo[]): string {
             ? ""
             : `read-only${store.readOnlyReason ? ` (${store.readOnlyReason})` : ""}`;
       out.push(`  ${store.path}  [${store.format}]${state ? `  ${state}` : ""}`);
+      if (store.inactive) out.push(`    not read by the agent: ${store.inactive}`);
+      if (store.help) out.push(`    note: ${store.help}`);
       const mine = entries.filter((e) => e.store.path === store.path);
       if (!mine.length && store.valid) out.push("    (no entries)");
       for (const e of mine) {
