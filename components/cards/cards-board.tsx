@@ -123,9 +123,7 @@ export function CardsBoard({ me, answerIn }: { me: string; answerIn: string[] | 
                 session {group.rootSessionId}
               </span>
               {waiting ? (
-                <span className={styles.count} aria-label={`${waiting} waiting`}>
-                  {waiting}
-                </span>
+                <span className={styles.count}>{waiting} waiting</span>
               ) : null}
             </h2>
             {group.cards.map((card) => {
