@@ -32,6 +32,7 @@ export async function markDisplayed({
       cardId,
       workspaceId: card.workspaceId,
       type: "displayed",
+      call: { tool: card.tool, input: card.input },
       actor: actorLabel(actor),
       client,
     });

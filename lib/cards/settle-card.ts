@@ -17,6 +17,7 @@ import { engineOf } from "@/lib/agents/registry";
 import { addEntryAudited } from "@/lib/entries/write-entry";
 import { cardStorePaths, evaluateCall, type CardEnv } from "./policy";
 import { chosenRemember, REMEMBER_CHOICES } from "./remember-choice";
+import { auditedCall } from "./events";
 import { conflictFor, settleOnce } from "./settle-common";
 import type { CardView } from "./view";
 
@@ -250,6 +251,7 @@ export async function settleCard({
       ruleCreated = true;
     } catch (error) {
       // The approval stands as allow-once; the store refused the write (symlink, invalid file, concurrent edit…).
+      const call = auditedCall({ tool: card.tool, input: card.input });
       ruleNotSaved = `the rule was not saved to ${card.remember.workspaceStore ?? "the workspace store"}: ${(error as Error).message}`;
       await db.transaction(async (tx) => {
         await tx
@@ -261,7 +263,11 @@ export async function settleCard({
           type: "card.rule_not_saved",
           target: cardId,
           workspaceId: card.workspaceId,
-          detail: { rules: chosen.rules, error: (error as Error).message },
+          agent: card.agent,
+          agentSessionId: card.agentSessionId,
+          tool: call.tool,
+          input: call.input,
+          detail: { rules: chosen.rules, error: (error as Error).message, ...call.omitted },
         });
       });
     }
