@@ -12,7 +12,7 @@ import { addSessionEntry } from "@/lib/session-entries/session-entries";
 import { publishCardChange } from "./bus";
 import { coalesceSiblings } from "./coalesce-siblings";
 import { getCard, getCardRow } from "./get-card";
-import { rulesAgentOf, type StoreAgent } from "@/lib/agents";
+import { allowFromCockpit, rulesAgentOf, type StoreAgent } from "@/lib/agents";
 import { engineOf } from "@/lib/agents/registry";
 import { addEntryAudited } from "@/lib/entries/write-entry";
 import { cardStorePaths, evaluateCall, type CardEnv } from "./policy";
@@ -73,6 +73,9 @@ export async function settleCard({
   if (card.status !== "pending") throw await conflictFor(db, card);
   if (input.hash !== card.hash)
     throw new ConflictError("the card changed; reload", { card: await getCard(db, { cardId }) });
+  // An agent whose hook cannot approve (it ignores a hook's allow): an allow here would approve nothing.
+  const allowable = allowFromCockpit(card.agent);
+  if (input.outcome === "allow" && !allowable.ok) throw new UnprocessableError(allowable.note);
   const chosen = chosenRemember(card.remember, input.remember === "once" ? undefined : input.choice);
   if (input.remember !== "once") {
     if (card.safetyCheck) throw new UnprocessableError("this is a safety check: it can only be allowed once or denied");
