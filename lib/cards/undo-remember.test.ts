@@ -41,6 +41,19 @@ describe("undo of Always allow", () => {
       "Bash(kubectl delete *)",
       id,
     ]);
+    // Undo goes through the Rules page's revoke-and-audit path: the row has the agent, the entry's action and the
+    // file's version before and after; the version before is the one the answer's entry.added row left.
+    const undone = rows.find((r) => (r.detail as { undo?: { cardId: string } }).undo?.cardId === id)!;
+    const [added] = await f.opened.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.action, "entry.added"), eq(auditEvents.rule, "Bash(kubectl delete *)")));
+    const detail = undone.detail as { oldVersion: string; newVersion: string; entryAction: string };
+    expect(undone).toMatchObject({ actor: "alice", agent: "claude-code", store: added!.store });
+    expect(detail.entryAction).toBe("allow");
+    expect(detail.oldVersion).toBe((added!.detail as { newVersion: string }).newVersion);
+    expect(detail.newVersion).toMatch(/^[0-9a-f]{16,}$/);
+    expect(detail.newVersion).not.toBe(detail.oldVersion);
     await expect(undo(id)).rejects.toMatchObject({ status: 409, message: expect.stringMatching(/already undone/) });
   });
 

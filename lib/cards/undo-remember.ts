@@ -6,9 +6,9 @@ import { cards, workspaces } from "@/db/schema";
 import { auditActor } from "@/lib/audit";
 import { requireCan } from "@/lib/auth/access";
 import { actorLabel, answersAsPerson, PERSON_ONLY, type Actor } from "@/lib/auth/actor";
-import { recordEntryChange } from "@/lib/entries/audit";
+import { revokeEntryAudited } from "@/lib/entries/write-entry";
 import { ConflictError, ForbiddenError } from "@/lib/errors";
-import { listEntries, revokeEntryDetailed } from "@/lib/stores";
+import { listEntries } from "@/lib/stores";
 import { publishCardChange } from "./bus";
 import { getCard, getCardRow } from "./get-card";
 import { cardStorePaths, type CardEnv } from "./policy";
@@ -62,21 +62,16 @@ export async function undoRemember({
     const { entries } = await listEntries(paths);
     const entry = entries.find((e) => e.store.path === file && e.action === "allow" && e.rule === rule);
     if (!entry) continue;
-    const { result } = await revokeEntryDetailed({ ...paths, id: entry.id, expectedVersion: entry.store.version });
-    await db.transaction((tx) =>
-      recordEntryChange(tx, {
-        auditActor: auditActor(actor, { workspaceId: card.workspaceId, role }),
-        actorName: who,
-        workspaceId: card.workspaceId,
-        action: "entry.revoked",
-        entryId: entry.id,
-        agent: entry.agent,
-        entryAction: entry.action,
-        rule: entry.rule,
-        result,
-        extra: { undo: { cardId } },
-      }),
-    );
+    // The Rules page's revoke-and-audit path: the agent's own store, and the entry.revoked row with both versions.
+    await revokeEntryAudited(db, {
+      auditActor: auditActor(actor, { workspaceId: card.workspaceId, role }),
+      actorName: who,
+      workspaceId: card.workspaceId,
+      paths,
+      id: entry.id,
+      expectedVersion: entry.store.version,
+      extra: { undo: { cardId } },
+    });
     revoked.push(rule);
   }
   await db

@@ -2,10 +2,10 @@ import "server-only";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { actorLabel, type Actor } from "@/lib/auth/actor";
-import { editEntry, listAllEntries } from "@/lib/agents/all-stores";
+import { listAllEntries } from "@/lib/agents/all-stores";
 import { revokeEntryDetailed, type WriteResult } from "@/lib/stores";
-import { recordEntryChange } from "./audit";
-import { auditWorkspaceFor, requireStoreRight, withStoreErrors, workspaceStores } from "./context";
+import { requireStoreRight, withStoreErrors, workspaceStores } from "./context";
+import { revokeEntryAudited } from "./write-entry";
 import { requireCan } from "@/lib/auth/access";
 import { auditActor } from "@/lib/audit";
 
@@ -36,32 +36,19 @@ export async function revokeWorkspaceEntry({
     ? null
     : (await withStoreErrors(() => listAllEntries(paths))).entries.find((e) => e.id === args.id);
   const role = requireStoreRight(actor, "entry.revoke", args.workspace, listed?.scope ?? "session");
-  // The agent's stores find the entry by id and give it back for the audit row; session rows live in the database.
-  const { entry, ...result } = isSession
-    ? await withStoreErrors(async () => {
-        const { result, entry } = await revokeEntryDetailed({ ...paths, id: args.id, sessionSource });
-        return { ...result, entry: entry ?? undefined };
-      })
-    : await withStoreErrors(() => {
-        const target = { ...paths, id: args.id, expectedVersion: args.version };
-        return editEntry(target, (stores) => stores.revoke(target));
-      });
   // Session rows are deleted together with their own audit row (lib/session-entries).
-  if (!isSession) {
-    await db.transaction((tx) =>
-      recordEntryChange(tx, {
-        auditActor: auditActor(actor, { workspaceId: workspace.id, role }),
-        actorName,
-        workspaceId: auditWorkspaceFor(result.scope, workspace.id),
-        requestedIn: workspace.id,
-        action: "entry.revoked",
-        entryId: args.id,
-        agent: entry?.agent ?? "unknown",
-        entryAction: entry?.action ?? "unknown",
-        rule: entry?.rule ?? result.before.text,
-        result,
-      }),
-    );
-  }
+  if (isSession)
+    return withStoreErrors(async () => (await revokeEntryDetailed({ ...paths, id: args.id, sessionSource })).result);
+  // A file entry: the agent's own revoke and its entry.revoked row, the same path a card's Undo takes.
+  const { entry: _entry, ...result } = await withStoreErrors(() =>
+    revokeEntryAudited(db, {
+      auditActor: auditActor(actor, { workspaceId: workspace.id, role }),
+      actorName,
+      workspaceId: workspace.id,
+      paths,
+      id: args.id,
+      expectedVersion: args.version,
+    }),
+  );
   return result;
 }
