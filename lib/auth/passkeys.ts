@@ -11,7 +11,7 @@ import { z } from "zod";
 import type { Db, DbOrTx } from "@/db/client";
 import { passkeys, sessions, users, webauthnChallenges } from "@/db/schema";
 import { ConflictError, ForbiddenError, GoneError, NotFoundError, ValidationError } from "@/lib/errors";
-import { publicBaseUrl } from "@/lib/http/base-url";
+import { publicBaseUrl } from "@/lib/config/base-url";
 import { actorLabel, type Actor, type PersonActor } from "./actor";
 import { describeDevice } from "./device";
 import { auditActor, recordAudit } from "@/lib/audit";

@@ -13,8 +13,8 @@ import { listEntries, type Entry } from "@/lib/stores";
 import type { PolicyInputs } from "@/lib/stores/load-policy-inputs";
 import { narrowedRule } from "@/lib/stores/narrow-entry";
 import { requireCan } from "@/lib/auth/access";
-import { IMPACT_LIMIT, takeHeavyWork, workKey } from "@/lib/server/heavy-work";
-import { pacer, truncationNote, type WorkBudget } from "@/lib/server/pace";
+import { IMPACT_LIMIT, takeHeavyWork, workKey } from "@/lib/work/heavy-work";
+import { pacer, truncationNote, type WorkBudget } from "@/lib/work/pace";
 import { withStoreErrors, workspaceStores } from "./context";
 
 export const EntryImpactInput = z.object({
