@@ -1,3 +1,4 @@
+import "server-only";
 import { asc, gt } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { auditCheckpoints, auditEvents } from "@/db/schema";

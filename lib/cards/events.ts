@@ -1,3 +1,4 @@
+import "server-only";
 import type { DbOrTx } from "@/db/client";
 import { cardEvents, type CardEventType } from "@/db/schema";
 import { inTransaction, namedActor, recordAudit, type AuditActor, type DecisionSource } from "@/lib/audit";

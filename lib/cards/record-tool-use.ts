@@ -1,3 +1,4 @@
+import "server-only";
 import { and, desc, eq, gte, isNotNull, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { cards } from "@/db/schema";
