@@ -40,7 +40,7 @@ const BROWSER_SAFE = [
   "^(components|lib/client|lib/cards-client|lib/text)/",
   "^lib/agents/(index|info)\\.ts$",
   "^lib/agents/[^/]+/info\\.ts$",
-  "^lib/policy/tools\\.ts$",
+  "^lib/policy/(tools|types)\\.ts$",
   "^lib/entries/filters\\.ts$",
   "^lib/hygiene/types\\.ts$",
 ];

@@ -1,7 +1,7 @@
 "use client";
 import { keepPreviousData, useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { SCOPES } from "@/lib/entries/filters";
+import { SCOPES } from "@/lib/policy/types";
 import type { StoreInfo } from "@/lib/stores/types";
 import { AddRuleDialog } from "./add-rule-dialog";
 import { byEntry, CleanUpDialog, FindingsContext, hygieneKey, HygieneSummary, useHygiene } from "./hygiene";

@@ -36,6 +36,7 @@ export const IMPACT_BUDGET: WorkBudget = { units: 1000, ms: 5000 };
 
 /** Event types that record a call some rule decided (a person's answers are not the entry's doing). */
 const DECISION_TYPES = [
+  "card.decided_by_rules",
   "card.coalesced",
   "card.resolved",
   "agent.decision",
