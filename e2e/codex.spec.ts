@@ -158,4 +158,42 @@ test.describe("Codex CLI", () => {
       },
     });
   });
+
+  test("the Rules page says first that Codex ignores every rule because of one file, line N (trusted projects only)", async ({
+    page,
+  }) => {
+    const folder = fs.realpathSync(tempFolder("codex-broken"));
+    fs.mkdirSync(path.join(folder, ".git"));
+    const rules = path.join(folder, ".codex", "rules");
+    fs.mkdirSync(rules, { recursive: true });
+    fs.writeFileSync(path.join(rules, "guard.rules"), 'prefix_rule(pattern=["rm", "-rf"], decision="forbidden")\n');
+    // A failing `match` example on line 3: Codex refuses its whole policy, the forbidden rule above included.
+    const broken = path.join(rules, "mine.rules");
+    fs.writeFileSync(
+      broken,
+      '# mine\nprefix_rule(pattern=["ls"])\nprefix_rule(pattern=["git"], decision="allow", match=["hg"])\n',
+    );
+    const res = await page.request.post("/api/v1/workspaces", {
+      headers: { origin: new URL(page.url()).origin },
+      data: { path: folder },
+    });
+    expect(res.status()).toBe(201);
+    const { workspace } = (await res.json()) as { workspace: { id: string } };
+    await page.goto(`/rules?workspace=${workspace.id}`);
+
+    // Not trusted yet: Codex reads none of the project's files, so the broken one voids nothing.
+    await expect(page.getByTestId("list-status")).toContainText("entries");
+    await expect(page.getByTestId("policy-banner").filter({ hasText: "Codex is ignoring" })).toHaveCount(0);
+
+    // Trusted (Codex's own [projects."<path>"] trust_level): the broken file now voids every rule.
+    fs.appendFileSync(path.join(codexHome(), "config.toml"), `\n[projects."${folder}"]\ntrust_level = "trusted"\n`);
+    await page.getByRole("button", { name: "Refresh" }).click();
+    const banner = page.getByTestId("policy-banner").filter({ hasText: "Codex is ignoring" });
+    await expect(banner).toContainText(`Codex is ignoring all your rules because of ${broken}, line 3`);
+    await expect(banner).toContainText("forbidden ones included");
+    // It sits at the top of the page, above the hygiene summary and the filters (Refresh scrolled past it on a phone).
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await expect(banner).toBeInViewport();
+    await page.screenshot({ path: test.info().outputPath("codex-banner.png"), fullPage: false });
+  });
 });

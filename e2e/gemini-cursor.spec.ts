@@ -90,6 +90,10 @@ test.describe("Gemini CLI and Cursor CLI cards", () => {
     const card = page.getByTestId("card").filter({ hasText: marker });
     await expect(card).toBeVisible({ timeout: 30_000 });
     await expect(card.getByText("Cursor CLI", { exact: true }).first()).toBeVisible();
+    // Cursor's hook answers "allow" and Cursor runs the command: the card offers Allow and Deny.
+    await expect(card.getByRole("button", { name: "Deny", exact: true })).toBeVisible();
+    await expect(card.getByRole("button", { name: "Allow once", exact: true })).toBeVisible();
+    await expect(card.getByTestId("approve-elsewhere")).toHaveCount(0);
     await page.screenshot({
       path: `${process.env.E2E_SCREENSHOTS ?? "test-results"}/cursor-card-${test.info().project.name}.png`,
     });
@@ -117,7 +121,13 @@ test.describe("Gemini CLI and Cursor CLI cards", () => {
     const card = page.getByTestId("card").filter({ hasText: marker });
     await expect(card).toBeVisible({ timeout: 30_000 });
     await expect(card.getByText("Gemini CLI", { exact: true }).first()).toBeVisible();
-    await expect(card).toContainText("approve in Gemini's terminal");
+    // Gemini ignores a hook's "allow": Deny is the only answer, and one line says where approving happens.
+    await expect(card.getByTestId("approve-elsewhere")).toHaveText(
+      "Gemini CLI cannot be approved from here (its hooks can only deny): deny here, or approve in Gemini's terminal, where its prompt appears once this card closes (the hook waits 60 s by default).",
+    );
+    await expect(card.getByRole("button", { name: "Deny", exact: true })).toBeVisible();
+    await expect(card.getByRole("button", { name: /allow/i })).toHaveCount(0);
+    await expect(card.getByText(/Always allow|Allow for this session|Allow once/)).toHaveCount(0);
     await page.screenshot({
       path: `${process.env.E2E_SCREENSHOTS ?? "test-results"}/gemini-card-${test.info().project.name}.png`,
     });
@@ -129,5 +139,56 @@ test.describe("Gemini CLI and Cursor CLI cards", () => {
       decision: "deny",
       reason: expect.stringMatching(/^Denied from Permissions Cockpit/),
     });
+  });
+
+  test("Gemini: nobody denies in time, so the card closes and the hook prints nothing (Gemini's own prompt decides)", async ({
+    page,
+    baseURL,
+  }) => {
+    await page.goto("/cards");
+    const marker = unique();
+    const pending = hook("gemini", baseURL!, geminiBeforeTool(`docker push app:${marker}`), 8);
+    const card = page.getByTestId("card").filter({ hasText: marker });
+    await expect(card).toBeVisible({ timeout: 30_000 });
+    const result = await pending;
+    expect(result).toEqual({ code: 0, stdout: "" });
+    // The card is retired (aborted): nothing is left to answer on it.
+    await expect(card.getByRole("button", { name: "Deny", exact: true })).toHaveCount(0);
+  });
+
+  test("Gemini: the Rules page says, next to auto-saved.toml, that Gemini drops its comments when it rewrites it", async ({
+    page,
+  }) => {
+    const policies = path.join(dataDir(), "home", ".gemini", "policies");
+    fs.mkdirSync(policies, { recursive: true });
+    const file = path.join(policies, "auto-saved.toml");
+    fs.writeFileSync(
+      file,
+      '# kept by the cockpit, dropped by Gemini\n[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "npm test"\ndecision = "allow"\npriority = 950\n',
+    );
+    try {
+      const folder = tempFolder("gc-rules");
+      fs.mkdirSync(path.join(folder, ".git"));
+      await page.goto("/rules");
+      const res = await page.request.post("/api/v1/workspaces", {
+        headers: { origin: new URL(page.url()).origin },
+        data: { path: folder },
+      });
+      expect(res.status()).toBe(201);
+      const { workspace } = (await res.json()) as { workspace: { id: string } };
+      await page.goto(`/rules?workspace=${workspace.id}`);
+      const store = page.locator(`[data-testid="store"][data-store-path="${file}"]`);
+      await expect(store.getByTestId("store-help")).toHaveText(
+        "Gemini rewrites this file whenever you choose “Allow for all future sessions”: it re-serializes it with @iarna/toml, so comments and formatting here are lost the next time Gemini saves. The cockpit's own edits keep them.",
+      );
+      await expect(store).toContainText("npm test");
+      await store.getByTestId("store-help").scrollIntoViewIfNeeded();
+      await page.screenshot({
+        path: `${process.env.E2E_SCREENSHOTS ?? "test-results"}/gemini-auto-saved-${test.info().project.name}.png`,
+      });
+    } finally {
+      // Other specs share this HOME: a Gemini file of the person's would add Gemini's trust banner to their pages.
+      fs.rmSync(file);
+    }
   });
 });

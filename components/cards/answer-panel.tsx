@@ -5,6 +5,7 @@ import { allCovered, coveredNotes, rememberChoices, rulesToSave, type Choice } f
 import { storeFilePath } from "@/lib/cards-client/format";
 import { useAnswerCard, type AnswerNotice } from "@/lib/cards-client/use-answer";
 import { useConnection } from "@/lib/cards-client/use-connection";
+import { allowFromCockpit } from "@/lib/agents";
 import { Button } from "@/components/ui/button";
 import { Icon } from "@/components/ui/icon";
 import styles from "./cards.module.css";
@@ -30,7 +31,12 @@ interface Props {
  * card does; remembering answers sit apart, use the choice picked above them, and "Always allow" needs a second,
  * explicit confirmation. While the server cannot be reached, nothing can be answered, and the bar says why.
  */
-export function AnswerPanel({ card, me, onNotice, actionsRef }: Props) {
+export function AnswerPanel(props: Props) {
+  const allow = allowFromCockpit(props.card.agent);
+  return allow.ok ? <FullAnswerPanel {...props} /> : <DenyOnlyPanel {...props} note={allow.note} />;
+}
+
+function FullAnswerPanel({ card, me, onNotice, actionsRef }: Props) {
   const [message, setMessage] = useState("");
   const [confirmAlways, setConfirmAlways] = useState(false);
   const choices = card.safetyCheck ? [] : rememberChoices(card);
@@ -162,6 +168,70 @@ export function AnswerPanel({ card, me, onNotice, actionsRef }: Props) {
           </button>
           <button type="button" className={styles.allow} onClick={allowOnce} disabled={blocked}>
             Allow once
+          </button>
+        </div>
+      </div>
+    </>
+  );
+}
+
+/**
+ * An agent whose hook can deny but not approve (`AgentInfo.canAllowFromCockpit: false`): Deny, with or without a
+ * message, and the agent's one line on where approving happens. No Allow button, no remembering (the server refuses
+ * an allow for these agents too); the allow shortcuts do nothing.
+ */
+function DenyOnlyPanel({ card, me, onNotice, actionsRef, note }: Props & { note: string }) {
+  const [message, setMessage] = useState("");
+  const answer = useAnswerCard(card, { me, onNotice });
+  const connection = useConnection();
+  const offline = !connection.answerable;
+  const busy = answer.isPending;
+  const blocked = busy || offline;
+  const deny = () =>
+    !blocked && answer.mutate({ outcome: "deny", remember: "once", message: message.trim() || undefined });
+  const nothing = () => undefined;
+
+  useEffect(() => {
+    if (!actionsRef) return;
+    actionsRef.current = { allow: nothing, deny, session: nothing, always: nothing };
+    return () => {
+      actionsRef.current = null;
+    };
+  });
+
+  return (
+    <>
+      <div className={styles.remember}>
+        <details className={`${styles.details} ${styles.feedback}`}>
+          <summary>Deny with a message to the model</summary>
+          <label htmlFor={`feedback-${card.id}`} className="sr-only">
+            Message to the model
+          </label>
+          <textarea
+            id={`feedback-${card.id}`}
+            value={message}
+            onChange={(e) => setMessage(e.target.value)}
+            placeholder="e.g. Don't rebuild the image; run the tests instead."
+            maxLength={5000}
+          />
+        </details>
+      </div>
+      <div className={styles.answerBar} data-testid="answer-bar">
+        {offline ? (
+          <p className={styles.offlineReason} role="status" data-testid="answer-offline">
+            <Icon name="wifiOff" size={16} /> {connection.reason}
+          </p>
+        ) : busy ? (
+          <p className={styles.offlineReason} role="status">
+            Sending your answer…
+          </p>
+        ) : null}
+        <p className={styles.approveElsewhere} data-testid="approve-elsewhere">
+          <Icon name="info" size={16} /> {note}
+        </p>
+        <div className={styles.answerRow}>
+          <button type="button" className={styles.deny} onClick={deny} disabled={blocked}>
+            {message.trim() ? "Deny with message" : "Deny"}
           </button>
         </div>
       </div>

@@ -122,11 +122,7 @@ export function CardsBoard({ me, answerIn }: { me: string; answerIn: string[] | 
               <span className={`mono muted ${styles.session}`} data-testid="session-name">
                 session {group.rootSessionId}
               </span>
-              {waiting ? (
-                <span className={styles.count} aria-label={`${waiting} waiting`}>
-                  {waiting}
-                </span>
-              ) : null}
+              {waiting ? <span className={styles.count}>{waiting} waiting</span> : null}
             </h2>
             {group.cards.map((card) => {
               const notice = notices.items.find((n) => n.cardId === card.id);

@@ -1,8 +1,10 @@
 "use client";
 import { keepPreviousData, useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { HiddenTextWarning } from "@/components/ui/hidden-text";
 import { SCOPES } from "@/lib/policy/types";
 import type { StoreInfo } from "@/lib/stores/types";
+import { revealDeep } from "@/lib/text/reveal";
 import { AddRuleDialog } from "./add-rule-dialog";
 import { byEntry, CleanUpDialog, FindingsContext, hygieneKey, HygieneSummary, useHygiene } from "./hygiene";
 import { entriesKey, fetchEntriesPage, nextOffset, type EntryView } from "./query";
@@ -38,6 +40,20 @@ type Dialog =
 
 /** A store file that does not exist: listed compactly, since it holds nothing (an add creates it). */
 const isAbsent = (s: StoreInfo) => s.version === "missing" && s.valid;
+
+/**
+ * A state of an agent's whole policy (`StoreListing.banner`, e.g. Codex ignoring every rule because one broken file
+ * voids its whole policy): above everything else. The agent's text says the consequence.
+ */
+function PolicyBanner({ text }: { text: string }) {
+  // The message quotes a file name and its parse error: reveal hidden characters as store paths do.
+  const { value, hidden } = useMemo(() => revealDeep({ text }), [text]);
+  return (
+    <div className={`error ${styles.policyBanner}`} role="alert" data-testid="policy-banner">
+      <strong>{value.text}</strong> <HiddenTextWarning hidden={hidden} />
+    </div>
+  );
+}
 
 function AbsentStores({ stores }: { stores: StoreInfo[] }) {
   if (stores.length === 0) return null;
@@ -174,6 +190,9 @@ export function RulesView({
             </Button>
           ) : null}
         </div>
+        {(first?.banners ?? []).map((text) => (
+          <PolicyBanner key={text} text={text} />
+        ))}
         <HygieneSummary
           workspace={workspace}
           canWrite={canWrite}

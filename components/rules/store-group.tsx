@@ -1,6 +1,7 @@
 "use client";
 import { useContext, useMemo } from "react";
 import { HiddenTextWarning } from "@/components/ui/hidden-text";
+import { Icon } from "@/components/ui/icon";
 import type { StoreInfo } from "@/lib/stores/types";
 import { revealDeep } from "@/lib/text/reveal";
 import type { EntryView } from "./query";
@@ -90,6 +91,11 @@ export function StoreGroup({
           ) : (
             <span>entries not listed</span>
           )}
+          {store.inactive ? (
+            <span className="tag" data-testid="store-inactive">
+              not read: {store.inactive}
+            </span>
+          ) : null}
           {problems ? (
             <span className={`tag ${styles.sev_warning}`}>
               {problems} {problems === 1 ? "problem" : "problems"}
@@ -98,6 +104,11 @@ export function StoreGroup({
         </div>
       </summary>
       <div className={styles.storeBody}>
+        {store.help ? (
+          <p className={`muted ${styles.storeHelp}`} role="note" data-testid="store-help">
+            <Icon name="info" size={16} /> {store.help}
+          </p>
+        ) : null}
         {!store.valid ? (
           <div className={`error ${styles.invalidNote}`} role="note">
             <strong>This file is invalid and is never written.</strong> {store.error}

@@ -11,6 +11,16 @@ import { rulesAgentOf } from "./index";
 import { engineOf, storeAgentIds, storesOf } from "./registry";
 import type { AgentStores, EntryTarget, StoreListing, StoreScope, StoreWrite } from "./types";
 
+/** Every agent's listing together; `banners` holds each agent's whole-policy state a person must see first. */
+export interface AllListing extends StoreListing {
+  /**
+   * Each agent's `StoreListing.banner` (Codex ignoring every rule because one rules file failed to load), in the
+   * catalogue's order, from agents with at least one of the person's files present (not a missing file, not only
+   * built-in defaults): a banner about an agent nobody uses here is noise. `banner` is the first of them.
+   */
+  banners: string[];
+}
+
 export interface ListAllInput extends StoreScope {
   /** One agent's entries only. */
   agent?: string;
@@ -20,20 +30,25 @@ export interface ListAllInput extends StoreScope {
 }
 
 /** Read every agent's stores now and list their entries (and the session entries, when rows are given). */
-export async function listAllEntries(input: ListAllInput): Promise<StoreListing> {
+export async function listAllEntries(input: ListAllInput): Promise<AllListing> {
   const agents = input.agent ? [input.agent] : storeAgentIds();
   const { agent: _one, scope: _scope, sessionRows: _rows, ...where } = input;
   const listings = await Promise.all(agents.map(async (a) => (await storesOf(a)).list(where)));
   const inScope = (s: { scope: Scope }) => !input.scope || s.scope === input.scope;
   const entries = listings.flatMap((l) => l.entries).filter(inScope);
   const stores = listings.flatMap((l) => l.stores).filter(inScope);
-  const banner = listings.map((l) => l.banner).find(Boolean);
+  const banners = listings.flatMap((l) => (l.banner && l.stores.some(isPersonsFile) ? [l.banner] : []));
   if (input.sessionRows && (!input.scope || input.scope === "session")) {
     const session = await sessionListing(input, input.sessionRows, agents);
     entries.push(...session.entries);
     stores.push(session.store);
   }
-  return { entries, stores, ...(banner ? { banner } : {}) };
+  return { entries, stores, banners, ...(banners[0] ? { banner: banners[0] } : {}) };
+}
+
+/** A file of the person's: not a missing one, not the agent's built-in defaults, not the cockpit's database. */
+function isPersonsFile(s: StoreInfo): boolean {
+  return !["missing", "builtin", "database"].includes(s.version);
 }
 
 async function sessionListing(

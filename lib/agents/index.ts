@@ -50,4 +50,17 @@ export function agentLabel(id: string): string {
   return agentInfo(id)?.label ?? id;
 }
 
+/**
+ * Whether an allow given in the cockpit approves this agent's call (its hook can approve), and if not, the one line a
+ * card shows instead of Allow buttons. Unknown ids can be allowed (imported events name any agent; no card of theirs).
+ */
+export function allowFromCockpit(id: string): { ok: true } | { ok: false; note: string } {
+  const info: AgentInfo | undefined = agentInfo(id);
+  if (info?.canAllowFromCockpit !== false) return { ok: true };
+  return {
+    ok: false,
+    note: info.approveNote ?? `${info.label} can only be denied from here: approve it where it runs.`,
+  };
+}
+
 export type { AgentInfo } from "./info";

@@ -33,6 +33,14 @@ export interface AgentInfo {
   readonly ruleExample?: string;
   /** What `cockpit narrow --to SPEC` takes for this agent's entries (help text, one or more lines). */
   readonly narrowHelp?: string;
+  /**
+   * Whether a person can approve this agent's calls from the cockpit (default true). False where the agent's hook may
+   * deny but not approve (Gemini CLI ignores a hook's "allow"): its cards offer Deny only, with `approveNote`, and the
+   * server refuses an allow answer, so no button pretends to approve.
+   */
+  readonly canAllowFromCockpit?: boolean;
+  /** One line on such a card: where the person approves instead, and when the card closes. */
+  readonly approveNote?: string;
   /** Warnings every card of this agent carries (lib/cards-client/warnings.ts names them for people). */
   readonly cardWarnings?: readonly string[];
 }

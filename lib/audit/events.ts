@@ -65,7 +65,11 @@ export const AUDIT_EVENT_DETAILS = {
   "card.swept": CardDetail,
   "card.expired": CardDetail,
   "card.aborted": CardDetail,
-  "card.rule_not_saved": z.object({ rules: z.array(z.string()), error: z.string() }),
+  "card.rule_not_saved": z.object({
+    rules: z.array(z.string()),
+    error: z.string(),
+    inputOmitted: z.number().optional(),
+  }),
   "session.hold_ended": Detail,
   // Store edits: before/after rule text and the file's old/new version.
   "entry.added": EntryDetail,

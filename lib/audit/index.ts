@@ -1,4 +1,4 @@
-export { inTransaction, recordAudit, recordAuditBatch, type Tx } from "./record";
+export { recordAudit, recordAuditBatch, type Tx } from "./record";
 export { auditActor, namedActor, SYSTEM_ACTOR } from "./actor";
 export {
   AUDIT_EVENT_TYPES,

@@ -2,7 +2,6 @@ import "server-only";
 import { macSigningKey, rowMac } from "./keys";
 import { is, sql } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
-import type { Db, DbOrTx } from "@/db/client";
 import { auditEvents } from "@/db/schema";
 import { rowHash, type ChainedRow } from "./chain";
 import { latestCheckpoint, maybeCheckpoint, writeCheckpoint } from "./checkpoint";
@@ -156,9 +155,4 @@ function attributionDetail(actor: AuditActor): Record<string, unknown> {
     ...(actor.signIn ? { signIn: actor.signIn } : {}),
     ...(actor.passkey ? { passkey: actor.passkey } : {}),
   };
-}
-
-/** Runs `fn` in the caller's transaction, or opens one: for helpers that take either a database or a transaction. */
-export function inTransaction<T>(db: DbOrTx, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return isTransaction(db) ? fn(db as Tx) : (db as Db).transaction(fn);
 }

@@ -3,7 +3,7 @@ import { and, desc, eq, gt, inArray, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "@/db/client";
 import { memberships, sessions, users } from "@/db/schema";
-import { auditActor, inTransaction, recordAudit } from "@/lib/audit";
+import { auditActor, recordAudit, type Tx } from "@/lib/audit";
 import { env } from "@/lib/config/env";
 import { ForbiddenError, NotFoundError } from "@/lib/errors";
 import { canManagePerson } from "./access";
@@ -31,7 +31,7 @@ export function sessionTimeouts(): { absoluteHours: number; idleMinutes: number 
  * signed in) and ends the session the request came with, if any.
  */
 export async function openSession(
-  tx: DbOrTx,
+  tx: Tx,
   {
     userId,
     signIn,
@@ -61,23 +61,21 @@ export async function openSession(
   await tx
     .insert(sessions)
     .values({ id: sessionId, tokenHash: hashToken(sessionToken), userId, expiresAt, userAgent: ua, signIn });
-  await inTransaction(tx, (t) =>
-    recordAudit(t, {
-      type: "auth.login",
-      actor: {
-        type: "user",
-        label: userId,
-        id: userId,
-        session: sessionId,
-        channel: isPhone(ua) ? "phone" : "web",
-        device: describeDevice(ua),
-        signIn,
-      },
-      target: sessionId,
-      outcome: "allow",
-      detail: { userAgent: ua, ...(loginTokenId ? { loginTokenId } : {}) },
-    }),
-  );
+  await recordAudit(tx, {
+    type: "auth.login",
+    actor: {
+      type: "user",
+      label: userId,
+      id: userId,
+      session: sessionId,
+      channel: isPhone(ua) ? "phone" : "web",
+      device: describeDevice(ua),
+      signIn,
+    },
+    target: sessionId,
+    outcome: "allow",
+    detail: { userAgent: ua, ...(loginTokenId ? { loginTokenId } : {}) },
+  });
   return { sessionToken, sessionId, userId, expiresAt };
 }
 

@@ -10,7 +10,7 @@ import { ForbiddenError, NotFoundError } from "@/lib/errors";
 import { admissionLimitsFromEnv, assertPendingRoom, takeAdmission, type AdmissionLimits } from "./admission-limits";
 import { ABSENCE_REASON, holdOf, startDeadlineIfFirst } from "./absence";
 import { publishCardChange } from "./bus";
-import { recordCardEvent } from "./events";
+import { auditedCall, recordCardEvent } from "./events";
 import { cardHash } from "./hash";
 import { CARD_AGENTS, evaluateCall, type CardEnv } from "./policy";
 import { requestWarnings } from "./request-warnings";
@@ -102,6 +102,7 @@ export async function admitCard({
   );
   const d = evaluation.decision;
   const summary = { agent: input.agent, sessionId: input.sessionId, rootSessionId, originPath, tool: input.tool };
+  const call = auditedCall({ tool: input.tool, input: input.input });
 
   if (d.decision !== "ask") {
     const decision: ImmediateDecision = { decision: d.decision, step: d.step, reason: d.reason, rule: d.rule };
@@ -117,11 +118,12 @@ export async function admitCard({
         agent: input.agent,
         agentSessionId: input.sessionId,
         cwd: input.cwd,
-        tool: input.tool,
-        input: input.input,
+        tool: call.tool,
+        input: call.input,
         // The full decision trace and the mode, so the Audit page can explain it and impact previews can replay it.
         detail: {
           ...summary,
+          ...call.omitted,
           at: "admission",
           ...decision,
           mode: evaluation.modeEffective,
@@ -147,9 +149,9 @@ export async function admitCard({
         agent: input.agent,
         agentSessionId: input.sessionId,
         cwd: input.cwd,
-        tool: input.tool,
-        input: input.input,
-        detail: { ...summary, source: "absence-held", heldSince: hold.heldAt!.toISOString() },
+        tool: call.tool,
+        input: call.input,
+        detail: { ...summary, ...call.omitted, source: "absence-held", heldSince: hold.heldAt!.toISOString() },
       }),
     );
     return { status: "denied", decision };
@@ -215,6 +217,7 @@ export async function admitCard({
       cardId: id,
       workspaceId,
       type: "enqueued",
+      call: { tool: input.tool, input: input.input },
       actor: who,
       client: "agent",
       detail: summary,

@@ -33,6 +33,7 @@ export async function markDisplayed({
       cardId,
       workspaceId: card.workspaceId,
       type: "displayed",
+      call: { tool: card.tool, input: card.input },
       actor: actorLabel(actor),
       client,
     });

@@ -2,7 +2,7 @@ import "server-only";
 import { and, desc, eq, gte, isNotNull, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { cards } from "@/db/schema";
-import { auditActor, inTransaction, recordAudit, type DecisionSource } from "@/lib/audit";
+import { auditActor, recordAudit, type DecisionSource } from "@/lib/audit";
 import type { Actor } from "@/lib/auth/actor";
 import { takeAgentEvents } from "@/lib/audit/agent-event-limits";
 import { ValidationError } from "@/lib/errors";
@@ -100,7 +100,7 @@ export async function recordToolUse(
   const fits = JSON.stringify(input).length <= AUDIT_INPUT_LIMIT;
   const reached =
     event === "PostToolUse" ? await reachedDecision(db, { workspaceId, sessionId, tool, input, now }) : null;
-  await inTransaction(db, (tx) =>
+  await db.transaction((tx) =>
     recordAudit(tx, {
       type: event === "PreToolUse" ? "agent.pre_tool_use" : "agent.post_tool_use",
       actor: auditActor(actor, { channel: "hook" }),

@@ -11,6 +11,7 @@ import { listCards } from "./list-cards";
 import { settleCard, type SettleCardInput } from "./settle-card";
 import { bash, cardFixture, OWNER, VIEWER, type CardFixture } from "@/test/support/cards";
 import { roleEverywhere } from "@/test/support/auth";
+import { AGENT_LIST } from "@/lib/agents";
 
 let f: CardFixture;
 beforeAll(async () => {
@@ -111,6 +112,25 @@ describe("settlement", () => {
     await expect(answer(other.id, { outcome: "deny", remember: "session", hash: other.hash })).rejects.toMatchObject({
       status: 422,
     });
+  });
+
+  it("an agent whose hook cannot approve (the catalogue's canAllowFromCockpit: false) is only denied from here", async () => {
+    const agent = AGENT_LIST.find((a) => "canAllowFromCockpit" in a && a.canAllowFromCockpit === false)!;
+    const call = (sessionId: string) => ({
+      agent: agent.id,
+      sessionId,
+      tool: "run_shell_command",
+      input: { command: "docker build -t app ." },
+    });
+    const c = await card(call("deny-only"));
+    for (const remember of ["once", "session", "workspace"] as const)
+      await expect(answer(c.id, { outcome: "allow", remember, hash: c.hash })).rejects.toMatchObject({
+        status: 422,
+        message: expect.stringContaining("cannot be approved from here"),
+      });
+    expect((await getCard(f.opened.db, { cardId: c.id })).status).toBe("pending");
+    const done = await answer(c.id, { outcome: "deny", hash: c.hash });
+    expect(done.card).toMatchObject({ status: "denied", settlement: { outcome: "deny" } });
   });
 
   it("a session answer stores the rules and coalesces covered siblings of the same root session only", async () => {

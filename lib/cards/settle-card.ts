@@ -13,11 +13,12 @@ import { addSessionEntry } from "@/lib/session-entries/session-entries";
 import { publishCardChange } from "./bus";
 import { coalesceSiblings } from "./coalesce-siblings";
 import { getCard, getCardRow } from "./get-card";
-import { rulesAgentOf, type StoreAgent } from "@/lib/agents";
+import { allowFromCockpit, rulesAgentOf, type StoreAgent } from "@/lib/agents";
 import { engineOf } from "@/lib/agents/registry";
 import { addEntryAudited } from "@/lib/entries/write-entry";
 import { cardStorePaths, evaluateCall, type CardEnv } from "./policy";
 import { chosenRemember, REMEMBER_CHOICES } from "./remember-choice";
+import { auditedCall } from "./events";
 import { conflictFor, settleOnce } from "./settle-common";
 import type { CardView } from "./view";
 
@@ -73,6 +74,9 @@ export async function settleCard({
   if (card.status !== "pending") throw await conflictFor(db, card);
   if (input.hash !== card.hash)
     throw new ConflictError("the card changed; reload", { card: await getCard(db, { cardId }) });
+  // An agent whose hook cannot approve (it ignores a hook's allow): an allow here would approve nothing.
+  const allowable = allowFromCockpit(card.agent);
+  if (input.outcome === "allow" && !allowable.ok) throw new UnprocessableError(allowable.note);
   const chosen = chosenRemember(card.remember, input.remember === "once" ? undefined : input.choice);
   if (input.remember !== "once") {
     if (card.safetyCheck) throw new UnprocessableError("this is a safety check: it can only be allowed once or denied");
@@ -248,6 +252,7 @@ export async function settleCard({
       ruleCreated = true;
     } catch (error) {
       // The approval stands as allow-once; the store refused the write (symlink, invalid file, concurrent edit…).
+      const call = auditedCall({ tool: card.tool, input: card.input });
       ruleNotSaved = `the rule was not saved to ${card.remember.workspaceStore ?? "the workspace store"}: ${(error as Error).message}`;
       await db.transaction(async (tx) => {
         await tx
@@ -259,7 +264,11 @@ export async function settleCard({
           type: "card.rule_not_saved",
           target: cardId,
           workspaceId: card.workspaceId,
-          detail: { rules: chosen.rules, error: (error as Error).message },
+          agent: card.agent,
+          agentSessionId: card.agentSessionId,
+          tool: call.tool,
+          input: call.input,
+          detail: { rules: chosen.rules, error: (error as Error).message, ...call.omitted },
         });
       });
     }

@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { cards, type CardSettlement, type CardStatus } from "@/db/schema";
-import type { AuditActor } from "@/lib/audit";
+import type { AuditActor, Tx } from "@/lib/audit";
 import { ConflictError } from "@/lib/errors";
 import { afterSettlement } from "./absence";
 import { recordCardEvent } from "./events";
@@ -27,7 +27,7 @@ export async function conflictFor(db: DbOrTx, row: CardRow): Promise<ConflictErr
  * row, or null when another settlement won. Records the lifecycle event in the same transaction.
  */
 export async function settleOnce(
-  tx: DbOrTx,
+  tx: Tx,
   args: {
     card: CardRow;
     status: Exclude<CardStatus, "pending">;
@@ -57,6 +57,7 @@ export async function settleOnce(
     cardId: row.id,
     workspaceId: row.workspaceId,
     type: args.event,
+    call: { tool: row.tool, input: row.input },
     actor: args.by,
     client: args.via,
     auditActor: args.auditActor,

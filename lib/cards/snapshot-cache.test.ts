@@ -19,30 +19,34 @@ describe("snapshot caches", () => {
   it("a session entry added, then revoked, changes the next decision each time", async () => {
     const s = "sess-cache";
     expect((await admit("make one", s)).status).toBe("pending");
-    const row = await addSessionEntry(f.opened.db, {
-      actorName: "alice",
-      input: {
-        workspaceId: f.workspaceId,
-        agentSessionId: s,
-        agent: "claude-code",
-        action: "allow",
-        rule: "Bash(make one)",
-      },
-    });
+    const row = await f.opened.db.transaction((tx) =>
+      addSessionEntry(tx, {
+        actorName: "alice",
+        input: {
+          workspaceId: f.workspaceId,
+          agentSessionId: s,
+          agent: "claude-code",
+          action: "allow",
+          rule: "Bash(make one)",
+        },
+      }),
+    );
     expect(await admit("make one", s)).toMatchObject({ status: "coalesced", decision: { decision: "allow" } });
     await revokeSessionEntry(f.opened.db, { actorName: "alice", workspaceId: f.workspaceId, id: row.id });
     expect((await admit("make one", s)).status).toBe("pending");
     // Revoke one and add another in its place (same count): still seen.
-    const again = await addSessionEntry(f.opened.db, {
-      actorName: "alice",
-      input: {
-        workspaceId: f.workspaceId,
-        agentSessionId: s,
-        agent: "claude-code",
-        action: "deny",
-        rule: "Bash(make one)",
-      },
-    });
+    const again = await f.opened.db.transaction((tx) =>
+      addSessionEntry(tx, {
+        actorName: "alice",
+        input: {
+          workspaceId: f.workspaceId,
+          agentSessionId: s,
+          agent: "claude-code",
+          action: "deny",
+          rule: "Bash(make one)",
+        },
+      }),
+    );
     expect(await admit("make one", s)).toMatchObject({ status: "coalesced", decision: { decision: "deny" } });
     await revokeSessionEntry(f.opened.db, { actorName: "alice", workspaceId: f.workspaceId, id: again.id });
   });

@@ -64,18 +64,20 @@ export async function undoRemember({
     const entry = entries.find((e) => e.store.path === file && e.action === "allow" && e.rule === rule);
     if (!entry) continue;
     const { result } = await revokeEntryDetailed({ ...paths, id: entry.id, expectedVersion: entry.store.version });
-    await recordEntryChange(db, {
-      auditActor: auditActor(actor, { workspaceId: card.workspaceId, role }),
-      actorName: who,
-      workspaceId: card.workspaceId,
-      action: "entry.revoked",
-      entryId: entry.id,
-      agent: entry.agent,
-      entryAction: entry.action,
-      rule: entry.rule,
-      result,
-      extra: { undo: { cardId } },
-    });
+    await db.transaction((tx) =>
+      recordEntryChange(tx, {
+        auditActor: auditActor(actor, { workspaceId: card.workspaceId, role }),
+        actorName: who,
+        workspaceId: card.workspaceId,
+        action: "entry.revoked",
+        entryId: entry.id,
+        agent: entry.agent,
+        entryAction: entry.action,
+        rule: entry.rule,
+        result,
+        extra: { undo: { cardId } },
+      }),
+    );
     revoked.push(rule);
   }
   await db

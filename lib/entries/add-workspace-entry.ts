@@ -92,15 +92,17 @@ export async function addWorkspaceSessionEntry({
   const role = requireCan(actor, "entry.add", args.workspace);
   if (args.action === "allow") requirePerson(actor, "adding an allow rule");
   const { workspace } = await workspaceStores(db, actorLabel(actor), args.workspace);
-  const row = await addSessionEntry(db, {
-    actorName: actorLabel(actor),
-    input: {
-      workspaceId: workspace.id,
-      agentSessionId: args.agentSessionId,
-      agent: args.agent,
-      action: args.action,
-      rule: args.rule,
-    },
-  });
+  const row = await db.transaction((tx) =>
+    addSessionEntry(tx, {
+      actorName: actorLabel(actor),
+      input: {
+        workspaceId: workspace.id,
+        agentSessionId: args.agentSessionId,
+        agent: args.agent,
+        action: args.action,
+        rule: args.rule,
+      },
+    }),
+  );
   return { ...row, entryId: `session:${row.id}` };
 }

@@ -147,23 +147,25 @@ export async function cleanUpWorkspace({
   await withStoreErrors(() => applyRemovals(paths, plans));
   for (const [i, file] of files.entries())
     for (const r of file.removed)
-      await recordEntryChange(db, {
-        auditActor: auditActor(actor, { workspaceId: workspace.id, role: roles[i] ?? role }),
-        actorName,
-        workspaceId: auditWorkspaceFor(file.scope, workspace.id),
-        requestedIn: workspace.id,
-        action: "entry.revoked",
-        entryId: r.id,
-        agent: items.find((i) => i.entry.id === r.id)?.entry.agent ?? "unknown",
-        entryAction: items.find((i) => i.entry.id === r.id)?.entry.action ?? "unknown",
-        rule: r.rule,
-        result: {
-          store: file.store,
-          scope: file.scope as "workspace",
-          before: { version: file.version, line: r.line, text: r.rule },
-          after: { version: "", line: r.line, text: "" },
-        },
-        extra: { cleanUp: r.kind, by: r.by },
-      });
+      await db.transaction((tx) =>
+        recordEntryChange(tx, {
+          auditActor: auditActor(actor, { workspaceId: workspace.id, role: roles[i] ?? role }),
+          actorName,
+          workspaceId: auditWorkspaceFor(file.scope, workspace.id),
+          requestedIn: workspace.id,
+          action: "entry.revoked",
+          entryId: r.id,
+          agent: items.find((i) => i.entry.id === r.id)?.entry.agent ?? "unknown",
+          entryAction: items.find((i) => i.entry.id === r.id)?.entry.action ?? "unknown",
+          rule: r.rule,
+          result: {
+            store: file.store,
+            scope: file.scope as "workspace",
+            before: { version: file.version, line: r.line, text: r.rule },
+            after: { version: "", line: r.line, text: "" },
+          },
+          extra: { cleanUp: r.kind, by: r.by },
+        }),
+      );
   return { files, written: true };
 }

@@ -213,3 +213,103 @@ describe("a large impact preview does not hold the server", () => {
     resetHeavyWork();
   });
 });
+
+describe("impact preview for every agent, through the registry (the agent's own edit, its own engine)", () => {
+  const logged = (agent: string, tool: string, rule: string, store: string, inputs: Record<string, unknown>[]) =>
+    opened.db.transaction((tx) =>
+      recordAuditBatch(
+        tx,
+        inputs.map((input) => ({
+          type: "agent.decision" as const,
+          actor: { type: "agent" as const, label: `agent:${agent}` },
+          workspaceId: "w",
+          outcome: "allow" as const,
+          decisionSource: "config" as const,
+          rule,
+          store,
+          agent,
+          agentSessionId: `s-${agent}`,
+          cwd: sb.workspace,
+          tool,
+          input,
+          detail: {},
+        })),
+      ),
+    );
+  const entryOf = async (agent: string, test: (rule: string) => boolean) => {
+    const listing = await listWorkspaceEntries({ db: opened.db, actor: OWNER, input: { workspace: "w" } as never });
+    return listing.entries.find((e) => e.agent === agent && test(e.rule))!;
+  };
+
+  it("a Codex rule: revoking a forbidden prefix and narrowing an allowed one show the calls that change", async () => {
+    const rules = path.join(sb.home, ".codex", "rules", "default.rules");
+    fs.mkdirSync(path.dirname(rules), { recursive: true });
+    const text =
+      '# mine\nprefix_rule(pattern=["git", "push"], decision="forbidden")\nprefix_rule(pattern=["npm"], decision="allow")\n';
+    fs.writeFileSync(rules, text);
+    // "untrusted": a command no rule allows asks (Codex's approvals matrix), so a narrower allow shows its effect.
+    fs.writeFileSync(path.join(sb.home, ".codex", "config.toml"), 'approval_policy = "untrusted"\n');
+    const push = await entryOf("codex", (r) => r.includes('"push"'));
+    const npm = await entryOf("codex", (r) => r.includes('["npm"]'));
+    await logged("codex", "shell", push.rule, rules, [{ command: ["git", "push", "origin", "main"] }]);
+    await logged("codex", "shell", npm.rule, rules, [{ command: ["npm", "test"] }, { command: ["npm", "publish"] }]);
+
+    const revoke = await entryImpact({ db: opened.db, actor: OWNER, input: { workspace: "w", id: push.id } });
+    expect(revoke).toMatchObject({ replayed: 1, truncated: false });
+    expect(revoke.changed).toHaveLength(1);
+    expect(revoke.changed[0]).toMatchObject({
+      event: { agent: "codex", input: { command: ["git", "push", "origin", "main"] } },
+      before: { decision: "deny", rule: push.rule },
+    });
+    expect(revoke.changed[0]!.after.decision).not.toBe("deny");
+    const narrow = await entryImpact({
+      db: opened.db,
+      actor: OWNER,
+      input: { workspace: "w", id: npm.id, to: 'prefix_rule(pattern=["npm", "test"], decision="allow")' },
+    });
+    expect(narrow.replayed).toBe(2);
+    expect(narrow.changed.map((c) => [c.event.input, c.before.decision, c.after.decision])).toEqual([
+      [{ command: ["npm", "publish"] }, "allow", "ask"],
+    ]);
+    // Codex's own proof refuses a wider rule: the preview says so (422), as the save would.
+    await expect(
+      entryImpact({
+        db: opened.db,
+        actor: OWNER,
+        input: { workspace: "w", id: npm.id, to: 'prefix_rule(pattern=["np"], decision="allow")' },
+      }),
+    ).rejects.toMatchObject({ status: 422 });
+    // Nothing was written: the preview's edit stayed in memory.
+    expect(fs.readFileSync(rules, "utf8")).toBe(text);
+  });
+
+  it("a Gemini rule: narrowing its commandPrefix and revoking it show the calls that would now ask", async () => {
+    const file = path.join(sb.home, ".gemini", "policies", "mine.toml");
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const text =
+      '# mine\n[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "npm"\ndecision = "allow"\npriority = 100\n';
+    fs.writeFileSync(file, text);
+    const npm = await entryOf("gemini", (r) => r.includes('commandPrefix = "npm"'));
+    await logged("gemini", "run_shell_command", npm.rule, file, [{ command: "npm test" }, { command: "npm publish" }]);
+    const revoke = await entryImpact({ db: opened.db, actor: OWNER, input: { workspace: "w", id: npm.id } });
+    expect(revoke.changed.map((c) => [c.event.input, c.before.decision, c.after.decision]).sort()).toEqual([
+      [{ command: "npm publish" }, "allow", "ask"],
+      [{ command: "npm test" }, "allow", "ask"],
+    ]);
+    expect(revoke.changed[0]!.before.rule).toBe(npm.rule);
+    const narrow = await entryImpact({
+      db: opened.db,
+      actor: OWNER,
+      input: {
+        workspace: "w",
+        id: npm.id,
+        to: 'toolName = "run_shell_command", commandPrefix = "npm test", decision = "allow", priority = 100',
+      },
+    });
+    expect(narrow.changed.map((c) => [c.event.input, c.before.decision, c.after.decision])).toEqual([
+      [{ command: "npm publish" }, "allow", "ask"],
+    ]);
+    // Nothing was written: the preview's edits stayed in memory.
+    expect(fs.readFileSync(file, "utf8")).toBe(text);
+  });
+});

@@ -6,12 +6,14 @@ import { auditEvents } from "@/db/schema";
 import { apiEvent } from "@/lib/audit/query";
 import { actorLabel, type Actor } from "@/lib/auth/actor";
 import { rulesAgentOf } from "@/lib/agents";
-import { UnprocessableError, NotFoundError } from "@/lib/errors";
-import { type Decision, type Rule } from "@/lib/policy";
-import { decideWith, loadPolicy, type PolicySnapshot } from "@/lib/agents/shared/ladder-snapshot";
-import { listEntries, type Entry } from "@/lib/stores";
-import type { PolicyInputs } from "@/lib/stores/load-policy-inputs";
-import { narrowedRule } from "@/lib/stores/narrow-entry";
+import { editEntry, listAllEntries } from "@/lib/agents/all-stores";
+import { engineOf } from "@/lib/agents/registry";
+import type { AgentSnapshot } from "@/lib/agents/types";
+import { AppError, UnprocessableError, NotFoundError } from "@/lib/errors";
+import type { Decision } from "@/lib/policy";
+import type { Entry, StorePaths } from "@/lib/stores";
+import { withStoreOverlay } from "@/lib/stores/overlay";
+import { isSessionEntryId, SESSION_ID_PREFIX, type SessionEntryRow } from "@/lib/stores/session";
 import { requireCan } from "@/lib/auth/access";
 import { IMPACT_LIMIT, takeHeavyWork, workKey } from "@/lib/work/heavy-work";
 import { pacer, truncationNote, type WorkBudget } from "@/lib/work/pace";
@@ -47,13 +49,11 @@ const DECISION_TYPES = [
 type Verdict = { decision: Decision["decision"]; step: string; rule: string | null; reason: string };
 const verdict = (d: Decision): Verdict => ({ decision: d.decision, step: d.step, rule: d.rule, reason: d.reason });
 
-/** The same source test everywhere: a rule is the entry when its text and store match. */
-const isEntry = (entry: Entry) => (r: Rule) => r.text === entry.rule && r.source.store === entry.store.path;
-
 /**
  * "What would break?" Replays the last 30 days of logged calls this entry decided through the current
  * policy twice — as it is, and with the entry removed (revoke) or replaced by `to` (narrow) — and
- * lists the calls whose decision changes. `replayed` counts every call replayed.
+ * lists the calls whose decision changes. `replayed` counts every call replayed. Any agent's entry: the "after"
+ * policy is the agent's own edit (kept in memory) read by the agent's own engine (`policyAfter`).
  */
 export async function entryImpact({
   db,
@@ -111,33 +111,18 @@ async function replayImpact({
 }): Promise<EntryImpact> {
   const { workspace, paths, sessionSource } = await workspaceStores(db, actorLabel(actor), args.workspace);
   const sessionRows = await sessionSource.list();
-  const listing = await withStoreErrors(() => listEntries({ ...paths, sessionRows }));
+  // Every agent's entries, through the registry: the preview is the agent's own edit and its own engine.
+  const listing = await withStoreErrors(() => listAllEntries({ ...paths, sessionRows }));
   const entry = listing.entries.find((e) => e.id === args.id);
   if (!entry) throw new NotFoundError(`no entry ${args.id} in this workspace (refresh: the file may have changed)`);
   if (entry.kind !== "rule") return { replayed: 0, truncated: false, note: null, changed: [] };
 
-  const snapshot = await loadPolicy({
-    paths,
-    agent: entry.agent,
-    sessionRows,
-    sessionId: entry.agentSessionId,
-  });
-  const inputs = snapshot.inputs;
-  let replacement: Rule | null = null;
-  if (args.to) {
-    // The same planning a narrow save uses: "ask"/"deny", a new rule text, or a mevedel modifier.
-    try {
-      replacement = (await narrowedRule({ ...paths, id: entry.id, to: args.to })) ?? null;
-    } catch (error) {
-      throw new UnprocessableError(`the narrower entry does not parse: ${(error as Error).message}`);
-    }
-    if (!replacement) throw new UnprocessableError("the narrower entry is not a rule");
-  }
-  const swap = (rules: Rule[]) => rules.flatMap((r) => (isEntry(entry)(r) ? (replacement ? [replacement] : []) : [r]));
-  const changedInputs: PolicyInputs = { ...inputs, rules: swap(inputs.rules), sessionRules: swap(inputs.sessionRules) };
-
+  const engine = await engineOf(rulesAgentOf(entry.agent));
+  const load = (rows: typeof sessionRows) =>
+    engine.load({ paths, sessionRows: rows, ...(entry.agentSessionId ? { sessionId: entry.agentSessionId } : {}) });
+  const snapshot = await load(sessionRows);
+  const changedSnapshot = await policyAfter(entry, args.to, paths, sessionRows, load);
   const rows = await decidedBy(db, workspace.id, entry.rule, new Date(now.getTime() - IMPACT_DAYS * 86400_000));
-  const changedSnapshot: PolicySnapshot = { ...snapshot, inputs: changedInputs };
   const changed: EntryImpact["changed"] = [];
   // Each replay decides twice on the server's one thread: yield between batches, stop at the budget.
   const pace = pacer({ budget, signal, onYield });
@@ -146,14 +131,49 @@ async function replayImpact({
     if (!(await pace.next())) break;
     const mode = typeof row.detail.mode === "string" ? row.detail.mode : null;
     const call = { tool: row.tool, input: row.input };
-    const before = verdict(decideWith(snapshot, { call, mode, cwd: row.cwd }).decision);
-    const after = verdict(decideWith(changedSnapshot, { call, mode, cwd: row.cwd }).decision);
+    const before = verdict(snapshot.decide({ call, mode, cwd: row.cwd }).decision);
+    const after = verdict(changedSnapshot.decide({ call, mode, cwd: row.cwd }).decision);
     if (before.decision !== after.decision) changed.push({ event: apiEvent(row), before, after });
   }
   const note =
     truncationNote(pace, budget, "call") ??
     (rows.length >= IMPACT_MAX_EVENTS ? `only the newest ${IMPACT_MAX_EVENTS} logged calls were read` : null);
   return { replayed: pace.done, truncated: note !== null, note, changed };
+}
+
+/**
+ * The policy as it would be after the edit: the agent's own revoke or narrow (its proof, its in-place edit), with the
+ * write kept in memory (lib/stores/overlay.ts), then the agent's own engine reading its stores as edited. A session
+ * entry (a database row) is left out, or replaced by the narrower rule text.
+ */
+async function policyAfter(
+  entry: Entry,
+  to: string | undefined,
+  paths: StorePaths,
+  sessionRows: SessionEntryRow[],
+  load: (rows: SessionEntryRow[]) => Promise<AgentSnapshot>,
+): Promise<AgentSnapshot> {
+  if (isSessionEntryId(entry.id)) {
+    const rowId = entry.id.slice(SESSION_ID_PREFIX.length);
+    return load(sessionRows.flatMap((r) => (r.id !== rowId ? [r] : to ? [{ ...r, rule: to }] : [])));
+  }
+  const target = { ...paths, id: entry.id, expectedVersion: entry.store.version };
+  return withStoreOverlay(new Map(), async () => {
+    try {
+      await editEntry(target, (stores) => (to ? stores.narrow({ ...target, to }) : stores.revoke(target)));
+    } catch (error) {
+      if (
+        to &&
+        error instanceof AppError &&
+        error.status < 500 &&
+        error.code !== "not_found" &&
+        error.code !== "conflict"
+      )
+        throw new UnprocessableError(`the narrower entry does not apply: ${error.message}`);
+      throw error;
+    }
+    return load(sessionRows);
+  });
 }
 
 /** The newest logged calls (at most IMPACT_MAX_EVENTS) whose deciding rule is `rule`, since `since`. */

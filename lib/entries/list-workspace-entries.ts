@@ -41,6 +41,11 @@ export interface WorkspaceListing {
   /** Entries matching the filters per store path, so a group can say how many are still to load. */
   matchedByStore: Record<string, number>;
   readAt: string;
+  /**
+   * The loudest states the page has, shown above everything (`AllListing.banners`): an agent ignoring every one of its
+   * rules (Codex, when one rules file fails to load: "Codex is ignoring all your rules because of FILE, line N: …").
+   */
+  banners?: string[];
 }
 
 const scopeRank = (s: string) => SCOPES.indexOf(s as (typeof SCOPES)[number]);
@@ -92,6 +97,7 @@ export async function listWorkspaceEntries({
     counts,
     matchedByStore,
     readAt: new Date().toISOString(),
+    ...(listing.banners.length ? { banners: listing.banners } : {}),
   };
 }
 

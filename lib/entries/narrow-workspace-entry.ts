@@ -49,19 +49,21 @@ export async function narrowWorkspaceEntry({
   const role = requireStoreRight(actor, "entry.narrow", args.workspace, entry?.scope ?? "workspace");
   const target = { ...paths, id: args.id, to: args.to, expectedVersion: args.version };
   const result = await withStoreErrors(() => editEntry(target, (stores) => stores.narrow(target)));
-  await recordEntryChange(db, {
-    auditActor: auditActor(actor, { workspaceId: workspace.id, role }),
-    actorName,
-    workspaceId: auditWorkspaceFor(result.scope, workspace.id),
-    requestedIn: workspace.id,
-    action: "entry.narrowed",
-    entryId: args.id,
-    agent: entry?.agent ?? "unknown",
-    entryAction: entry?.action ?? "unknown",
-    rule: result.from,
-    result,
-    extra: { to: result.to },
-  });
+  await db.transaction((tx) =>
+    recordEntryChange(tx, {
+      auditActor: auditActor(actor, { workspaceId: workspace.id, role }),
+      actorName,
+      workspaceId: auditWorkspaceFor(result.scope, workspace.id),
+      requestedIn: workspace.id,
+      action: "entry.narrowed",
+      entryId: args.id,
+      agent: entry?.agent ?? "unknown",
+      entryAction: entry?.action ?? "unknown",
+      rule: result.from,
+      result,
+      extra: { to: result.to },
+    }),
+  );
   return result;
 }
 

@@ -48,18 +48,20 @@ export async function revokeWorkspaceEntry({
       });
   // Session rows are deleted together with their own audit row (lib/session-entries).
   if (!isSession) {
-    await recordEntryChange(db, {
-      auditActor: auditActor(actor, { workspaceId: workspace.id, role }),
-      actorName,
-      workspaceId: auditWorkspaceFor(result.scope, workspace.id),
-      requestedIn: workspace.id,
-      action: "entry.revoked",
-      entryId: args.id,
-      agent: entry?.agent ?? "unknown",
-      entryAction: entry?.action ?? "unknown",
-      rule: entry?.rule ?? result.before.text,
-      result,
-    });
+    await db.transaction((tx) =>
+      recordEntryChange(tx, {
+        auditActor: auditActor(actor, { workspaceId: workspace.id, role }),
+        actorName,
+        workspaceId: auditWorkspaceFor(result.scope, workspace.id),
+        requestedIn: workspace.id,
+        action: "entry.revoked",
+        entryId: args.id,
+        agent: entry?.agent ?? "unknown",
+        entryAction: entry?.action ?? "unknown",
+        rule: entry?.rule ?? result.before.text,
+        result,
+      }),
+    );
   }
   return result;
 }

@@ -38,18 +38,20 @@ export async function addEntryAudited(
     ...(args.file ? { file: args.file } : {}),
   });
   if (!result.unchanged)
-    await recordEntryChange(db, {
-      auditActor: args.auditActor,
-      actorName: args.actorName,
-      workspaceId: auditWorkspaceFor(result.scope, args.workspaceId),
-      requestedIn: args.workspaceId,
-      action: "entry.added",
-      entryId: result.id,
-      agent: args.agent,
-      entryAction: args.action,
-      rule: args.rule,
-      result,
-      ...(args.extra ? { extra: args.extra } : {}),
-    });
+    await db.transaction((tx) =>
+      recordEntryChange(tx, {
+        auditActor: args.auditActor,
+        actorName: args.actorName,
+        workspaceId: auditWorkspaceFor(result.scope, args.workspaceId),
+        requestedIn: args.workspaceId,
+        action: "entry.added",
+        entryId: result.id,
+        agent: args.agent,
+        entryAction: args.action,
+        rule: args.rule,
+        result,
+        ...(args.extra ? { extra: args.extra } : {}),
+      }),
+    );
   return result;
 }

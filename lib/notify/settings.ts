@@ -1,9 +1,9 @@
 import "server-only";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import type { DbOrTx } from "@/db/client";
+import type { Db, DbOrTx } from "@/db/client";
 import { appSettings } from "@/db/schema";
-import { auditActor, inTransaction, recordAudit } from "@/lib/audit";
+import { auditActor, recordAudit } from "@/lib/audit";
 import { requireCan } from "@/lib/auth/access";
 import type { Actor } from "@/lib/auth/actor";
 import { envAllowHostsOf, type NotifyEnv } from "./notify-env";
@@ -40,13 +40,13 @@ export async function setAllowHosts({
   actor,
   input,
 }: {
-  db: DbOrTx;
+  db: Db;
   actor: Actor;
   input: AllowHostsInput;
 }): Promise<string[]> {
   requireCan(actor, "settings.manage", null);
   const hosts = [...new Set(input.hosts.map(hostKey))];
-  await inTransaction(db, async (tx) => {
+  await db.transaction(async (tx) => {
     await tx
       .insert(appSettings)
       .values({ key: ALLOW_HOSTS_KEY, value: hosts })

@@ -12,14 +12,24 @@ afterAll(async () => opened.close());
 
 describe("session entries", () => {
   it("adds, lists per agent session, revokes, and rejects bad rules", async () => {
-    const a = await addSessionEntry(opened.db, {
-      actorName: "o",
-      input: { workspaceId: "w", agentSessionId: "s1", agent: "claude-code", action: "allow", rule: "Bash(npm test)" },
-    });
-    await addSessionEntry(opened.db, {
-      actorName: "o",
-      input: { workspaceId: "w", agentSessionId: "s2", agent: "claude-code", action: "deny", rule: "Bash(rm:*)" },
-    });
+    const a = await opened.db.transaction((tx) =>
+      addSessionEntry(tx, {
+        actorName: "o",
+        input: {
+          workspaceId: "w",
+          agentSessionId: "s1",
+          agent: "claude-code",
+          action: "allow",
+          rule: "Bash(npm test)",
+        },
+      }),
+    );
+    await opened.db.transaction((tx) =>
+      addSessionEntry(tx, {
+        actorName: "o",
+        input: { workspaceId: "w", agentSessionId: "s2", agent: "claude-code", action: "deny", rule: "Bash(rm:*)" },
+      }),
+    );
     expect(
       (await listSessionEntries(opened.db, { workspaceId: "w", agentSessionId: "s1" })).map((r) => r.rule),
     ).toEqual(["Bash(npm test)"]);
@@ -29,10 +39,12 @@ describe("session entries", () => {
       /no session entry/,
     );
     await expect(
-      addSessionEntry(opened.db, {
-        actorName: "o",
-        input: { workspaceId: "w", agentSessionId: "s1", agent: "claude-code", action: "allow", rule: "Bash(" },
-      }),
+      opened.db.transaction((tx) =>
+        addSessionEntry(tx, {
+          actorName: "o",
+          input: { workspaceId: "w", agentSessionId: "s1", agent: "claude-code", action: "allow", rule: "Bash(" },
+        }),
+      ),
     ).rejects.toThrow(/invalid rule/);
   });
 });

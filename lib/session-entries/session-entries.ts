@@ -3,7 +3,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "@/db/client";
 import { sessionEntries } from "@/db/schema";
-import { inTransaction, namedActor, recordAudit } from "@/lib/audit";
+import { namedActor, recordAudit, type Tx } from "@/lib/audit";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { STORE_AGENTS } from "@/lib/agents";
 import { parseRule } from "@/lib/policy";
@@ -29,9 +29,9 @@ function toRow(r: typeof sessionEntries.$inferSelect): SessionEntryRow {
   };
 }
 
-/** Adds a session rule (in the caller's transaction when given one); the rule must parse. */
+/** Adds a session rule and its `entry.added` row in the caller's transaction; the rule must parse. */
 export async function addSessionEntry(
-  db: DbOrTx,
+  tx: Tx,
   { actorName, input }: { actorName: string; input: AddSessionEntryInput },
 ): Promise<SessionEntryRow> {
   const parsed = parseRule(input.rule, input.action, {
@@ -39,24 +39,22 @@ export async function addSessionEntry(
     source: { scope: "session", store: `session:${input.agentSessionId}` },
   });
   if (!parsed.ok) throw new ValidationError(`invalid rule "${input.rule}": ${parsed.error}`);
-  return inTransaction(db, async (tx) => {
-    const [row] = await tx
-      .insert(sessionEntries)
-      .values({ id: crypto.randomUUID(), ...input, createdBy: actorName })
-      .returning();
-    await recordAudit(tx, {
-      type: "entry.added",
-      actor: namedActor(actorName),
-      target: row!.id,
-      workspaceId: input.workspaceId,
-      rule: input.rule,
-      store: `session:${input.agentSessionId}`,
-      agent: input.agent,
-      agentSessionId: input.agentSessionId,
-      detail: { scope: "session", entryAction: input.action, after: input.rule },
-    });
-    return toRow(row!);
+  const [row] = await tx
+    .insert(sessionEntries)
+    .values({ id: crypto.randomUUID(), ...input, createdBy: actorName })
+    .returning();
+  await recordAudit(tx, {
+    type: "entry.added",
+    actor: namedActor(actorName),
+    target: row!.id,
+    workspaceId: input.workspaceId,
+    rule: input.rule,
+    store: `session:${input.agentSessionId}`,
+    agent: input.agent,
+    agentSessionId: input.agentSessionId,
+    detail: { scope: "session", entryAction: input.action, after: input.rule },
   });
+  return toRow(row!);
 }
 
 export async function listSessionEntries(

@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { constants, promises as fs } from "node:fs";
 import path from "node:path";
 import { ConflictError, InvalidStoreError, StoreLockedError, SymlinkRefusedError } from "./errors";
-import { decodeStore, readStoreBytes, type StoreBytes } from "./read-store";
+import { decodeStore, readStoreBytes, sha256, type StoreBytes } from "./read-store";
+import { captureWrite, capturingWrites } from "./overlay";
 
 const TEMP_MARK = ".cockpit-tmp-";
 const LOCK_SUFFIX = ".cockpit-lock";
@@ -145,6 +146,12 @@ export interface AtomicWriteInput {
 export async function writeAtomically(input: AtomicWriteInput): Promise<{ version: string }> {
   const { file, root, expectedVersion, content } = input;
   await assertNoSymlinks(root, file);
+  // An impact preview: the same checks, the content kept in memory, nothing on disk (lib/stores/overlay.ts).
+  if (capturingWrites()) {
+    if ((await readNoFollow(file)).version !== expectedVersion) throw new ConflictError();
+    captureWrite(file, content);
+    return { version: sha256(content) };
+  }
   if (input.emacsLockCheck) await assertNoEmacsLock(file);
   await ensureFolder(root, path.dirname(file));
   const release = await acquireLock(file);

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { constants, promises as fs, type Stats } from "node:fs";
 import { SymlinkRefusedError } from "./errors";
+import { overlaidText } from "./overlay";
 
 export interface StoreBytes {
   exists: boolean;
@@ -79,6 +80,9 @@ const CHUNK = 64 * 1024;
  * and never written. With `noFollow`, a symlink at the last component throws SymlinkRefusedError.
  */
 export async function readStoreBytes(file: string, options: { noFollow?: boolean } = {}): Promise<StoreBytes> {
+  // Inside an impact preview, a file the preview "wrote" reads as that content (lib/stores/overlay.ts).
+  const overlaid = overlaidText(file);
+  if (overlaid !== undefined) return decodeStore(Buffer.from(overlaid, "utf8"));
   const limits = storeReadLimits();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<StoreBytes>((resolve) => {

@@ -2,6 +2,7 @@ import { promises as fs } from "node:fs";
 import type { StoreLocation } from "./discover";
 import { loadStore, type LoadedStore } from "./load-store";
 import { storeReadLimits } from "./read-store";
+import { overlaidText } from "./overlay";
 
 /**
  * Parsed stores cached by file version, for policy decisions. A store's version key is what a stat
@@ -62,6 +63,8 @@ async function versionKey(file: string): Promise<string | null> {
 
 /** `loadStore`, reusing the last parse of this location while the file's version key is unchanged. */
 export async function loadStoreCached(location: StoreLocation, home: string): Promise<LoadedStore> {
+  // Inside an impact preview, a file the preview "wrote" is read from memory, never cached (lib/stores/overlay.ts).
+  if (overlaidText(location.path) !== undefined) return loadStore(location, home);
   const id = `${location.agent}\0${location.scope}\0${location.format}\0${location.base}\0${location.root}\0${location.readOnly}\0${home}\0${location.path}`;
   const map = cache();
   const key = await versionKey(location.path);

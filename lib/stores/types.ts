@@ -37,6 +37,11 @@ export interface StoreInfo {
   entryCount: number;
   /** The agent does not read this store now, and why (a project the agent does not trust). */
   inactive?: string;
+  /**
+   * What a person must know before editing this file, in the agent's words (Gemini rewrites `auto-saved.toml` and
+   * drops its comments): shown next to the store on the Rules page and in `cockpit entries`.
+   */
+  help?: string;
 }
 
 export interface Profile {

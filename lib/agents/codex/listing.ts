@@ -243,7 +243,7 @@ export function codexListing(stores: CodexStores, paths: Paths): CodexListing {
     located.push(...mine);
   }
   const banner = stores.policy.failure
-    ? failureBanner(stores.policy.failure)
+    ? `${failureBanner(stores.policy.failure)}. Until it is fixed, every rule in every Codex rules file is ignored, forbidden ones included.`
     : stores.fatal
       ? `Codex would not start because of ${stores.fatal.file}, line ${stores.fatal.line}: ${stores.fatal.message}`
       : undefined;

@@ -114,7 +114,7 @@ describe("codex stores: list", () => {
     );
     const listing = await stores.list(scope());
     expect(listing.banner).toBe(
-      `Codex is ignoring all your rules because of ${userRules()}, line 2: match example \`hg\` did not match the rule`,
+      `Codex is ignoring all your rules because of ${userRules()}, line 2: match example \`hg\` did not match the rule. Until it is fixed, every rule in every Codex rules file is ignored, forbidden ones included.`,
     );
     const broken = listing.stores.find((s) => s.path === userRules())!;
     expect(broken).toMatchObject({ valid: false, entryCount: 0 });

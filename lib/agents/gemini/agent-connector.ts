@@ -8,8 +8,9 @@
  * the policy check; `decision: "deny"`/`"block"` fails the call with the hook's reason, `decision: "ask"` forces the
  * terminal prompt, `continue: false` stops the agent, `hookSpecificOutput.tool_input` rewrites the arguments. A hook's
  * `"allow"` is read nowhere: the policy still runs and still asks. So a person can DENY a Gemini call from the phone;
- * approval happens in Gemini's terminal. The card says so, and an allow given in the cockpit is passed back as a
- * system message (and, with "always allow", written to auto-saved.toml, which Gemini reads on its next start).
+ * approval happens in Gemini's terminal. The catalogue says so (`info.canAllowFromCockpit: false`, `approveNote`): the
+ * card offers Deny only and the server refuses a person's allow. The hook waits for a deny (COCKPIT_HOOK_WAIT, 60 s
+ * as `connect` writes it), then retires the card (aborted) and prints `{}`, and Gemini's own policy and prompt run.
  */
 import { askPerson } from "../shared/ask-person";
 import type { AgentConnector, ConnectTarget } from "../types";
@@ -19,7 +20,6 @@ import path from "node:path";
 import {
   beforeToolOutput,
   callOf,
-  DENY_ONLY_NOTE,
   GEMINI_HOOK_EVENTS,
   GeminiHookPayload,
   installHooks,
@@ -114,7 +114,6 @@ export const connector: AgentConnector<GeminiHookPayload> = {
           cwd: payload.cwd,
           tool: call.tool,
           input: call.input ?? {},
-          reason: DENY_ONLY_NOTE,
           // The hook runs before Gemini's own policy check: Gemini has not decided to ask.
           agentAsked: false,
         };

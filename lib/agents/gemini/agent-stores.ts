@@ -26,6 +26,7 @@ import { applyRemembered } from "./remember";
 import { parseRuleLine, ruleLine, TO_GEMINI } from "./rule-text";
 import { editRule, revokeRule, TomlEditError, type RuleSpec, type TomlValue } from "./toml-edit";
 import { parsePolicyFile } from "./toml-policy";
+import { SHELL_TOOL_NAMES } from "./names";
 import { ALWAYS_ALLOW_PRIORITY_FRACTION, type TierName } from "./types";
 
 const GLOBAL_WARNING = "global entry: this file affects every project";
@@ -68,7 +69,7 @@ async function locateTable(target: EntryTarget) {
   if (target.expectedVersion && target.expectedVersion !== found.entry.store.version) throw new ConflictError();
   if (found.target.kind === "setting")
     throw new NarrowingRefusedError(
-      "cannot prove narrower: a settings-derived rule is narrowed by revoking it and adding a [[rule]] in ~/.gemini/policies",
+      "cannot prove narrower: only a tools.allowed or tools.core shell entry narrows in place (to a longer command prefix); revoke this one and add a [[rule]] in ~/.gemini/policies",
     );
   if (found.target.kind !== "table" || !found.entry.writable) {
     const info = listing.stores.find((s) => s.path === found.entry.store.path);
@@ -163,6 +164,130 @@ async function locateSetting(target: EntryTarget): Promise<StoreWrite | null> {
   return { ...written, entry };
 }
 
+/** A `tools.allowed`/`tools.core` entry as Gemini reads it: `TOOL` or `TOOL(COMMAND PREFIX)` (settings-rules.ts). */
+const LEGACY_ENTRY = /^([a-zA-Z0-9_-]+)(?:\((.*)\))?$/s;
+
+/**
+ * The narrower text of a `tools.allowed[i]` / `tools.core[i]` entry. Only a shell entry narrows in place: to a longer
+ * command prefix, word by word (`run_shell_command(git)` → `run_shell_command(git status)`), or from the bare shell tool
+ * to one prefix. Gemini compiles a prefix to `"command":"<prefix>` followed by whitespace or a quote, so every command
+ * the longer prefix matches, the shorter one matched; a legacy prefix also adds the hidden "Narrowing Enforcement" deny
+ * on the shell tool (tools.allowed), which only ever denies more. The tool name stays as written.
+ */
+export function narrowedSettingEntry(setting: string, from: string, to: string): string {
+  const key = /^(tools\.(?:allowed|core))\[\d+\]$/.exec(setting)?.[1];
+  if (!key)
+    throw new NarrowingRefusedError(
+      `cannot prove narrower: ${setting} has no narrower form; revoke it and add a [[rule]] in ~/.gemini/policies`,
+    );
+  // The listing shows a setting's entry as "tools.allowed[0]: …": the same prefix on --to is allowed.
+  const spec = to.trim().startsWith(`${setting}:`)
+    ? to
+        .trim()
+        .slice(setting.length + 1)
+        .trim()
+    : to.trim();
+  if (spec === "allow" || spec === "ask" || spec === "deny")
+    throw new NarrowingRefusedError(
+      `cannot prove narrower: a ${key} entry has no decision of its own; narrow it to a longer command prefix, or revoke it and add an ask or deny [[rule]] in ~/.gemini/policies`,
+    );
+  const was = LEGACY_ENTRY.exec(from.trim());
+  const now = LEGACY_ENTRY.exec(spec);
+  if (!now)
+    throw new InvalidInputError(
+      `--to: a ${key} entry is TOOL or TOOL(COMMAND PREFIX), e.g. run_shell_command(git status)`,
+    );
+  const isShell = (name: string) => SHELL_TOOL_NAMES.includes(name);
+  if (!was || !isShell(was[1]!) || !isShell(now[1]!))
+    throw new NarrowingRefusedError(
+      `cannot prove narrower: only a shell entry of ${key} narrows in place (to a longer command prefix); revoke this one and add a [[rule]] in ~/.gemini/policies`,
+    );
+  const oldPrefix = was[2];
+  const newPrefix = now[2];
+  if (newPrefix === undefined || !newPrefix.trim())
+    throw new NarrowingRefusedError(
+      "cannot prove narrower: the new entry needs a command prefix, e.g. run_shell_command(git status)",
+    );
+  if (
+    oldPrefix !== undefined &&
+    !(
+      oldPrefix.trim() &&
+      newPrefix.startsWith(`${oldPrefix} `) &&
+      newPrefix.length > oldPrefix.length + 1 &&
+      newPrefix.slice(oldPrefix.length + 1).trim()
+    )
+  )
+    throw new NarrowingRefusedError(
+      `cannot prove narrower: ${spec} does not extend the prefix "${oldPrefix}" by whole words`,
+    );
+  if (/[\r\n]/.test(newPrefix)) throw new InvalidInputError("--to: a command prefix is one line");
+  return `${was[1]}(${newPrefix})`;
+}
+
+/** Narrow a settings-derived entry in place (jsonc-parser: only the string changes). Null when the entry is no setting. */
+async function narrowSetting(
+  target: EntryTarget & { to: string },
+): Promise<(StoreWrite & { from: string; to: string }) | null> {
+  const listing = await read(target);
+  const found = listing.located.find((l) => l.entry.id === target.id);
+  if (!found || found.target.kind !== "setting") return null;
+  const { entry } = found;
+  const settingName = found.target.setting;
+  const at = settingPath(settingName);
+  if (!entry.writable || !at)
+    throw new NarrowingRefusedError(
+      `cannot prove narrower: ${settingName} in ${entry.store.path} cannot be edited on its own; revoke or edit the file`,
+    );
+  if (target.expectedVersion && target.expectedVersion !== entry.store.version) throw new ConflictError();
+  const file = entry.store.path;
+  const current = await readNoFollow(file);
+  const node = (text: string) => {
+    const tree = parseTree(text, [], { allowTrailingComma: true });
+    const n = tree ? findNodeAtLocation(tree, at) : undefined;
+    if (!n || n.type !== "string") throw new TomlEditError(`${settingName} is no longer in ${file}`);
+    return n;
+  };
+  let fromText: string;
+  try {
+    fromText = node(current.text).value as string;
+  } catch (error) {
+    refused(error);
+  }
+  const toText = narrowedSettingEntry(settingName, fromText, target.to);
+  const written = await commit(
+    file,
+    target,
+    entry.store.version,
+    (text) => {
+      const n = node(text);
+      const next = text.slice(0, n.offset) + JSON.stringify(toText) + text.slice(n.offset + n.length);
+      const errors: ParseError[] = [];
+      parseJsonc(next, errors, { allowTrailingComma: true });
+      if (errors.length) throw new TomlEditError("the edit would break the settings file; nothing was written");
+      return next;
+    },
+    (before) => {
+      const line = before.slice(0, node(before).offset).split("\n").length;
+      return { before: line, after: line };
+    },
+    entry.scope,
+    target.dryRun,
+  );
+  return { ...written, entry, from: `${settingName}: ${fromText}`, to: `${settingName}: ${toText}` };
+}
+
+/**
+ * Every command prefix of `next` is one of `from`'s or extends one by whole words (`git` → `git status`): Gemini
+ * compiles `commandPrefix` to `"command":"<prefix>` plus whitespace or a quote, so the longer prefix matches a subset.
+ */
+function prefixesNarrower(from: unknown, next: unknown): boolean {
+  const list = (v: unknown) => (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === "string");
+  const was = list(from);
+  const now = list(next);
+  if (!was.length || !now.length || now.length !== (Array.isArray(next) ? next.length : 1)) return false;
+  return now.every((p) => was.some((w) => p === w || (p.startsWith(`${w} `) && p.slice(w.length + 1).trim() !== "")));
+}
+
 /** The narrower table a `--to` spec names: a decision word (stricter only), or a whole rule proved narrower. */
 function narrowed(from: Record<string, unknown>, to: string): Record<string, unknown> {
   const spec = to.trim();
@@ -202,13 +327,22 @@ function narrowed(from: Record<string, unknown>, to: string): Record<string, unk
         throw new NarrowingRefusedError("cannot prove narrower: the new modes are not a subset of the old ones");
       continue;
     }
+    if (k === "commandPrefix" && fromDecision === "allow" && prefixesNarrower(from.commandPrefix, next.commandPrefix))
+      continue;
     if (!same(k)) throw new NarrowingRefusedError(`cannot prove narrower: ${k} changes`);
   }
   const added = Object.keys(next).filter((k) => !(k in from));
   for (const k of added)
     if (![...CONDITIONS, "modes", "interactive", "denyMessage", "deny_message"].includes(k))
       throw new NarrowingRefusedError(`cannot prove narrower: ${k} is not a condition`);
-  if (fromDecision === "allow" && nextDecision === "allow" && added.length === 0 && same("modes") && same("priority"))
+  if (
+    fromDecision === "allow" &&
+    nextDecision === "allow" &&
+    added.length === 0 &&
+    same("modes") &&
+    same("priority") &&
+    same("commandPrefix")
+  )
     throw new NarrowingRefusedError("cannot prove narrower: nothing changes");
   if (fromDecision === "allow" && added.some((k) => k === "commandPrefix" || k === "commandRegex")) {
     const tool = from.toolName;
@@ -243,6 +377,8 @@ export const stores: AgentStores = {
   },
 
   async narrow(target) {
+    const setting = await narrowSetting(target);
+    if (setting) return setting;
     const { entry, file, index } = await locateTable(target);
     const table = file.tables.find((t) => t.index === index)!;
     const next = narrowed(table.value, target.to);
@@ -267,12 +403,12 @@ export const stores: AgentStores = {
       throw new InvalidInputError(
         "Gemini CLI 0.61.0 does not load workspace policies (.gemini/policies): add the rule at global scope (~/.gemini/policies)",
       );
-    const parsed = parseRuleLine(input.rule);
+    const want = TO_GEMINI[input.action];
+    // The action gives the decision when the text leaves it out (`--action deny --rule 'toolName = …'`).
+    const parsed = parseRuleLine(input.rule, "user", { decision: want });
     if (!parsed.ok) throw new InvalidInputError(parsed.error);
     const table = { ...parsed.table };
-    const want = TO_GEMINI[input.action];
-    if (table.decision === undefined) table.decision = want;
-    else if (table.decision !== want)
+    if (table.decision !== want)
       throw new InvalidInputError(
         `the rule says decision "${String(table.decision)}" but the action is ${input.action}`,
       );

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { connectorOf, engineOf, storesOf } from "../registry";
 import type { Admission, CardOutcome, CardRequest, CockpitPort, HookContext, ToolUseEvent } from "../types";
 import { parseRuleLine, ruleLine } from "./rule-text";
+import { info } from "./info";
 
 let root: string;
 let home: string;
@@ -215,12 +216,76 @@ describe("gemini stores", () => {
     const exclude = l.entries.find((e) => e.rule.startsWith("tools.exclude[0]"))!;
     await expect(stores.revoke({ ...scope(), id: hidden.id })).rejects.toThrow(/follows from the other entries/);
     await expect(stores.revoke({ ...scope(), id: exclude.id })).rejects.toThrow(/joins every settings file/);
-    await expect(stores.narrow({ ...scope(), id: allowed.id, to: "deny" })).rejects.toThrow(/narrowed by revoking/);
+    await expect(stores.narrow({ ...scope(), id: allowed.id, to: "deny" })).rejects.toThrow(
+      /has no decision of its own/,
+    );
+    await expect(stores.narrow({ ...scope(), id: exclude.id, to: "web_fetch" })).rejects.toThrow(
+      /cannot be edited on its own/,
+    );
     const r = await stores.revoke({ ...scope(), id: allowed.id, expectedVersion: allowed.store.version });
     expect(r.before.line).toBe(3);
     expect(await readFile(file, "utf8")).toBe(before.replace('"run_shell_command(git log)", ', ""));
     s = await snapshot();
     expect(s.decide({ call: call("git push") }).decision.decision).toBe("ask");
+  });
+
+  it("narrows a tools.allowed shell entry in place to a longer prefix (comments kept); never to a wider one", async () => {
+    const file = path.join(home, ".gemini", "settings.json");
+    const before =
+      '{\n  // mine\n  "tools": {\n    "allowed": ["run_shell_command(git)", "glob"] // shell: git only\n  }\n}\n';
+    await writeFile(file, before);
+    const stores = await storesOf("gemini");
+    let s = await snapshot();
+    expect(s.decide({ call: call("git log") }).decision.decision).toBe("allow");
+    const allowed = (await stores.list(scope())).entries.find((e) => e.rule.startsWith("tools.allowed[0]"))!;
+    const glob = (await stores.list(scope())).entries.find((e) => e.rule.startsWith("tools.allowed[1]"))!;
+    for (const wider of ["run_shell_command", "run_shell_command(gi)", "run_shell_command(gitk log)", "glob"])
+      await expect(stores.narrow({ ...scope(), id: allowed.id, to: wider })).rejects.toThrow(/cannot prove narrower/);
+    await expect(stores.narrow({ ...scope(), id: glob.id, to: "glob(src)" })).rejects.toThrow(/only a shell entry/);
+    const dry = await stores.narrow({ ...scope(), id: allowed.id, to: "run_shell_command(git status)", dryRun: true });
+    expect(await readFile(file, "utf8")).toBe(before);
+    expect(dry).toMatchObject({ from: "tools.allowed[0]: run_shell_command(git)", dryRun: true });
+    const r = await stores.narrow({
+      ...scope(),
+      id: allowed.id,
+      to: "run_shell_command(git status)",
+      expectedVersion: allowed.store.version,
+    });
+    expect(r).toMatchObject({
+      from: "tools.allowed[0]: run_shell_command(git)",
+      to: "tools.allowed[0]: run_shell_command(git status)",
+      before: { line: 4 },
+    });
+    expect(await readFile(file, "utf8")).toBe(
+      before.replace("run_shell_command(git)", "run_shell_command(git status)"),
+    );
+    s = await snapshot();
+    expect(s.decide({ call: call("git status") }).decision.decision).toBe("allow");
+    // What the longer prefix no longer allows, the hidden narrowing deny (4.29) now denies, as Gemini does.
+    expect(s.decide({ call: call("git log") }).decision.decision).toBe("deny");
+    // The bare shell tool (every command) narrows to one prefix too.
+    await writeFile(file, '{ "tools": { "core": ["run_shell_command", "glob"] } }\n');
+    const core = (await stores.list(scope())).entries.find((e) => e.rule.startsWith("tools.core[0]"))!;
+    await stores.narrow({ ...scope(), id: core.id, to: "run_shell_command(npm test)" });
+    expect(await readFile(file, "utf8")).toBe('{ "tools": { "core": ["run_shell_command(npm test)", "glob"] } }\n');
+  });
+
+  it("narrows a [[rule]]'s commandPrefix only to one extending it by whole words", async () => {
+    const stores = await storesOf("gemini");
+    const file = path.join(home, ".gemini", "policies", "mine.toml");
+    const npm = (await stores.list(scope())).entries.find((e) => e.store.path === file && e.specifier === "npm")!;
+    const rule = (prefix: string) =>
+      `toolName = "run_shell_command", commandPrefix = ${prefix}, decision = "allow", priority = 100`;
+    for (const wider of ['"np"', '"npmx"', '["npm", "yarn"]', '"yarn"'])
+      await expect(stores.narrow({ ...scope(), id: npm.id, to: rule(wider) })).rejects.toThrow(/commandPrefix changes/);
+    const r = await stores.narrow({ ...scope(), id: npm.id, to: rule('["npm test", "npm run lint"]') });
+    expect(r.to).toBe(rule('["npm test", "npm run lint"]'));
+    const text = await readFile(file, "utf8");
+    expect(text).toContain("# rules of mine");
+    expect(text).toContain('commandPrefix = ["npm test", "npm run lint"]');
+    const s = await snapshot();
+    expect(s.decide({ call: call("npm test") }).decision.decision).toBe("allow");
+    expect(s.decide({ call: call("npm publish") }).decision.decision).not.toBe("allow");
   });
 
   it("revokes and narrows [[rule]] tables in place, keeping comments; refuses what is not narrower", async () => {
@@ -279,6 +344,17 @@ describe("gemini stores", () => {
     await expect(
       stores.add({ ...scope(), scope: "global", action: "allow", rule: 'toolName = "x", decision = "allow"' }),
     ).rejects.toThrow(/priority must be a number/);
+    // The action gives the decision when the rule text leaves it out.
+    const deny = await stores.add({
+      ...scope(),
+      scope: "global",
+      action: "deny",
+      file: "deny.toml",
+      rule: 'toolName = "run_shell_command", commandPrefix = "git push", priority = 500',
+    });
+    expect(await readFile(deny.store, "utf8")).toContain(
+      'commandPrefix = "git push"\ndecision = "deny"\npriority = 500\n',
+    );
     await expect(
       stores.add({
         ...scope(),
@@ -396,7 +472,12 @@ describe("gemini connector", () => {
       input: { command: "rm -rf build" },
       agentAsked: false,
     });
-    expect(calls.admitted[0]!.reason).toMatch(/approve in Gemini's terminal/);
+    // The card carries no made-up "reason": where approving happens is the catalogue's line, shown by every client.
+    expect(calls.admitted[0]!.reason).toBeUndefined();
+    expect(info).toMatchObject({
+      canAllowFromCockpit: false,
+      approveNote: expect.stringContaining("approve in Gemini's terminal"),
+    });
     expect(calls.uses[0]).toMatchObject({ phase: "pre", tool: "run_shell_command", at: "2026-12-04T02:00:00.000Z" });
   });
 

@@ -2,7 +2,6 @@
  * Gemini CLI in `cockpit demo`: its files in the demo workspace (listed on the Rules page) and a scripted agent that
  * asks as Gemini's BeforeTool hook does, for calls Gemini's own policy prompts for. Plain data.
  */
-import { DENY_ONLY_NOTE } from "./hooks";
 import { info } from "./info";
 
 export const demoFiles: Record<string, string> = {
@@ -36,12 +35,10 @@ export function demoScript(folder: string) {
       {
         tool: "run_shell_command",
         input: { command: "docker compose up -d", description: "Start the services" },
-        reason: DENY_ONLY_NOTE,
       },
       {
         tool: "write_file",
         input: { file_path: `${folder}/src/config.js`, content: "export const debug = true;\n" },
-        reason: DENY_ONLY_NOTE,
       },
     ],
   };

@@ -26,7 +26,9 @@ import type { GeminiShell } from "./shell";
 import { parsePolicyFile } from "./toml-policy";
 import { TIER, type GeminiMode, type GeminiRule, type TierName } from "./types";
 
-const CASES = 10_000;
+// `npm test` judges 2,500 cases (10 calls for each of the 250 policy sets, the same every run); the full 10,000 of
+// docs/agents/gemini.md: `GEMINI_DIFF_CASES=10000 npx vitest run lib/agents/gemini/differential.test.ts`.
+const CASES = Number(process.env.GEMINI_DIFF_CASES ?? 2_500);
 const POLICY_SETS = 250;
 
 type R = Rand;
@@ -265,14 +267,16 @@ describe("differential: the cockpit decides as Gemini CLI 0.61.0 does", () => {
       }
     }
     expect(cases).toBe(CASES);
-    // The generator must exercise every outcome, rules from files, broken files and many shell commands.
-    expect(seen.allow).toBeGreaterThan(1000);
-    expect(seen.deny).toBeGreaterThan(1000);
-    expect(seen.ask_user).toBeGreaterThan(1000);
-    expect(seen.shell).toBeGreaterThan(1000);
-    expect(seen.ruleDecided).toBeGreaterThan(3000);
-    expect(seen.loadedRules).toBeGreaterThan(1000);
-    expect(seen.fileErrors).toBeGreaterThan(20);
+    // The generator must exercise every outcome, rules from files, broken files and many shell commands (the
+    // floors scale with the number of cases).
+    const share = CASES / 10_000;
+    expect(seen.allow).toBeGreaterThan(1000 * share);
+    expect(seen.deny).toBeGreaterThan(1000 * share);
+    expect(seen.ask_user).toBeGreaterThan(1000 * share);
+    expect(seen.shell).toBeGreaterThan(1000 * share);
+    expect(seen.ruleDecided).toBeGreaterThan(3000 * share);
+    expect(seen.loadedRules).toBeGreaterThan(1000 * share);
+    expect(seen.fileErrors).toBeGreaterThan(20 * share);
     console.info(`differential: ${JSON.stringify(seen)}`);
     expect(disagreements.slice(0, 20).join("\n\n"), `${disagreements.length} disagreements`).toBe("");
   }, 240_000);

@@ -15,5 +15,14 @@ export const info = {
     },
     { file: "cockpit.toml", note: "~/.gemini/policies: a file of your own", scopes: ["global", "workspace"] },
   ],
+  // Gemini's BeforeTool hook may deny, force its prompt or rewrite the call, but a hook's "allow" is read nowhere
+  // (hooks.ts, agent-connector.ts): the hook waits for a remote deny, then Gemini's own policy check and prompt run.
+  canAllowFromCockpit: false,
+  approveNote:
+    "Gemini CLI cannot be approved from here (its hooks can only deny): deny here, or approve in Gemini's terminal, where its prompt appears once this card closes (the hook waits 60 s by default).",
+  narrowHelp: `a stricter decision (ask | deny), or the [[rule]] line with more conditions:
+    'toolName = "run_shell_command", commandPrefix = "git status", decision = "allow", priority = 100'
+    (a commandPrefix grows by whole words only: git → git status); a tools.allowed or tools.core
+    shell entry of settings.json: the longer legacy form, 'run_shell_command(git status)'`,
   ruleExample: 'toolName = "run_shell_command", commandPrefix = "git status", decision = "allow", priority = 100',
 } as const satisfies AgentInfo;

@@ -42,7 +42,12 @@ export type RuleLineParse = { ok: true; table: Record<string, unknown>; toml: st
  * Read a rule as a person writes it: the one-line form, optionally in braces, or a whole `[[rule]]` table. The
  * result is the `[[rule]]` TOML to write, checked as Gemini's loader checks it (a rule it would drop is refused).
  */
-export function parseRuleLine(text: string, tier: TierName = "user"): RuleLineParse {
+export function parseRuleLine(
+  text: string,
+  tier: TierName = "user",
+  /** Keys the text may leave out (`cockpit add --action deny` gives the decision), filled in before Gemini's checks. */
+  defaults: Record<string, unknown> = {},
+): RuleLineParse {
   const t = text.trim();
   if (!t) return { ok: false, error: "empty rule" };
   let table: Record<string, unknown>;
@@ -60,6 +65,7 @@ export function parseRuleLine(text: string, tier: TierName = "user"): RuleLinePa
   } catch (error) {
     return { ok: false, error: `not a Gemini rule: ${(error as Error).message}` };
   }
+  for (const [k, v] of Object.entries(defaults)) if (!(k in table)) table[k] = v;
   const toml = tableToml(table);
   const parsed = parsePolicyFile({ file: "rule.toml", content: toml, tier });
   const problem = parsed.errors.find((e) => e.severity === "error");

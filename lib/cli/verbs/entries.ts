@@ -16,7 +16,11 @@ const usage = `Usage: cockpit entries --workspace DIR [--json] [--agent A] [--sc
                     {"kind":"store","store":{…,"valid":false,"error"},"error"}
   --agent A         ${STORE_AGENTS.join(" | ")}
   --scope S         workspace | global | managed | session
-  --stores          with --json, print {"entries","stores"} instead of the array
+  --stores          with --json, print {"entries","stores","banners"?} instead of the array
+
+When an agent ignores every rule it has (Codex, when one of its rules files fails to load), the
+listing starts with "!! Codex is ignoring all your rules because of FILE, line N: …" (with --json:
+on stderr, and in "banners" with --stores).
 
 Session entries live in the cockpit database and are listed in the web UI.`;
 
@@ -61,6 +65,8 @@ function table(entries: Entry[], stores: StoreInfo[]): string {
             ? ""
             : `read-only${store.readOnlyReason ? ` (${store.readOnlyReason})` : ""}`;
       out.push(`  ${store.path}  [${store.format}]${state ? `  ${state}` : ""}`);
+      if (store.inactive) out.push(`    not read by the agent: ${store.inactive}`);
+      if (store.help) out.push(`    note: ${store.help}`);
       const mine = entries.filter((e) => e.store.path === store.path);
       if (!mine.length && store.valid) out.push("    (no entries)");
       for (const e of mine) {
@@ -97,11 +103,22 @@ export const entriesVerb: Verb = {
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     const agent = parseAgentFlag(values.agent, false);
     const scope = parseScopeFlag(values.scope);
-    const { entries, stores } = await listAllEntries({ ...storePathsFromFlags(values.workspace), agent, scope });
+    const { entries, stores, banners } = await listAllEntries({
+      ...storePathsFromFlags(values.workspace),
+      agent,
+      scope,
+    });
+    // The loudest states (an agent ignoring every rule because one file broke) come first; on stderr with --json.
+    if (values.json) for (const b of banners) process.stderr.write(`cockpit entries: ${revealHidden(b)}\n`);
     if (values.json)
-      process.stdout.write(terminalJson(values.stores ? { entries, stores } : entriesJson(entries, stores), 2) + "\n");
+      process.stdout.write(
+        terminalJson(
+          values.stores ? { entries, stores, ...(banners.length ? { banners } : {}) } : entriesJson(entries, stores),
+          2,
+        ) + "\n",
+      );
     // Store files come from cloned repositories too: their text never drives the terminal.
-    else process.stdout.write(revealHidden(table(entries, stores)));
+    else process.stdout.write(revealHidden(banners.map((b) => `!! ${b}\n\n`).join("") + table(entries, stores)));
     return 0;
   },
 };

@@ -4,6 +4,7 @@ import { elide } from "./elide";
 import { renderBody } from "./index";
 import { NTFY_MESSAGE_BYTES } from "./ntfy";
 import type { NotifyMessage } from "./types";
+import { AGENT_LIST, type AgentInfo } from "@/lib/agents";
 
 const at = new Date("2026-01-01T10:00:00Z");
 const message = (command: string, extra: Partial<NotifyMessage> = {}): NotifyMessage => {
@@ -85,6 +86,15 @@ describe("formats", () => {
       clear: true,
     });
     expect(body.actions[2]).toMatchObject({ action: "view", url: "https://cockpit.example/cards/c1" });
+  });
+
+  it("ntfy: an agent whose hook cannot approve gets Deny and Open only, and the line saying where to approve", () => {
+    const denyOnly: AgentInfo = AGENT_LIST.find((a) => "canAllowFromCockpit" in a && a.canAllowFromCockpit === false)!;
+    const m = message("docker build .", { actions });
+    m.card = { ...m.card, agent: denyOnly.id };
+    const body = JSON.parse(renderBody("ntfy", m, { ntfyTopic: "t1" }));
+    expect(body.actions.map((a: { label: string }) => a.label)).toEqual(["Deny", "Open"]);
+    expect(body.message).toContain(denyOnly.approveNote);
   });
 
   it("ntfy: a settled card has no Approve/Deny buttons", () => {

@@ -1,3 +1,4 @@
+import { allowFromCockpit } from "@/lib/agents";
 import { elide, utf8Bytes } from "./elide";
 import { messageTitle, requestText } from "./summary";
 import type { FormatOptions, NotifyMessage } from "./types";
@@ -24,9 +25,12 @@ export function ntfyPayload(m: NotifyMessage, options: FormatOptions): Record<st
   const pending = m.type === "card.admitted" || m.type === "webhook.test";
   const lines = [requestText(card)];
   const context = `${card.workspace.name} · ${card.agent}${card.originPath !== "/root" ? ` ${card.originPath}` : ""}`;
+  // An agent whose hook cannot approve: no Approve button, and the line that says where approving happens.
+  const allow = allowFromCockpit(card.agent);
   const extra = [
     context,
     card.reason ? `Reason: ${card.reason}` : null,
+    pending && !allow.ok ? allow.note : null,
     card.warnings.length ? `⚠ ${card.warnings.join(", ")}` : null,
   ]
     .filter(Boolean)
@@ -47,7 +51,7 @@ export function ntfyPayload(m: NotifyMessage, options: FormatOptions): Record<st
   const view = { action: "view", label: "Open", url: m.url, clear: false };
   if (pending && m.actions) {
     body.actions = [
-      actionButton("Approve", m.actions.approve.url, m.actions.approve.token, card.id, "allow"),
+      ...(allow.ok ? [actionButton("Approve", m.actions.approve.url, m.actions.approve.token, card.id, "allow")] : []),
       actionButton("Deny", m.actions.deny.url, m.actions.deny.token, card.id, "deny"),
       view,
     ];

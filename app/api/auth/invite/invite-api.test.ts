@@ -251,13 +251,11 @@ describe("removal and lowering take effect at once", () => {
     expect(res.status).toBe(200);
     const reader = res.body!.getReader();
     await reader.read(); // ": connected"
+    const ownerUserId =
+      (await opened.db.select().from(users).where(eq(users.isOwner, true)))[0]?.id ?? (await ownerId());
     const removed = await send(collaboratorOne.DELETE, "DELETE", `/api/v1/collaborators/${id}`, {
-      cookie: (
-        await openSession(opened.db, {
-          userId: (await opened.db.select().from(users).where(eq(users.isOwner, true)))[0]?.id ?? (await ownerId()),
-          signIn: "link",
-        })
-      ).sessionToken,
+      cookie: (await opened.db.transaction((tx) => openSession(tx, { userId: ownerUserId, signIn: "link" })))
+        .sessionToken,
       params: { id },
     });
     expect(removed.status).toBe(200);

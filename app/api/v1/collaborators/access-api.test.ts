@@ -96,7 +96,7 @@ async function person(who: Exclude<Who, "anon">, grants: [string | null, "viewer
   if (who !== "owner") await opened.db.insert(users).values({ id, name: who });
   for (const [workspaceId, role] of grants)
     await opened.db.insert(memberships).values({ id: crypto.randomUUID(), userId: id, workspaceId, role });
-  const s = await openSession(opened.db, { userId: id, signIn: "link", userAgent: "vitest" });
+  const s = await opened.db.transaction((tx) => openSession(tx, { userId: id, signIn: "link", userAgent: "vitest" }));
   cookies[who] = s.sessionToken;
   userIds[who] = id;
 }
@@ -882,10 +882,10 @@ describe("every person route × role", () => {
   });
 
   it("ending a session: your own, or as an admin over that person; not someone else's otherwise", async () => {
-    const mine = await openSession(opened.db, { userId: userIds.viewer, signIn: "link" });
+    const mine = await opened.db.transaction((tx) => openSession(tx, { userId: userIds.viewer, signIn: "link" }));
     const byViewer = await send(deviceOne.DELETE, "DELETE", "viewer", { url: "/x", params: { id: mine.sessionId } });
     expect(byViewer.status).toBe(200);
-    const theirs = await openSession(opened.db, { userId: userIds.approver, signIn: "link" });
+    const theirs = await opened.db.transaction((tx) => openSession(tx, { userId: userIds.approver, signIn: "link" }));
     expect(
       (await send(deviceOne.DELETE, "DELETE", "viewer", { url: "/x", params: { id: theirs.sessionId } })).status,
     ).toBe(403);
@@ -895,7 +895,9 @@ describe("every person route × role", () => {
     expect(
       (await send(deviceOne.DELETE, "DELETE", "admin", { url: "/x", params: { id: theirs.sessionId } })).status,
     ).toBe(200);
-    const ownerSession = await openSession(opened.db, { userId: userIds.owner, signIn: "link" });
+    const ownerSession = await opened.db.transaction((tx) =>
+      openSession(tx, { userId: userIds.owner, signIn: "link" }),
+    );
     expect(
       (await send(deviceOne.DELETE, "DELETE", "adminAll", { url: "/x", params: { id: ownerSession.sessionId } }))
         .status,
@@ -916,7 +918,7 @@ describe("every person route × role", () => {
   });
 
   it("logout ends the session: the same cookie is refused afterwards", async () => {
-    const s = await openSession(opened.db, { userId: userIds.viewer, signIn: "link" });
+    const s = await opened.db.transaction((tx) => openSession(tx, { userId: userIds.viewer, signIn: "link" }));
     const saved = cookies.viewer;
     cookies.viewer = s.sessionToken;
     try {

@@ -24,8 +24,10 @@ const stream = (cookie: string) =>
 
 describe("GET /api/v1/events", () => {
   it("holds at most a few open streams per session (429 with Retry-After beyond); closing one frees its slot", async () => {
-    const a = (await openSession(opened.db, { userId: "u-streams", signIn: "link" })).sessionToken;
-    const b = (await openSession(opened.db, { userId: "u-streams", signIn: "link" })).sessionToken;
+    const a = (await opened.db.transaction((tx) => openSession(tx, { userId: "u-streams", signIn: "link" })))
+      .sessionToken;
+    const b = (await opened.db.transaction((tx) => openSession(tx, { userId: "u-streams", signIn: "link" })))
+      .sessionToken;
     const open: Response[] = [];
     for (let i = 0; i < STREAMS_PER_SESSION; i++) {
       const res = await stream(a);

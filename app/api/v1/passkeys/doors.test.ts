@@ -70,11 +70,15 @@ function send(
 async function person(id: string, role: "approver" | "admin", workspaceId = "w1") {
   await opened.db.insert(users).values({ id, name: id });
   await opened.db.insert(memberships).values({ id: `m-${id}`, userId: id, workspaceId, role });
-  return (await openSession(opened.db, { userId: id, signIn: "link", userAgent: "vitest" })).sessionToken;
+  return (await opened.db.transaction((tx) => openSession(tx, { userId: id, signIn: "link", userAgent: "vitest" })))
+    .sessionToken;
 }
 const newSession = async (userId: string) =>
-  (await openSession(opened.db, { userId, signIn: "link", userAgent: "Mozilla/5.0 (X11; Linux x86_64) Chrome/150" }))
-    .sessionToken;
+  (
+    await opened.db.transaction((tx) =>
+      openSession(tx, { userId, signIn: "link", userAgent: "Mozilla/5.0 (X11; Linux x86_64) Chrome/150" }),
+    )
+  ).sessionToken;
 async function register(cookie: string, name: string) {
   const device = new SoftAuthenticator();
   const options = await send(passkeyOptions.POST, "POST", { cookie });

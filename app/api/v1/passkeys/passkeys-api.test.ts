@@ -50,8 +50,9 @@ beforeAll(async () => {
     await opened.db.insert(users).values({ id, name: id === "u-appr" ? "Ann" : "Ada" });
     await opened.db.insert(memberships).values({ id: `m-${id}`, userId: id, workspaceId: "w1", role });
   }
-  approver = (await openSession(opened.db, { userId: "u-appr", signIn: "invite" })).sessionToken;
-  admin = (await openSession(opened.db, { userId: "u-adm", signIn: "invite" })).sessionToken;
+  approver = (await opened.db.transaction((tx) => openSession(tx, { userId: "u-appr", signIn: "invite" })))
+    .sessionToken;
+  admin = (await opened.db.transaction((tx) => openSession(tx, { userId: "u-adm", signIn: "invite" }))).sessionToken;
 });
 afterAll(async () => {
   process.env.HOME = savedHome;

@@ -1,4 +1,5 @@
 import fs from "node:fs/promises";
+import { overlaidText } from "@/lib/stores/overlay";
 import path from "node:path";
 import { parse as parseJsonc, type ParseError } from "jsonc-parser";
 import { builtinPolicyFiles, BUILTIN_POLICY_DIR } from "../builtin";
@@ -110,6 +111,9 @@ export function geminiLocations(p: GeminiPaths) {
 }
 
 async function readText(file: string): Promise<string | null> {
+  // Inside an impact preview, a file the preview "wrote" reads as that content.
+  const overlaid = overlaidText(file);
+  if (overlaid !== undefined) return overlaid;
   try {
     return await fs.readFile(file, "utf8");
   } catch (e) {
@@ -329,7 +333,7 @@ export async function loadGeminiStores(p: GeminiPaths, opts: { interactive?: boo
       rules: b.parsed.rules,
       checkers: b.parsed.checkers,
       tables: b.parsed.tables,
-      help: "Built into Gemini CLI; read-only.",
+      // No help line: the listing's readOnlyReason ("built into Gemini CLI") says it once per file already.
     });
   }
 
