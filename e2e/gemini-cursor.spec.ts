@@ -156,7 +156,7 @@ test.describe("Gemini CLI and Cursor CLI cards", () => {
     await expect(card.getByRole("button", { name: "Deny", exact: true })).toHaveCount(0);
   });
 
-  test("Gemini: the Rules page says, next to auto-saved.toml, that Gemini drops its comments when it rewrites it", async ({
+  test("Gemini: the Rules page says, next to auto-saved.toml, that Gemini drops its comments; a rule there narrows in place", async ({
     page,
   }) => {
     const policies = path.join(dataDir(), "home", ".gemini", "policies");
@@ -186,6 +186,27 @@ test.describe("Gemini CLI and Cursor CLI cards", () => {
       await page.screenshot({
         path: `${process.env.E2E_SCREENSHOTS ?? "test-results"}/gemini-auto-saved-${test.info().project.name}.png`,
       });
+
+      // Narrowed on the page through Gemini's own proof: a commandPrefix grows by whole words only.
+      const rule = (prefix: string) =>
+        `toolName = "run_shell_command", commandPrefix = "${prefix}", decision = "allow", priority = 950`;
+      await store
+        .getByTestId("entry")
+        .filter({ has: page.getByText(rule("npm test"), { exact: true }) })
+        .getByRole("button", { name: /Narrow/ })
+        .click();
+      const dialog = page.getByRole("dialog");
+      const input = dialog.getByLabel("Narrower entry", { exact: true });
+      await input.fill(rule("npm tes"));
+      await expect(dialog.getByTestId("narrow-check")).toContainText("cannot prove narrower: commandPrefix changes");
+      await expect(dialog.getByRole("button", { name: "Save" })).toBeDisabled();
+      await input.fill(rule("npm test --ci"));
+      await expect(dialog.getByTestId("narrow-check")).toHaveText("narrower");
+      await dialog.getByRole("button", { name: "Save" }).click();
+      await expect(page.getByRole("status").filter({ hasText: "Narrowed in" })).toBeVisible();
+      expect(fs.readFileSync(file, "utf8")).toBe(
+        '# kept by the cockpit, dropped by Gemini\n[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "npm test --ci"\ndecision = "allow"\npriority = 950\n',
+      );
     } finally {
       // Other specs share this HOME: a Gemini file of the person's would add Gemini's trust banner to their pages.
       fs.rmSync(file);

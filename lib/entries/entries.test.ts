@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { openDb, type OpenedDb } from "@/db/client";
@@ -247,6 +247,31 @@ describe("writes", () => {
     expect((await audit()).map((r) => [r.action, r.detail.rule, r.detail.to])).toEqual([
       ["entry.narrowed", "Shell(git:*)", "Shell(git status:*)"],
     ]);
+  });
+
+  it("the narrow dialog's live check asks each agent's own proof through the registry (a Gemini rule), writing nothing", async () => {
+    const toml =
+      '# mine\n[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "git"\ndecision = "allow"\npriority = 100\n';
+    mkdirSync(`${sb.home}/.gemini/policies`, { recursive: true });
+    writeFileSync(`${sb.home}/.gemini/policies/mine.toml`, toml);
+    const entry = (await list()).entries.find((e) => e.agent === "gemini" && e.rule.includes('commandPrefix = "git"'))!;
+    const rule = (prefix: string) =>
+      `toolName = "run_shell_command", commandPrefix = "${prefix}", decision = "allow", priority = 100`;
+    expect(
+      await previewNarrowing({
+        db: db(),
+        actor: viewer,
+        input: { workspace: "w", id: entry.id, to: rule("git status") },
+      }),
+    ).toEqual({ proved: true, reason: "narrower ✓", to: rule("git status") });
+    expect(
+      await previewNarrowing({ db: db(), actor: viewer, input: { workspace: "w", id: entry.id, to: rule("gi") } }),
+    ).toMatchObject({ proved: false, reason: expect.stringMatching(/^cannot prove narrower: commandPrefix changes/) });
+    expect(
+      (await suggestWorkspaceNarrowings({ db: db(), actor: viewer, input: { workspace: "w", id: entry.id } }))
+        .suggestions,
+    ).toEqual([]);
+    expect(readFileSync(`${sb.home}/.gemini/policies/mine.toml`, "utf8")).toBe(toml);
   });
 
   it("refuses writes to an invalid store (422) and never touches it", async () => {

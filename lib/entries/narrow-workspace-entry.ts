@@ -3,14 +3,9 @@ import fs from "node:fs";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { actorLabel, type Actor } from "@/lib/auth/actor";
-import { NotFoundError } from "@/lib/errors";
+import { AppError, NotFoundError } from "@/lib/errors";
 import { editEntry, listAllEntries } from "@/lib/agents/all-stores";
-import {
-  listEntries,
-  previewNarrowing as previewStoreNarrowing,
-  suggestNarrowings,
-  type NarrowResult,
-} from "@/lib/stores";
+import { listEntries, suggestNarrowings, type NarrowResult } from "@/lib/stores";
 import { recordEntryChange } from "./audit";
 import { auditWorkspaceFor, requirePerson, requireStoreRight, withStoreErrors, workspaceStores } from "./context";
 import { requireCan } from "@/lib/auth/access";
@@ -81,10 +76,15 @@ export async function previewNarrowing({
   requireCan(actor, "entry.view", args.workspace);
   if (args.id.startsWith("session:")) return { proved: false, reason: "session entries can be revoked, not narrowed" };
   const { paths } = await workspaceStores(db, actorLabel(actor), args.workspace);
-  const preview = await previewStoreNarrowing({ ...paths, id: args.id, to: args.to });
-  return preview.proved
-    ? { proved: true, reason: "narrower ✓", to: preview.to }
-    : { proved: false, reason: preview.reason };
+  // Every agent's entry, through the registry: the agent's own proof and edit, with nothing written (dryRun).
+  const target = { ...paths, id: args.id, dryRun: true };
+  try {
+    const result = await editEntry(target, (stores) => stores.narrow({ ...target, to: args.to }));
+    return { proved: true, reason: "narrower ✓", to: result.to };
+  } catch (error) {
+    if (error instanceof AppError && error.status < 500) return { proved: false, reason: error.message };
+    throw error;
+  }
 }
 
 const listDir = (abs: string) =>
@@ -107,7 +107,11 @@ export async function suggestWorkspaceNarrowings({
   requireCan(actor, "entry.view", args.workspace);
   if (args.id.startsWith("session:")) return { suggestions: [] };
   const { paths } = await workspaceStores(db, actorLabel(actor), args.workspace);
-  const entry = (await withStoreErrors(() => listEntries(paths))).entries.find((e) => e.id === args.id);
+  const entry = (await withStoreErrors(() => listAllEntries(paths))).entries.find((e) => e.id === args.id);
   if (!entry) throw new NotFoundError(`no entry ${args.id} — refresh`);
-  return { suggestions: suggestNarrowings(entry, { listDir, workspace: paths.workspace, home: paths.home }) };
+  // The suggestions speak the ladder agents' rule syntax (Shell(git:*), plist forms); other agents get none yet.
+  const ladder = (await withStoreErrors(() => listEntries(paths))).entries.some((e) => e.id === args.id);
+  return {
+    suggestions: ladder ? suggestNarrowings(entry, { listDir, workspace: paths.workspace, home: paths.home }) : [],
+  };
 }
