@@ -49,7 +49,8 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: `node bin/cockpit.mjs start --port ${port}`,
+    // E2E_NO_BUILD=1 (scripts/e2e.mjs's second project): the first server already rebuilt a stale build.
+    command: `node bin/cockpit.mjs start --port ${port}${process.env.E2E_NO_BUILD === "1" ? " --no-build" : ""}`,
     url: `http://127.0.0.1:${port}/api/health`,
     timeout: 240_000,
     reuseExistingServer: false,

@@ -13,7 +13,7 @@ interface Fixture {
 
 /**
  * A workspace whose Claude Code store allows `npm test…`, and two calls that rule decided at admission
- * (card.coalesced with rule, store and decision trace), made through the agent API with a real token.
+ * (card.decided_by_rules with rule, store and decision trace), made through the agent API with a real token.
  */
 async function setUp(page: Page): Promise<Fixture> {
   await signIn(page);
@@ -74,7 +74,7 @@ test("filters the timeline from the URL, opens an event's rule, store and trace,
 
   await event.getByTestId("audit-event-toggle").click();
   const details = event.getByTestId("audit-details");
-  await expect(details).toContainText("card.coalesced");
+  await expect(details).toContainText("card.decided_by_rules");
   await expect(details.getByTestId("audit-rule")).toHaveText("Bash(npm test:*)");
   await expect(details).toContainText(path.join(fx.folder, ".claude", "settings.json"));
   await expect(details).toContainText("config");
@@ -107,7 +107,7 @@ test("filters the timeline from the URL, opens an event's rule, store and trace,
     .trim()
     .split("\n");
   expect(lines).toHaveLength(1);
-  expect(JSON.parse(lines[0]!)).toMatchObject({ type: "card.coalesced", rule: "Bash(npm test:*)" });
+  expect(JSON.parse(lines[0]!)).toMatchObject({ type: "card.decided_by_rules", rule: "Bash(npm test:*)" });
 });
 
 test("the narrow dialog shows which logged calls would now ask before saving", async ({ page }) => {

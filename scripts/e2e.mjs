@@ -20,7 +20,16 @@ function run(project, port) {
     delete env.E2E_DATA;
     const child = spawn(
       "npx",
-      ["playwright", "test", "--project", project, "--output", `test-results/${project}`, ...extra],
+      [
+        "playwright",
+        "test",
+        "--project",
+        project,
+        "--output",
+        `test-results/${project}`,
+        "--pass-with-no-tests",
+        ...extra,
+      ],
       { env, stdio: ["ignore", "pipe", "pipe"] },
     );
     child.stdout.on("data", (d) => chunks.push(d));
@@ -35,11 +44,34 @@ function run(project, port) {
   });
 }
 
+/**
+ * Resolves once the cockpit on `port` answers its health check, or when `gone` settles (that run ended first).
+ * `cockpit start` rebuilds a stale build before it listens: the second project starts its server only after the
+ * first one is up, with --no-build, so two servers never run `next build` into one folder at once.
+ */
+async function serverUp(port, gone) {
+  let ended = false;
+  gone.then(() => (ended = true));
+  while (!ended) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/api/health`, { signal: AbortSignal.timeout(2000) });
+      if (res.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
 const results = [];
 if (process.env.E2E_SERIAL === "1") {
   for (const [i, p] of projects.entries()) results.push(await run(p, base + i));
 } else {
-  results.push(...(await Promise.all(projects.map((p, i) => run(p, base + i)))));
+  const first = run(projects[0], base);
+  await serverUp(base, first);
+  process.env.E2E_NO_BUILD = "1";
+  const second = run(projects[1], base + 1);
+  results.push(await first, await second);
 }
 for (const r of results) {
   process.stdout.write(`\n--- e2e ${r.project}: ${r.ok ? "ok" : "FAILED"} in ${r.seconds} s\n`);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";
 import { openDb, setServerDb, type OpenedDb } from "@/db/client";
 import { workspaces } from "@/db/schema";
-import { can, PERSON_ACTIONS } from "@/lib/auth/access";
+import { can, PERSON_PERMISSIONS } from "@/lib/auth/access";
 import { createAgentToken } from "@/lib/auth/agent-tokens";
 import { LOCAL_CREDENTIAL_ENV } from "@/lib/auth/local-credential";
 import { hashToken } from "@/lib/auth/tokens";
@@ -173,7 +173,7 @@ describe("every door refuses the local CLI credential and agent tokens", () => {
   });
 
   it("the engine's can() refuses the local CLI every person-only action", () => {
-    for (const action of PERSON_ACTIONS) {
+    for (const action of PERSON_PERMISSIONS) {
       const d = can({ kind: "local", name: "local-cli" }, action, null);
       expect(d.ok, action).toBe(false);
       if (!d.ok) expect(d.reason).toMatch(/person/);

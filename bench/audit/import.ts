@@ -1,7 +1,7 @@
 // Volume run of `cockpit audit import` (the unit test imports 5,000 entries): a generated mevedel
 // permission-log.el of BENCH_N entries (default 100,000) with malformed lines, streamed in batches into an
 // embedded database, imported twice (the second adds nothing), then the chain verified.
-// Run: npx tsx bench/audit/import.ts      Env: BENCH_N.
+// Run: npx tsx --conditions=react-server bench/audit/import.ts      Env: BENCH_N.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";

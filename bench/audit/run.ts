@@ -1,7 +1,7 @@
 // Audit log at scale: p50/p95 of a filtered first page, a free-text search and a CSV export over
 // BENCH_N (default 1,000,000) events, plus the ingest rate through recordAuditBatch / recordAudit.
-// Run: npx tsx bench/audit/run.ts            (embedded PGlite in a temp folder)
-//      DATABASE_URL=postgres://… npx tsx bench/audit/run.ts   (PGlite, then PostgreSQL — that database is wiped
+// Run: npx tsx --conditions=react-server bench/audit/run.ts            (embedded PGlite in a temp folder)
+//      DATABASE_URL=postgres://… npx tsx --conditions=react-server bench/audit/run.ts   (PGlite, then PostgreSQL — that database is wiped
 //      first — one after the other, printed side by side)
 // Env: BENCH_N (events to generate), BENCH_REPS (query repetitions, default 30), BENCH_DB=embedded|postgres (only
 // that one).

@@ -2,7 +2,7 @@
 // rules each, side by side in one run (interleaved, same database). The five stores are the four
 // Claude Code files (workspace settings.json and settings.local.json, ~/.claude/settings.json, managed
 // settings) plus 1,000 session entries of the card's session (the database "store").
-// Run: npx tsx bench/cards/stores.ts   Env: BENCH_N (default 300 round trips per side).
+// Run: npx tsx --conditions=react-server bench/cards/stores.ts   Env: BENCH_N (default 300 round trips per side).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";

@@ -3,7 +3,7 @@
 // HTTP receivers; the first attempt is the moment the receiver sees the request.
 // Two runs in one process: a baseline with three fast receivers, then one of them made slow.
 // Pass condition: the fast endpoints' p95 with a slow neighbour is within 100 ms of the baseline.
-// Run: npx tsx bench/notify/run.ts   (BENCH_N cards per run, default 200)
+// Run: npx tsx --conditions=react-server bench/notify/run.ts   (BENCH_N cards per run, default 200)
 import { openDb } from "@/db/client";
 import { createEndpoint } from "@/lib/notify/endpoints";
 import { ADMIN, notifyFixture, startReceiver, type Receiver } from "@/test/support/notify";

@@ -52,7 +52,7 @@ describe("audit rows as sentences", () => {
     expect(
       text(
         event({
-          type: "card.coalesced",
+          type: "card.decided_by_rules",
           actor: agentActor,
           outcome: "allow",
           rule: "Bash(npm test:*)",
@@ -60,6 +60,15 @@ describe("audit rows as sentences", () => {
         }),
       ),
     ).toBe("Rule Bash(npm test:*) allowed `npm test -- --grep x`");
+    // Rows written before card.decided_by_rules: an admission was card.coalesced with `at: "admission"`.
+    const older = { actor: agentActor, outcome: "allow", rule: "Bash(npm test:*)", input: { command: "npm test" } };
+    expect(text(event({ ...older, type: "card.coalesced", detail: { at: "admission" } }))).toBe(
+      "Rule Bash(npm test:*) allowed `npm test`",
+    );
+    // A waiting card that a rule a person just saved now covers.
+    expect(text(event({ ...older, type: "card.coalesced", detail: { source: "policy" } }))).toBe(
+      "Rule Bash(npm test:*) (just saved by an answer) allowed `npm test`",
+    );
     expect(text(event({ type: "card.enqueued", actor: agentActor, input: { command: "ls" } }))).toBe(
       "Claude Code asked to use Bash `ls`",
     );

@@ -104,8 +104,12 @@ export function auditSentence(e: AuditEventView): AuditSentence {
             : "allowed once";
       return { who, ...on(verb) };
     }
-    case "card.coalesced":
+    case "card.decided_by_rules":
       return { who: ruleName, ...on(allowed ? "allowed" : "denied") };
+    case "card.coalesced":
+      // Rows from before card.decided_by_rules used this name for admissions too (`detail.at: "admission"`).
+      if (e.detail.at === "admission") return { who: ruleName, ...on(allowed ? "allowed" : "denied") };
+      return { who: `${ruleName} (just saved by an answer)`, ...on(allowed ? "allowed" : "denied") };
     case "card.swept":
       return { who: "The absence timeout", ...on("denied") };
     case "card.expired":

@@ -9,7 +9,7 @@ import { addEntry, unwrap } from "@/lib/client/api";
 import styles from "./rules.module.css";
 import type { WriteOutcome } from "./write-outcome";
 
-const AGENTS = STORE_AGENTS.map((id) => {
+const AGENT_CHOICES = STORE_AGENTS.map((id) => {
   const info = AGENT_LIST.find((a) => a.id === id)!;
   return {
     id,
@@ -35,10 +35,10 @@ export function AddRuleDialog({
 }) {
   const [agent, setAgent] = useState<AgentId>(STORE_AGENTS[0]);
   const [scope, setScope] = useState<"workspace" | "global">("workspace");
-  const [file, setFile] = useState<string>(AGENTS[0]!.files[0]?.file ?? "");
+  const [file, setFile] = useState<string>(AGENT_CHOICES[0]!.files[0]?.file ?? "");
   const [action, setAction] = useState<"allow" | "ask" | "deny">("allow");
   const [rule, setRule] = useState("");
-  const current = AGENTS.find((a) => a.id === agent)!;
+  const current = AGENT_CHOICES.find((a) => a.id === agent)!;
   const showFile = current.files.length > 0 && scope === "workspace";
   const add = useMutation({
     mutationFn: () => unwrap(addEntry({ workspace, agent, scope, action, rule, ...(showFile ? { file } : {}) })),
@@ -87,10 +87,10 @@ export function AddRuleDialog({
             onChange={(e) => {
               const next = e.target.value as AgentId;
               setAgent(next);
-              setFile(AGENTS.find((a) => a.id === next)!.files[0]?.file ?? "");
+              setFile(AGENT_CHOICES.find((a) => a.id === next)!.files[0]?.file ?? "");
             }}
           >
-            {AGENTS.map((a) => (
+            {AGENT_CHOICES.map((a) => (
               <option key={a.id} value={a.id}>
                 {a.label}
               </option>

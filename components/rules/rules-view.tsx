@@ -2,7 +2,7 @@
 import { keepPreviousData, useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { HiddenTextWarning } from "@/components/ui/hidden-text";
-import { SCOPES } from "@/lib/entries/filters";
+import { SCOPES } from "@/lib/policy/types";
 import type { StoreInfo } from "@/lib/stores/types";
 import { revealDeep } from "@/lib/text/reveal";
 import { AddRuleDialog } from "./add-rule-dialog";

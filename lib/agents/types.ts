@@ -10,7 +10,7 @@ import type { $ZodType } from "zod/v4/core";
 import type { Decision, ParseResult, Scope, ToolCall } from "@/lib/policy";
 import type { Finding } from "@/lib/hygiene/types";
 import type { Entry, StoreInfo, StorePaths, WriteResult } from "@/lib/stores";
-import type { RememberOption } from "@/db/schema";
+import type { RememberOption } from "@/db/schema/cards";
 import type { AgentInfo } from "./info";
 
 export type { AgentInfo } from "./info";

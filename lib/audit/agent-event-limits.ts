@@ -1,3 +1,4 @@
+import "server-only";
 import { and, count, eq, gte, like } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { auditEvents } from "@/db/schema";

@@ -5,7 +5,7 @@ import { DECISION_SOURCES, type AuditEvent } from "./events";
 import { takeAgentEvents } from "./agent-event-limits";
 import { recordAuditBatch } from "./record";
 import type { Actor } from "@/lib/auth/actor";
-import { TOOL_NAME } from "@/lib/cards/tool-input";
+import { TOOL_NAME } from "@/lib/policy/tools";
 
 const s = (max: number) => z.string().trim().min(1).max(max);
 

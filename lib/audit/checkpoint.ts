@@ -1,3 +1,4 @@
+import "server-only";
 import { desc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { auditCheckpoints, notifyDeliveries, webhookEndpoints } from "@/db/schema";

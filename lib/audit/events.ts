@@ -55,7 +55,13 @@ export const AUDIT_EVENT_DETAILS = {
   "card.enqueued": CardDetail,
   "card.displayed": CardDetail,
   "card.resolved": CardDetail,
+  /** A waiting card a person's new rule now covers, settled by that rule (older rows: also admissions, below). */
   "card.coalesced": CardDetail,
+  /**
+   * A call the rules decided when the agent asked, so no card was shown (the admission's answer still says
+   * `"status": "coalesced"`). Rows written before this event existed are `card.coalesced` with `detail.at: "admission"`.
+   */
+  "card.decided_by_rules": CardDetail,
   "card.swept": CardDetail,
   "card.expired": CardDetail,
   "card.aborted": CardDetail,

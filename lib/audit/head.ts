@@ -1,3 +1,4 @@
+import "server-only";
 import { asc, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { auditCheckpoints, auditEvents } from "@/db/schema";

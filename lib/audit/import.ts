@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
@@ -6,7 +7,7 @@ import { auditEvents } from "@/db/schema";
 import { AUDIT_LOCK_KEY } from "./head";
 import { recordAuditBatch } from "./record";
 import type { AuditEvent, AuditEventType, DecisionSource } from "./events";
-import { TOOL_NAME } from "@/lib/cards/tool-input";
+import { TOOL_NAME } from "@/lib/policy/tools";
 import { revealHidden } from "@/lib/text/reveal";
 
 /** One batch the CLI streams to the owner-only import route. */

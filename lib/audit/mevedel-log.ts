@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { TOOL_NAME } from "@/lib/cards/tool-input";
+import { TOOL_NAME } from "@/lib/policy/tools";
 import { revealHidden } from "@/lib/text/reveal";
 import { printDatum, readPlist, readSexps, SexpError, type Datum } from "@/lib/sexp/read";
 

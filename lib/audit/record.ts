@@ -1,3 +1,4 @@
+import "server-only";
 import { macSigningKey, rowMac } from "./keys";
 import { is, sql } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";

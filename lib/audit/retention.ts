@@ -1,3 +1,4 @@
+import "server-only";
 import { and, desc, eq, lt, lte, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { auditCheckpoints, auditEvents, auditSearch } from "@/db/schema";

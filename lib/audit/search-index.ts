@@ -1,3 +1,4 @@
+import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { auditEvents } from "@/db/schema";

@@ -1,10 +1,11 @@
+import "server-only";
 import { asc, gt } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { auditCheckpoints, auditEvents } from "@/db/schema";
 import { checkpointStatement, GENESIS, rowHash, type ChainedRow } from "./chain";
 import { keyDirOf } from "./config";
 import { macEpoch, rowMac, signingKey, verifyStatement } from "./keys";
-import { pacer } from "@/lib/server/pace";
+import { pacer } from "@/lib/work/pace";
 
 export type VerifyReport =
   | { intact: true; events: number; checkpoints: number; firstSeq: number | null; headSeq: number | null }

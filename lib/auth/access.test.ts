@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
-  ACTIONS,
-  PERSON_ACTIONS,
+  PERMISSIONS,
+  PERSON_PERMISSIONS,
   can,
   canManagePerson,
   requireCan,
   roleIn,
   visibleWorkspaces,
-  type Action,
+  type Permission,
 } from "./access";
 import type { Actor, Grant, PersonActor } from "./actor";
 
@@ -50,10 +50,10 @@ describe("can(actor, action, workspace)", () => {
     ["no grants", nobody, null],
   ];
   const rows = actors.flatMap(([label, actor, role]) =>
-    (Object.keys(ACTIONS) as Action[])
-      .filter((a) => ACTIONS[a] !== "owner")
+    (Object.keys(PERMISSIONS) as Permission[])
+      .filter((a) => PERMISSIONS[a] !== "owner")
       .map((action) => {
-        const needed = ACTIONS[action] as keyof typeof byRole;
+        const needed = PERMISSIONS[action] as keyof typeof byRole;
         return [label, action, actor, role !== null && byRole[needed].includes(role)] as const;
       }),
   );
@@ -62,10 +62,10 @@ describe("can(actor, action, workspace)", () => {
   });
 
   it("the owner can do everything everywhere; the local CLI everything but the person-only doors", () => {
-    for (const action of Object.keys(ACTIONS) as Action[])
+    for (const action of Object.keys(PERMISSIONS) as Permission[])
       for (const ws of ["w1", "w2", null]) {
         expect(can(owner, action, ws)).toMatchObject({ ok: true, role: "owner" });
-        expect(can(local, action, ws).ok).toBe(!PERSON_ACTIONS.has(action));
+        expect(can(local, action, ws).ok).toBe(!PERSON_PERMISSIONS.has(action));
       }
     expect(can(local, "owner.pair", null)).toMatchObject({ ok: false, reason: expect.stringMatching(/person/) });
   });

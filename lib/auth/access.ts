@@ -2,11 +2,12 @@ import { ALL_WORKSPACES, PERSON_ONLY, ROLES, type Actor, type Role, type Workspa
 import { ForbiddenError } from "@/lib/errors";
 
 /**
- * Every action a verb can check, with the role it needs in the workspace it acts on. Actions on
+ * Every permission a verb can check, with the role it needs in the workspace it acts on (not a rule's action:
+ * that is lib/policy's `Action`: allow, ask or deny). Permissions on
  * server-wide things (workspace registry, absence timeout, private webhook hosts) are checked with
  * workspace `null`: only a grant on all workspaces (or the owner) counts there.
  */
-export const ACTIONS = {
+export const PERMISSIONS = {
   "workspace.view": "viewer",
   "card.view": "viewer",
   "entry.view": "viewer",
@@ -26,16 +27,16 @@ export const ACTIONS = {
   "workspace.settings": "admin",
   "owner.pair": "owner",
 } as const satisfies Record<string, Role>;
-export type Action = keyof typeof ACTIONS;
+export type Permission = keyof typeof PERMISSIONS;
 
 /**
- * The doors: actions that yield a session, a person, a credential, a remembered allow or an answer, or that
+ * The doors: permissions that yield a session, a person, a credential, a remembered allow or an answer, or that
  * change who is asked or how an answer is proven. Only a person's own web session may take them: the local CLI
  * credential and agent tokens are readable by anything running as the developer's OS user (an agent's
  * `node -e` included), so they never reach an approval. `route({ person: true })` guards the same class at the
  * HTTP edge, and app/api/person-only-routes.test.ts fails when a route reaches one of these without that guard.
  */
-export const PERSON_ACTIONS: ReadonlySet<Action> = new Set<Action>([
+export const PERSON_PERMISSIONS: ReadonlySet<Permission> = new Set<Permission>([
   "card.answer",
   "entry.add",
   "entry.narrow",
@@ -45,11 +46,12 @@ export const PERSON_ACTIONS: ReadonlySet<Action> = new Set<Action>([
   "webhook.manage",
 ]);
 
-/** Actions an agent token may take, only in its own workspace. */
-export const AGENT_ACTIONS = new Set<string>(["card.admit", "card.wait", "card.abort", "session.user_message"]);
-export type AgentAction = "card.admit" | "card.wait" | "card.abort" | "session.user_message";
+/** Permissions an agent token holds, only in its own workspace. */
+export const AGENT_PERMISSIONS = new Set<string>(["card.admit", "card.wait", "card.abort", "session.user_message"]);
+export type AgentPermission = "card.admit" | "card.wait" | "card.abort" | "session.user_message";
 
-export type Decision = { ok: true; role: Role } | { ok: false; needed: Role | "agent"; reason: string };
+/** What `can()` answers (not the engine's `Decision` on a tool call, lib/policy). */
+export type AccessDecision = { ok: true; role: Role } | { ok: false; needed: Role | "agent"; reason: string };
 
 const rank = (r: Role) => ROLES.indexOf(r);
 
@@ -73,9 +75,9 @@ function where(workspaceId: string | null): string {
   return workspaceId === null ? "on all workspaces" : `in workspace ${workspaceId}`;
 }
 
-/** May this actor take this action on this workspace? One pure function; every verb asks it. */
-export function can(actor: Actor, action: Action | AgentAction, workspaceId: string | null): Decision {
-  if (AGENT_ACTIONS.has(action)) {
+/** Does this actor hold this permission on this workspace? One pure function; every verb asks it. */
+export function can(actor: Actor, action: Permission | AgentPermission, workspaceId: string | null): AccessDecision {
+  if (AGENT_PERMISSIONS.has(action)) {
     if (actor.kind !== "agent") {
       // The owner's CLI may stand in for an agent (tests, scripts); people may not.
       if (actor.kind === "local") return { ok: true, role: "owner" };
@@ -85,9 +87,9 @@ export function can(actor: Actor, action: Action | AgentAction, workspaceId: str
       return { ok: false, needed: "agent", reason: "this agent token belongs to another workspace" };
     return { ok: true, role: "viewer" };
   }
-  const needed = ACTIONS[action as Action];
+  const needed = PERMISSIONS[action as Permission];
   if (actor.kind === "agent") return { ok: false, needed, reason: "agent tokens cannot do this" };
-  if (actor.kind === "local" && PERSON_ACTIONS.has(action as Action))
+  if (actor.kind === "local" && PERSON_PERMISSIONS.has(action as Permission))
     return { ok: false, needed, reason: `this ${PERSON_ONLY}` };
   if (actor.kind === "notification" && action !== "card.answer" && action !== "card.view")
     return { ok: false, needed, reason: "a notification action only answers its card" };
@@ -120,7 +122,7 @@ export function seesWorkspace(actor: Actor, workspaceId: string): boolean {
 export function canManagePerson(
   actor: Actor,
   target: { owner: boolean; grants: { workspace: string; role: WorkspaceRole }[] },
-): Decision {
+): AccessDecision {
   if (target.owner) return { ok: false, needed: "owner", reason: "the owner cannot be changed or removed" };
   const scopes = target.grants.length ? target.grants.map((g) => g.workspace) : [null];
   let role: Role = "owner";
@@ -133,7 +135,7 @@ export function canManagePerson(
 }
 
 /** `can()` for verbs: returns the role held, or throws 403 with the reason naming the role needed. */
-export function requireCan(actor: Actor, action: Action | AgentAction, workspaceId: string | null): Role {
+export function requireCan(actor: Actor, action: Permission | AgentPermission, workspaceId: string | null): Role {
   const decision = can(actor, action, workspaceId);
   if (!decision.ok) throw new ForbiddenError(decision.reason, { needed: decision.needed });
   return decision.role;

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, gt, inArray, isNull } from "drizzle-orm";
 import { DisplayName } from "./names";
 import { z } from "zod";

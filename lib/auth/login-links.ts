@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { loginTokens } from "@/db/schema";

@@ -2,7 +2,7 @@ import "server-only";
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
-import { PLAIN_COOKIE, SECURE_COOKIE } from "@/lib/http/cookies";
+import { PLAIN_COOKIE, SECURE_COOKIE } from "@/lib/auth/cookies";
 import { safeNextPath } from "@/lib/text/next-path";
 import type { Actor } from "./actor";
 import { actorFromSessionToken } from "./sessions";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import {
   generateAuthenticationOptions,
@@ -11,8 +12,8 @@ import { z } from "zod";
 import type { Db, DbOrTx } from "@/db/client";
 import { passkeys, sessions, users, webauthnChallenges } from "@/db/schema";
 import { ConflictError, ForbiddenError, GoneError, NotFoundError, ValidationError } from "@/lib/errors";
-import { publicBaseUrl } from "@/lib/http/base-url";
-import { actorLabel, type Actor, type PersonActor } from "./actor";
+import { publicBaseUrl } from "@/lib/config/base-url";
+import { actorLabel, isPerson, type Actor, type PersonActor } from "./actor";
 import { describeDevice } from "./device";
 import { auditActor, recordAudit } from "@/lib/audit";
 
@@ -39,7 +40,7 @@ export interface ApprovalBinding {
 }
 
 function requirePerson(actor: Actor): PersonActor {
-  if (actor.kind !== "user") throw new ForbiddenError("only a signed-in person has passkeys");
+  if (!isPerson(actor)) throw new ForbiddenError("only a signed-in person has passkeys");
   return actor;
 }
 

@@ -1,6 +1,6 @@
 import type { DbOrTx } from "@/db/client";
 import { ForbiddenError } from "@/lib/errors";
-import { can, type Action } from "./access";
+import { can, type Permission } from "./access";
 import type { Actor } from "./actor";
 import { currentPerson } from "./sessions";
 
@@ -11,7 +11,7 @@ import { currentPerson } from "./sessions";
 export async function recheckRight(
   tx: DbOrTx,
   actor: Actor,
-  action: Action,
+  action: Permission,
   workspaceId: string | null,
 ): Promise<void> {
   // The owner cannot be removed or demoted; other actors carry no stored rights that could change.

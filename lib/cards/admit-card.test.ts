@@ -28,7 +28,7 @@ describe("admission", () => {
     expect(denied).toMatchObject({ status: "coalesced", decision: { decision: "deny", rule: "Bash(curl:*)" } });
     expect(await listCards({ db: f.opened.db, actor: OWNER, input: { status: "all", limit: 100 } })).toHaveLength(0);
     expect(await f.opened.db.select().from(cardEvents)).toHaveLength(0);
-    const audit = await f.opened.db.select().from(auditEvents).where(eq(auditEvents.action, "card.coalesced"));
+    const audit = await f.opened.db.select().from(auditEvents).where(eq(auditEvents.action, "card.decided_by_rules"));
     expect(audit).toHaveLength(2);
   });
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
@@ -107,7 +108,7 @@ export async function admitCard({
     const decision: ImmediateDecision = { decision: d.decision, step: d.step, reason: d.reason, rule: d.rule };
     await db.transaction((tx) =>
       recordAudit(tx, {
-        type: "card.coalesced",
+        type: "card.decided_by_rules",
         actor: auditActor(actor),
         workspaceId,
         outcome: decision.decision,

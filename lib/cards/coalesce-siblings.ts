@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, eq, ne } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { cards, workspaces } from "@/db/schema";

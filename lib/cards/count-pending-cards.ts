@@ -1,3 +1,4 @@
+import "server-only";
 import { and, count, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { cards } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { cardEvents, type CardEventType } from "@/db/schema";
 import { namedActor, recordAudit, type AuditActor, type DecisionSource, type Tx } from "@/lib/audit";
 import { foldInput } from "./fold-input";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, eq, isNotNull, lte } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { cards, sessionHolds } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, desc, eq, inArray, ne } from "drizzle-orm";
 import { z } from "zod";
 import type { DbOrTx } from "@/db/client";

@@ -87,9 +87,9 @@ describe("persistence and long-polls", { timeout: 180_000 }, () => {
       });
       if (admitted.status !== "pending") throw new Error("expected a card");
       const started = Date.now();
-      expect((await waitForSettlement({ db: f.opened.db, cardId: admitted.id, waitSeconds: 0.3 })).status).toBe(
-        "pending",
-      );
+      expect(
+        (await waitForSettlement({ db: f.opened.db, actor: f.agent, cardId: admitted.id, waitSeconds: 0.3 })).status,
+      ).toBe("pending");
       expect(Date.now() - started).toBeGreaterThanOrEqual(250);
       // Another workspace's token cannot read it.
       const stranger = { kind: "agent" as const, tokenId: "x", workspaceId: "other", name: "x" };

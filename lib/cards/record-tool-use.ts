@@ -1,3 +1,4 @@
+import "server-only";
 import { and, desc, eq, gte, isNotNull, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { cards } from "@/db/schema";
@@ -7,7 +8,7 @@ import { takeAgentEvents } from "@/lib/audit/agent-event-limits";
 import { ValidationError } from "@/lib/errors";
 import { revealHidden } from "@/lib/text/reveal";
 import { decisionSourceOf } from "./events";
-import { TOOL_NAME } from "./tool-input";
+import { TOOL_NAME } from "@/lib/policy/tools";
 
 const AUDIT_INPUT_LIMIT = 20_000;
 /** How far back a PostToolUse looks for the card that let the call through. */

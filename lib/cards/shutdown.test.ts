@@ -29,7 +29,12 @@ describe("server shutdown", () => {
     });
     if (admitted.status !== "pending") throw new Error("expected a card");
     // The longest wait there is: only the shutdown can end this poll within the test's time.
-    const poll = waitForSettlement({ db: f.opened.db, cardId: admitted.id, waitSeconds: MAX_WAIT_SECONDS });
+    const poll = waitForSettlement({
+      db: f.opened.db,
+      actor: f.agent,
+      cardId: admitted.id,
+      waitSeconds: MAX_WAIT_SECONDS,
+    });
     await new Promise((r) => setTimeout(r, 50));
     announceShutdown();
     expect((await poll).status).toBe("pending");

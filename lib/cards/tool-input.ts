@@ -1,13 +1,7 @@
 import { z } from "zod";
 import { ValidationError } from "@/lib/errors";
-import { PATH_FIELDS } from "@/lib/policy/tools";
+import { PATH_FIELDS, TOOL_NAME } from "@/lib/policy/tools";
 import { revealHidden } from "@/lib/text/reveal";
-
-/**
- * The agent's tool-name grammar: a letter, then letters, digits and `_` (Claude Code, Command Code and
- * mevedel names), or an MCP name `mcp__<server>__<tool>` whose parts may also hold `-` and `.`.
- */
-export const TOOL_NAME = /^(?:[A-Za-z][A-Za-z0-9_]*|mcp__[A-Za-z0-9][A-Za-z0-9_.-]*__[A-Za-z0-9][A-Za-z0-9_.-]*)$/;
 
 const text = (field: string) =>
   z

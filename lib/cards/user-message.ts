@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { sessionHolds } from "@/db/schema";

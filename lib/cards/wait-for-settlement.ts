@@ -12,7 +12,7 @@ export interface CardOutcome {
   settlement: (CardSettlement & { by: string | null; via: string | null; at: string | null }) | null;
 }
 
-async function outcomeOf(db: Db, actor: Actor | undefined, cardId: string): Promise<CardOutcome> {
+async function outcomeOf(db: Db, actor: Actor, cardId: string): Promise<CardOutcome> {
   const row = await getCardRow(db, { actor, cardId });
   return {
     id: row.id,
@@ -37,7 +37,7 @@ export async function waitForSettlement({
   pollMs = 2000,
 }: {
   db: Db;
-  actor?: Actor;
+  actor: Actor;
   cardId: string;
   waitSeconds: number;
   signal?: AbortSignal;

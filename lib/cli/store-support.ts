@@ -4,6 +4,7 @@ import { InvalidInputError } from "@/lib/errors";
 import { agentModule, storeAgentIds } from "@/lib/agents/registry";
 import type { StorePaths } from "@/lib/stores/discover";
 import { storePaths } from "@/lib/stores/store-paths";
+import { SCOPES } from "@/lib/policy/types";
 import type { Scope } from "@/lib/stores/types";
 import type { WriteResult } from "@/lib/stores/write-common";
 
@@ -25,10 +26,9 @@ export function parseAgentFlag(value: string | undefined, required: boolean): st
   }
 }
 
-const SCOPES: Scope[] = ["session", "workspace", "global", "managed"];
 export function parseScopeFlag(value: string | undefined): Scope | undefined {
   if (value === undefined) return undefined;
-  if (!(SCOPES as string[]).includes(value))
+  if (!(SCOPES as readonly string[]).includes(value))
     throw new InvalidInputError(`unknown scope "${value}" (use ${SCOPES.join(", ")})`);
   return value as Scope;
 }

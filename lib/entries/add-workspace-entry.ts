@@ -12,12 +12,13 @@ import { requirePerson, requireStoreRight, withStoreErrors, workspaceStores } fr
 import { requireCan } from "@/lib/auth/access";
 import { requireFreshPasskey } from "@/lib/auth/passkeys";
 import { auditActor } from "@/lib/audit";
-import { ACTIONS, AGENTS } from "./filters";
+import { STORE_AGENTS } from "@/lib/agents";
+import { ACTIONS } from "@/lib/policy/types";
 import { addEntryAudited } from "./write-entry";
 
 export const AddWorkspaceEntryInput = z.object({
   workspace: z.string().min(1),
-  agent: z.enum(AGENTS),
+  agent: z.enum(STORE_AGENTS),
   scope: z.enum(["workspace", "global"]),
   /** Which of the agent's files of that scope (its catalogue's `addFiles`); default its first. */
   file: z.string().trim().min(1).max(200).optional(),
@@ -71,7 +72,7 @@ function checkFile(agent: string, scope: "workspace" | "global", file: string): 
 export const AddWorkspaceSessionEntryInput = z.object({
   workspace: z.string().min(1),
   agentSessionId: z.string().trim().min(1).max(300),
-  agent: z.enum(AGENTS),
+  agent: z.enum(STORE_AGENTS),
   action: z.enum(ACTIONS),
   rule: z.string().trim().min(1).max(10_000),
 });

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "@/db/client";
-import { can, requireCan, type Action } from "@/lib/auth/access";
+import { can, requireCan, type Permission } from "@/lib/auth/access";
 import { isPerson, PERSON_ONLY, type Actor, type Role } from "@/lib/auth/actor";
 import { ForbiddenError } from "@/lib/errors";
 import { sessionEntrySource } from "@/lib/session-entries/session-entries";
@@ -21,7 +21,7 @@ export const MACHINE_WIDE_SCOPES: ReadonlySet<string> = new Set(["global", "mana
  * The right to change an entry in `scope`, asked through the workspace the request names: a workspace store needs
  * the role there; a global (or managed) store governs every workspace, so it needs the role on all workspaces.
  */
-export function requireStoreRight(actor: Actor, action: Action, workspaceId: string, scope: string): Role {
+export function requireStoreRight(actor: Actor, action: Permission, workspaceId: string, scope: string): Role {
   const role = requireCan(actor, action, workspaceId);
   if (!MACHINE_WIDE_SCOPES.has(scope)) return role;
   const everywhere = can(actor, action, null);
@@ -57,8 +57,8 @@ export async function workspaceStores(db: Db, actorName: string, workspaceId: st
 export type { RefusalKind } from "@/lib/errors";
 
 /**
- * Runs store work. Store refusals are AppErrors carrying their status, exit code and `details.kind`
- * (lib/stores/errors.ts), so nothing is translated here any more; kept as the verbs' one call site.
+ * Runs store work. Store refusals are AppErrors (lib/errors) carrying their status, code and `details.kind`,
+ * so nothing is translated here any more; kept as the verbs' one call site.
  */
 export async function withStoreErrors<T>(work: () => Promise<T>): Promise<T> {
   return work();

@@ -1,11 +1,6 @@
-import { STORE_AGENTS } from "@/lib/agents";
 import { FINDING_KINDS } from "@/lib/hygiene/types";
+import { ACTIONS, SCOPES } from "@/lib/policy/types";
 import { z } from "zod";
-
-/** Scopes in the order the Rules page groups them (the order of precedence a person reasons in). */
-export const SCOPES = ["session", "workspace", "global", "managed"] as const;
-export const ACTIONS = ["allow", "ask", "deny"] as const;
-export const AGENTS = STORE_AGENTS;
 
 const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 

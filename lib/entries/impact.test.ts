@@ -12,7 +12,7 @@ import { hashToken } from "@/lib/auth/tokens";
 import { makeSandbox, trustClaudeWorkspace, type Sandbox } from "@/test/support/stores";
 import * as impactRoute from "@/app/api/v1/entries/impact/route";
 import * as healthRoute from "@/app/api/health/route";
-import { resetHeavyWork } from "@/lib/server/heavy-work";
+import { resetHeavyWork } from "@/lib/work/heavy-work";
 import { listWorkspaceEntries } from "./list-workspace-entries";
 import { entryImpact, ruleUsage } from "./impact";
 

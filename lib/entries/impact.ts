@@ -15,8 +15,8 @@ import type { Entry, StorePaths } from "@/lib/stores";
 import { withStoreOverlay } from "@/lib/stores/overlay";
 import { isSessionEntryId, SESSION_ID_PREFIX, type SessionEntryRow } from "@/lib/stores/session";
 import { requireCan } from "@/lib/auth/access";
-import { IMPACT_LIMIT, takeHeavyWork, workKey } from "@/lib/server/heavy-work";
-import { pacer, truncationNote, type WorkBudget } from "@/lib/server/pace";
+import { IMPACT_LIMIT, takeHeavyWork, workKey } from "@/lib/work/heavy-work";
+import { pacer, truncationNote, type WorkBudget } from "@/lib/work/pace";
 import { withStoreErrors, workspaceStores } from "./context";
 
 export const EntryImpactInput = z.object({
@@ -38,6 +38,7 @@ export const IMPACT_BUDGET: WorkBudget = { units: 1000, ms: 5000 };
 
 /** Event types that record a call some rule decided (a person's answers are not the entry's doing). */
 const DECISION_TYPES = [
+  "card.decided_by_rules",
   "card.coalesced",
   "card.resolved",
   "agent.decision",

@@ -7,7 +7,8 @@ import { readStoreBytes, type Entry, type StoreInfo } from "@/lib/stores";
 import { ruleUsage } from "./impact";
 import { withStoreErrors, workspaceStores } from "./context";
 import { requireCan } from "@/lib/auth/access";
-import { EntryFilters, matchesFilters, SCOPES, toolOf } from "./filters";
+import { SCOPES } from "@/lib/policy/types";
+import { EntryFilters, matchesFilters, toolOf } from "./filters";
 import { entriesWithFinding } from "./hygiene-workspace";
 
 export const ListWorkspaceEntriesInput = EntryFilters.extend({

@@ -8,7 +8,7 @@ import { isDeveloperCredential, isLocalCredential } from "@/lib/auth/local-crede
 import { actorFromSessionToken } from "@/lib/auth/sessions";
 import { AppError, statusOf, TooManyRequestsError, ValidationError } from "@/lib/errors";
 import { AGENT_BODY_LIMIT, PEOPLE_BODY_LIMIT, readJsonBody } from "./body";
-import { sessionTokenFrom } from "./cookies";
+import { sessionTokenFrom } from "@/lib/auth/cookies";
 import { env } from "@/lib/config/env";
 import { csrfRefusal, isUnsafeMethod } from "./csrf";
 

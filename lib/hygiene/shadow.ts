@@ -5,6 +5,7 @@
  * outrank generic ones, then deny > ask > allow); a bucket that denies is absolute, and allow/ask are resolved
  * innermost bucket first (session, then workspace+global).
  */
+import { STORE_AGENTS } from "@/lib/agents";
 import type { Rule } from "@/lib/policy";
 import { matcherCovers } from "@/lib/policy/narrow";
 import { quote, where } from "./describe";
@@ -52,7 +53,8 @@ export function findShadowed(input: LintInput, items: LintItem[], duplicates = n
   const rules = items.filter((it) => it.rule && !it.grant && enforced(it.rule));
   const out: Finding[] = [];
   const shadowedIds = new Set<string>();
-  for (const agent of ["claude-code", "commandcode", "mevedel"] as const) {
+  // Each agent's rules are ordered by that agent alone: every store agent of the catalogue with rules here, in order.
+  for (const agent of STORE_AGENTS.filter((id) => rules.some((it) => it.entry.agent === id))) {
     // Duplicates add nothing: their kept copy is shadowed or conflicts the same way.
     const mine = rules.filter((it) => it.entry.agent === agent && !duplicates.has(it.entry.id));
     const restrictive = mine.filter((it) => it.rule!.action !== "allow");

@@ -1,6 +1,6 @@
 /** Types of the rule-hygiene lint. Pure data: no I/O. */
-import type { Grant, Rule } from "@/lib/policy";
-import type { Entry } from "@/lib/stores/types";
+import type { Rule } from "@/lib/policy";
+import type { Entry, ParsedEntry } from "@/lib/stores/types";
 
 export type FindingKind =
   "duplicate" | "covered" | "shadowed" | "conflicting" | "ineffective" | "over-broad" | "one-off" | "dead";
@@ -27,13 +27,8 @@ export interface Finding {
   message: string;
 }
 
-/** One listed entry with what the engine understood of it (null rule: malformed, or a grant). */
-export interface LintItem {
-  entry: Entry;
-  rule: Rule | null;
-  /** mevedel resource grants, path expanded against home. */
-  grant?: Grant;
-}
+/** What the lint reads: one listed entry with what the engine understood of it (lib/stores/types.ts). */
+export type LintItem = ParsedEntry;
 
 /** How often an entry decided a call, from the audit log. */
 export interface Usage {

@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
 import { z } from "zod";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
@@ -168,15 +169,13 @@ export async function getEndpoint(db: Db, id: string): Promise<EndpointView> {
 }
 
 /** Endpoints the caller administers (every endpoint without an actor: server-side use only). */
-export async function listEndpoints(db: Db, actor?: Actor): Promise<EndpointView[]> {
+export async function listEndpoints(db: Db, actor: Actor): Promise<EndpointView[]> {
   const rows = await db
     .select({ e: webhookEndpoints, name: workspaces.name })
     .from(webhookEndpoints)
     .leftJoin(workspaces, eq(workspaces.id, webhookEndpoints.workspaceId))
     .orderBy(webhookEndpoints.createdAt);
-  return rows
-    .filter((r) => !actor || can(actor, "webhook.manage", r.e.workspaceId).ok)
-    .map((r) => toView(r.e, r.name ?? null));
+  return rows.filter((r) => can(actor, "webhook.manage", r.e.workspaceId).ok).map((r) => toView(r.e, r.name ?? null));
 }
 
 export async function updateEndpoint({

@@ -1,5 +1,5 @@
 import { env } from "@/lib/config/env";
-import { publicBaseUrl } from "@/lib/http/base-url";
+import { publicBaseUrl } from "@/lib/config/base-url";
 import { parseAllowHosts, type LookupAll } from "./ssrf";
 
 /** Seams for tests and the benchmark; the server uses the defaults. */

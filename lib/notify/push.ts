@@ -1,10 +1,11 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import webpush from "web-push";
 import { z } from "zod";
 import type { Db, DbOrTx } from "@/db/client";
 import { appSettings, pushSubscriptions } from "@/db/schema";
 import { auditActor, recordAudit } from "@/lib/audit";
-import type { Actor } from "@/lib/auth/actor";
+import { isPerson, type Actor } from "@/lib/auth/actor";
 import type { CardView } from "@/lib/cards/view";
 import { ForbiddenError } from "@/lib/errors";
 import { elide } from "./formats/elide";
@@ -84,7 +85,7 @@ export async function subscribePush({
 }
 
 export async function unsubscribePush({ db, actor, endpoint }: { db: Db; actor: Actor; endpoint: string }) {
-  if (actor.kind !== "user") throw new ForbiddenError("push is enabled per signed-in person and device");
+  if (!isPerson(actor)) throw new ForbiddenError("push is enabled per signed-in person and device");
   const removed = await db
     .delete(pushSubscriptions)
     .where(and(eq(pushSubscriptions.endpoint, endpoint), eq(pushSubscriptions.userId, actor.userId)))

@@ -36,6 +36,8 @@ describe("restart", () => {
 
       // Card 1: first attempt failed, retry scheduled. Card 2: fanned out, not attempted. Card 3: admitted only.
       const c1 = await f.admit("rm -rf one", "s1");
+      // Admissions stamp real time: the fake clock must be past card 1's even when the admission took seconds.
+      clock.now = new Date(Math.max(clock.now.getTime(), Date.now() + 5000));
       const w = startNotifyWorker({ db: f.opened.db, env, pollMs: 0 });
       await w.tick();
       await w.stop();

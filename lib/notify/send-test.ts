@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/db/client";
 import { notifyAttempts, notifyDeliveries } from "@/db/schema";
 import { auditActor, recordAudit } from "@/lib/audit";

@@ -1,5 +1,6 @@
 // Issue 10 (second, independent case set against seeds 002 and 004) and the engine items of issue 9.
-// Each case names the seed passage it follows; all of them failed on the engine before these fixes.
+// Each case is named by its behaviour; the seed passage it follows is quoted in docs/policy.md ("Conformance fixes",
+// the same numbers). All of them failed on the engine before these fixes.
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadShellParser } from "../agents/shared/shell-parser";
 import { decide } from "./decide";
@@ -25,7 +26,7 @@ const bash = (command: string) => ({ tool: "Bash", input: { command } });
 const mctx = (over: Partial<PolicyContext>) => ctx({ agent: "mevedel", mode: "ask", ...over });
 const cc = (over: Partial<PolicyContext> = {}) => ctx({ agent: "claude-code", ...over });
 
-describe('#1 invalid store fails closed (seed 002 «disableBypass — "disable" (или true)», safer reading)', () => {
+describe("#1 an invalid store fails closed: its allows never allow", () => {
   const bad = [{ path: `${WS}/.commandcode/settings.json`, scope: "workspace" as const, error: "line 1" }];
   it.each<[string, ToolCall, Action[]]>([
     ["free read", read("src/a.ts"), ["ask", "ask", "ask", "ask", "deny"]],
@@ -42,7 +43,7 @@ describe('#1 invalid store fails closed (seed 002 «disableBypass — "disable" 
   });
 });
 
-describe("#3 a tree rule covers the tree's root (seed 002 «Read(//etc/**)» and «Известные ограничения», target_directory)", () => {
+describe("#3 a tree rule covers the tree's root (a call's target_directory)", () => {
   const deny = rules({ deny: ["Read(//etc/**)", "Read(~/.ssh/**)"] });
   it.each<[string, ToolCall]>([
     ["read_directory /etc", { tool: "read_directory", input: { path: "/etc" } }],
@@ -55,7 +56,7 @@ describe("#3 a tree rule covers the tree's root (seed 002 «Read(//etc/**)» and
   });
 });
 
-describe("#4 mevedel specificity inside a bucket (seed 004 «specifier rules outrank generic»)", () => {
+describe("#4 mevedel: a specifier rule outranks a generic one inside a bucket", () => {
   // Issue 20: mevedel resolves each bucket on its own (`mevedel-permission-rules-first-action-with-bucket`,
   // test-mevedel-permission-rules.el `mevedel-permission-rules-bucket-decision`): the session bucket's generic ask
   // is its verdict, so the persistent specific allow is never reached. Was "allow" before issue 20.
@@ -82,7 +83,7 @@ describe("#4 mevedel specificity inside a bucket (seed 004 «specifier rules out
   });
 });
 
-describe("#5 mevedel Ask: literal resources need the roots or a grant (seed 004 «In Ask, before Bash executes…»)", () => {
+describe("#5 mevedel Ask: literal Bash resources need the roots or a grant", () => {
   it.each(["cat /etc/hosts", "ls ..", "head -1 ../other/file", "wc -l /var/log/syslog"])("%s asks", (c) => {
     expect(decide(bash(c), mctx({}))).toMatchObject({ decision: "ask", step: "external-dir" });
   });
@@ -95,7 +96,7 @@ describe("#5 mevedel Ask: literal resources need the roots or a grant (seed 004 
   });
 });
 
-describe("#6 mevedel Ask: complex commands ask (seed 004 «Redirections, substitutions, expansions … are complex»)", () => {
+describe("#6 mevedel Ask: complex commands (redirections, substitutions, expansions) ask", () => {
   it.each(["echo $(whoami)", "ls $DIR", "echo `id`", "cat a > b", "X=1 ls", "cat <<EOF\nx\nEOF"])("%s asks", (c) => {
     expect(decide(bash(c), mctx({})).decision).toBe("ask");
   });
@@ -117,7 +118,7 @@ describe("#7 tools that require permission (Claude Code tools reference, «Permi
       ),
     ).toEqual(["ask", "ask", "ask", "allow", "deny"]);
   });
-  it("an allow rule allows it; Command Code keeps web tools free (seed 002 «Веб-инструмент … allow»)", () => {
+  it("an allow rule allows it; Command Code keeps web tools free", () => {
     expect(
       decide(fetch, cc({ rules: rules({ allow: ["WebFetch(domain:example.com)"] }, "claude-code") })).decision,
     ).toBe("allow");
@@ -136,7 +137,7 @@ describe("#7 tools that require permission (Claude Code tools reference, «Permi
   });
 });
 
-describe("#8 mevedel work:// patches in Plan (seed 004 «except ApplyPatch whose every operand is a session-owned work:// descendant»)", () => {
+describe("#8 mevedel Plan allows a patch whose every operand is a session-owned work:// descendant", () => {
   const patch = (...files: string[]) => ({
     tool: "ApplyPatch",
     input: { patch: files.map((f) => `*** Update File: ${f}\n@@\n-a\n+b`).join("\n") },
@@ -161,7 +162,7 @@ describe("#8 mevedel work:// patches in Plan (seed 004 «except ApplyPatch whose
   });
 });
 
-describe("#9 deny/ask see through process wrappers (seed 002 «обёртки процессов (timeout 30 …, nice …)»)", () => {
+describe("#9 deny and ask rules see through process wrappers (timeout, nice, ionice …)", () => {
   const deny = rules({ deny: ["Shell(rm *)"] });
   it.each([
     "ionice -c2 -n7 rm x",
@@ -183,7 +184,7 @@ describe("#9 deny/ask see through process wrappers (seed 002 «обёртки п
   });
 });
 
-describe("#10 heredoc payloads fed to a shell (seed 002 «закавыченные полезные нагрузки (bash -c …)»)", () => {
+describe("#10 a heredoc fed to a shell is a payload the rules inspect", () => {
   it.each(["bash <<'EOF'\nrm -rf /\nEOF", "sh -s <<EOF\nrm -rf ~\nEOF", "bash <<< 'rm -rf $HOME'"])(
     "%j trips the root/home guard even in yolo",
     (c) => {

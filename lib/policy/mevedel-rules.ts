@@ -1,16 +1,25 @@
 import { canonicalRuleTool } from "./tools";
 import { displayTool, lispString } from "./rule-parse";
 import { readSexp, type Sexp } from "./sexp";
-import type { Action, Grant, MevedelRuleData, ParseResult, Rule, RuleSource, Specifier } from "./types";
+import {
+  ACTIONS,
+  type Action,
+  type Grant,
+  type MevedelRuleData,
+  type ParseResult,
+  type Rule,
+  type RuleSource,
+  type Specifier,
+} from "./types";
 
-const ACTIONS = new Set(["allow", "ask", "deny"]);
+const RULE_ACTIONS: ReadonlySet<string> = new Set(ACTIONS);
 const SPEC_KEYS = ["path", "pattern", "expression", "domain", "name"] as const;
 
 /** Build a canonical rule from mevedel plist data: one specifier per rule; `:expression` is literal. */
 export function parseMevedelRule(data: MevedelRuleData, source: RuleSource): ParseResult<Rule> {
   if (!data || typeof data.tool !== "string" || !data.tool.trim())
     return { ok: false, error: "rule needs a tool name" };
-  if (!ACTIONS.has(data.action)) return { ok: false, error: `invalid :action ${String(data.action)}` };
+  if (!RULE_ACTIONS.has(data.action)) return { ok: false, error: `invalid :action ${String(data.action)}` };
   const present = SPEC_KEYS.filter((k) => data[k] !== undefined);
   if (present.length > 1) return { ok: false, error: `one specifier per rule (got :${present.join(", :")})` };
   let specifier: Specifier | null = null;

@@ -1,5 +1,11 @@
 /** One tool model for Command Code, Claude Code and mevedel tool names. */
 
+/**
+ * The agent's tool-name grammar: a letter, then letters, digits and `_` (Claude Code, Command Code and
+ * mevedel names), or an MCP name `mcp__<server>__<tool>` whose parts may also hold `-` and `.`.
+ */
+export const TOOL_NAME = /^(?:[A-Za-z][A-Za-z0-9_]*|mcp__[A-Za-z0-9][A-Za-z0-9_.-]*__[A-Za-z0-9][A-Za-z0-9_.-]*)$/;
+
 /** Families the ladder reasons about. */
 export type ToolKind =
   "shell" | "read" | "edit" | "web-fetch" | "web-search" | "always" | "native" | "eval" | "mcp" | "other";

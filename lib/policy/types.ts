@@ -1,12 +1,17 @@
 /** Shared types of the policy engine. Pure data: no I/O, no framework imports. */
 import type { StoreAgent } from "../agents";
 
-/** What a rule or the engine answers for a tool call. */
-export type Action = "allow" | "ask" | "deny";
+/** What a rule or the engine answers for a tool call: the one list of rule actions. */
+export const ACTIONS = ["allow", "ask", "deny"] as const;
+export type Action = (typeof ACTIONS)[number];
 /** Agents whose rule dialects the engine understands (the store agents of lib/agents, the one list). */
 export type Agent = StoreAgent;
-/** Where an entry lives. `managed` is an organisation-wide store that projects cannot edit. */
-export type Scope = "session" | "workspace" | "global" | "managed";
+/**
+ * Where an entry lives, in the order the Rules page groups them (the order of precedence a person reasons in): the
+ * one list of scopes. `managed` is an organisation-wide store that projects cannot edit.
+ */
+export const SCOPES = ["session", "workspace", "global", "managed"] as const;
+export type Scope = (typeof SCOPES)[number];
 /**
  * Canonical modes. mevedel's `ask`/`edits`/`full-auto` map to default/accept-edits/yolo. `auto` is Claude Code's
  * classifier mode (the cockpit has no classifier: its ask and deny rules decide, otherwise it asks).

@@ -1,5 +1,4 @@
 import path from "node:path";
-import { STORE_AGENTS } from "@/lib/agents";
 import type { Agent, Scope, StoreFormat } from "./types";
 
 export const DEFAULT_MANAGED_SETTINGS = "/etc/claude-code/managed-settings.json";
@@ -25,8 +24,6 @@ export interface StorePaths {
   /** The system configuration folder agents read their managed files from (default `/etc`); tests point it away. */
   etcDir?: string;
 }
-
-export const AGENTS: Agent[] = [...STORE_AGENTS];
 
 /** Every store of one agent (or all agents), workspace files first, then global, then managed. */
 export function discoverStores({ workspace, home, managedSettingsPath }: StorePaths, agent?: Agent): StoreLocation[] {

@@ -1,6 +1,7 @@
 import { parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
 import { z } from "zod";
 import { lineColumn } from "@/lib/sexp/read";
+import { ACTIONS } from "@/lib/policy/types";
 import type { Action } from "./types";
 
 const RuleList = z.array(z.string());
@@ -43,8 +44,6 @@ export interface JsonRawEntry {
 
 export type JsonParse =
   { ok: true; settings: JsonSettings; entries: JsonRawEntry[]; empty: boolean } | { ok: false; error: string };
-
-export const ACTIONS: Action[] = ["allow", "ask", "deny"];
 
 /** Claude Code files are strict JSON; Command Code files accept comments and trailing commas. */
 export function parseJsonSettings(text: string, strict: boolean): JsonParse {

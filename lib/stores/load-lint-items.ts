@@ -1,11 +1,10 @@
 import path from "node:path";
-import type { LintItem } from "@/lib/hygiene";
 import type { StorePaths } from "./discover";
 import { listEntries, loadAllStores } from "./list-entries";
 import { parseAnyRule, parsePlistRule, parseTextRule, type RuleSource } from "./policy-adapter";
 import { expandHome } from "./home-paths";
 import type { SessionEntrySource } from "./session";
-import type { Entry, StoreInfo } from "./types";
+import type { Entry, ParsedEntry, StoreInfo } from "./types";
 
 /**
  * Every entry of every agent and scope with the rule the engine understood, for the hygiene lint. Ids are
@@ -13,10 +12,10 @@ import type { Entry, StoreInfo } from "./types";
  */
 export async function loadLintItems(
   input: StorePaths & { sessionSource?: SessionEntrySource },
-): Promise<{ items: LintItem[]; stores: StoreInfo[] }> {
+): Promise<{ items: ParsedEntry[]; stores: StoreInfo[] }> {
   const home = path.resolve(input.home);
   const loaded = await loadAllStores(input);
-  const items: LintItem[] = [];
+  const items: ParsedEntry[] = [];
   for (const store of loaded) {
     const source: RuleSource = { scope: store.info.scope, store: store.info.path, base: store.info.base };
     store.located.forEach(({ entry }, i) => {

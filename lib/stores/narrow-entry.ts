@@ -64,13 +64,6 @@ export async function previewNarrowing(
   }
 }
 
-/** The rule a narrowing would write, parsed as the engine sees it (impact previews replay calls through it). */
-export async function narrowedRule(input: NarrowEntryInput): Promise<EntrySpec["rule"] | null> {
-  const { store, located } = await findEntry(input);
-  const plan = planNarrowing(store, located, input.to, path.resolve(input.home));
-  return plan.newSpec.rule ?? null;
-}
-
 /** Replace an entry in place with one the engine proves narrower; refuse with its reason otherwise. */
 export async function narrowEntry(input: NarrowEntryInput): Promise<NarrowResult> {
   if (isSessionEntryId(input.id)) throw new ReadOnlyStoreError("session entries can be revoked, not narrowed");

@@ -1,4 +1,5 @@
 import { InvalidInputError } from "@/lib/errors";
+import { ACTIONS } from "@/lib/policy/types";
 import type { Action } from "./types";
 
 /**
@@ -20,7 +21,6 @@ export type Modifier =
   | { op: "fs-exact"; path: string }
   | { op: "fs-read"; path: string };
 
-export const ACTIONS = ["allow", "ask", "deny"] as const;
 export const isAction = (s: string): s is Action => (ACTIONS as readonly string[]).includes(s);
 
 /** Split on whitespace, honouring double quotes with `\"` and `\\` escapes. */

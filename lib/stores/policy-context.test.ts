@@ -25,7 +25,8 @@ const contextFor = async (agent: "commandcode" | "claude-code", mode: "default" 
   };
 };
 
-describe('seed 002 «disableBypass — "disable" (или true)»: the string form keeps the file valid', () => {
+// The seed passage (002, disableBypass's string form) is quoted in docs/policy.md, conformance fix #1.
+describe('disableBypass: "disable" (the string form) keeps the file valid', () => {
   it("a file using the seed's own example keeps its deny rules, and yolo is evaluated as default", async () => {
     sb.write(
       ".commandcode/settings.json",

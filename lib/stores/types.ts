@@ -1,3 +1,4 @@
+import type { Rule } from "@/lib/policy";
 import type { Action, Agent, Grant, MevedelRuleData, Scope } from "./policy-adapter";
 
 export type { Action, Agent, Grant, MevedelRuleData, Scope };
@@ -88,4 +89,12 @@ export interface EntryLocation {
 export interface LocatedEntry {
   entry: Entry;
   location: EntryLocation;
+}
+
+/** One listed entry with what the engine understood of it (null rule: malformed, or a grant); the lint's input. */
+export interface ParsedEntry {
+  entry: Entry;
+  rule: Rule | null;
+  /** mevedel resource grants, path expanded against home. */
+  grant?: Grant;
 }

@@ -1,3 +1,4 @@
+import "server-only";
 import { requireFreshPasskey } from "@/lib/auth/passkeys";
 import fs from "node:fs";
 import os from "node:os";

@@ -1,6 +1,6 @@
 /** Test fixtures: signed-in sessions as the browser sends them, and actors (the owner, collaborators with grants). */
 import type { Db } from "@/db/client";
-import { PLAIN_COOKIE } from "@/lib/http/cookies";
+import { PLAIN_COOKIE } from "@/lib/auth/cookies";
 import type { Grant, PersonActor } from "@/lib/auth/actor";
 import { createOwnerLoginLink, redeemLoginLink } from "@/lib/auth/login-links";
 

@@ -1,12 +1,7 @@
-import { getOpenedDb, migrationStatus } from "@/db/client";
 import { json, route } from "@/lib/http/route";
-import { VERSION } from "@/lib/version";
+import { serverHealth } from "@/lib/server/health";
 
 export const dynamic = "force-dynamic";
 
 /** Liveness for people and scripts: version, database kind, migrations current. */
-export const GET = route({ access: "public" }, async () => {
-  const opened = await getOpenedDb();
-  const migrations = await migrationStatus(opened.db);
-  return json({ ok: migrations.current, version: VERSION, database: opened.kind, migrations });
-});
+export const GET = route({ access: "public" }, async () => json(await serverHealth()));

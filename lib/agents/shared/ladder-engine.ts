@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import { z } from "zod";
-import type { RememberOption } from "@/db/schema";
+import type { RememberOption } from "@/db/schema/cards";
 import { rememberOffers } from "@/lib/hygiene/remember-offers";
 import { coveringRule } from "@/lib/hygiene/remembering";
 import {

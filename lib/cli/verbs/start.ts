@@ -160,7 +160,20 @@ Environment:
     const preload = path.join(ROOT, PEER_PRELOAD);
     const child = spawn(
       process.execPath,
-      ["--require", preload, NEXT_BIN, "start", "-p", String(env.PORT), "-H", env.COCKPIT_HOST],
+      // keepAliveTimeout above Node's 5 s default: a client that reuses a keep-alive connection just as the server
+      // closes it gets ECONNRESET (seen under load in the e2e suite); 65 s is longer than proxies' usual idle 60 s.
+      [
+        "--require",
+        preload,
+        NEXT_BIN,
+        "start",
+        "-p",
+        String(env.PORT),
+        "-H",
+        env.COCKPIT_HOST,
+        "--keepAliveTimeout",
+        "65000",
+      ],
       {
         cwd: ROOT,
         stdio: ["ignore", "pipe", "inherit"],

@@ -1,5 +1,5 @@
 import { acceptInvite, AcceptInviteInput } from "@/lib/auth/invites";
-import { isHttps, sessionCookie, sessionTokenFrom } from "@/lib/http/cookies";
+import { isHttps, sessionCookie, sessionTokenFrom } from "@/lib/auth/cookies";
 import { clientAddress, inviteThrottle } from "@/lib/http/throttle";
 import { json, route, tooMany } from "@/lib/http/route";
 

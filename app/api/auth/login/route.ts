@@ -2,7 +2,7 @@ import { z } from "zod";
 import { redeemLoginLink } from "@/lib/auth/login-links";
 import { env } from "@/lib/config/env";
 import { clientKey } from "@/lib/http/client-key";
-import { isHttps, sessionCookie, sessionTokenFrom } from "@/lib/http/cookies";
+import { isHttps, sessionCookie, sessionTokenFrom } from "@/lib/auth/cookies";
 import { loginThrottle } from "@/lib/http/throttle";
 import { json, route, tooMany } from "@/lib/http/route";
 

@@ -1,5 +1,5 @@
 import { endSession } from "@/lib/auth/sessions";
-import { clearedSessionCookies, isHttps } from "@/lib/http/cookies";
+import { clearedSessionCookies, isHttps } from "@/lib/auth/cookies";
 import { route } from "@/lib/http/route";
 
 /** Ends the caller's session server-side and clears the cookie. */

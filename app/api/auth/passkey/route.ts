@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { openSession } from "@/lib/auth/sessions";
 import { PasskeyAssertion, verifyPasskeyLogin } from "@/lib/auth/passkeys";
-import { isHttps, sessionCookie, sessionTokenFrom } from "@/lib/http/cookies";
+import { isHttps, sessionCookie, sessionTokenFrom } from "@/lib/auth/cookies";
 import { json, route, tooMany } from "@/lib/http/route";
 import { clientAddress, loginThrottle } from "@/lib/http/throttle";
 

@@ -1,6 +1,6 @@
 import { createOwnerLoginLink } from "@/lib/auth/login-links";
 import { env } from "@/lib/config/env";
-import { publicBaseUrl } from "@/lib/http/base-url";
+import { publicBaseUrl } from "@/lib/config/base-url";
 import { ForbiddenError } from "@/lib/errors";
 import { route } from "@/lib/http/route";
 

@@ -2,7 +2,7 @@ import { seesWorkspace } from "@/lib/auth/access";
 import { subscribeAccessChanges } from "@/lib/auth/access-bus";
 import type { HumanActor } from "@/lib/auth/actor";
 import { actorFromSessionToken } from "@/lib/auth/sessions";
-import { sessionTokenFrom } from "@/lib/http/cookies";
+import { sessionTokenFrom } from "@/lib/auth/cookies";
 import { TooManyRequestsError } from "@/lib/errors";
 import { route } from "@/lib/http/route";
 import { STREAMS_PER_SESSION, takeStreamSlot } from "@/lib/server/stream-slots";

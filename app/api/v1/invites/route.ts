@@ -1,5 +1,5 @@
 import { createInvite, CreateInviteInput, listInvites } from "@/lib/auth/invites";
-import { publicBaseUrl } from "@/lib/http/base-url";
+import { publicBaseUrl } from "@/lib/config/base-url";
 import { json, route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";

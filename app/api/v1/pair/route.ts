@@ -1,5 +1,5 @@
 import { createPairingLink } from "@/lib/auth/login-links";
-import { publicBaseUrl } from "@/lib/http/base-url";
+import { publicBaseUrl } from "@/lib/config/base-url";
 import { json, route } from "@/lib/http/route";
 
 /** "Pair my phone": a single-use, 10-minute link that signs the owner in on another device. */

@@ -1,5 +1,5 @@
 import { json, route } from "@/lib/http/route";
-import { publicBaseUrl } from "@/lib/http/base-url";
+import { publicBaseUrl } from "@/lib/config/base-url";
 import { AdmitCardInput, admitCard } from "@/lib/cards";
 
 export const dynamic = "force-dynamic";

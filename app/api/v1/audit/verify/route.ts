@@ -1,7 +1,7 @@
 import { requireCan } from "@/lib/auth/access";
 import { route } from "@/lib/http/route";
 import { reportLine, verifyAuditOnce } from "@/lib/audit/verify";
-import { takeHeavyWork, VERIFY_LIMIT, workKey } from "@/lib/server/heavy-work";
+import { takeHeavyWork, VERIFY_LIMIT, workKey } from "@/lib/work/heavy-work";
 
 export const dynamic = "force-dynamic";
 

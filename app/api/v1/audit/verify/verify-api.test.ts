@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDb, setServerDb, type OpenedDb } from "@/db/client";
 import { checkpointNow, recordAudit, recordAuditBatch } from "@/lib/audit";
 import { verifyAudit, verifyAuditOnce } from "@/lib/audit/verify";
-import { resetHeavyWork } from "@/lib/server/heavy-work";
+import { resetHeavyWork } from "@/lib/work/heavy-work";
 import * as healthRoute from "@/app/api/health/route";
 import { configureAudit } from "@/lib/audit/config";
 import { LOCAL_CREDENTIAL_ENV } from "@/lib/auth/local-credential";
