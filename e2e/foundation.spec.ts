@@ -42,7 +42,7 @@ test("pages redirect to the login page keeping the page asked for; signing in re
   const anonymous = await playwright.request.newContext({ baseURL });
   const res = await anonymous.get("/api/v1/workspaces");
   expect(res.status()).toBe(401);
-  expect(await res.json()).toEqual({ error: "sign in required" });
+  expect(await res.json()).toEqual({ error: "sign in required", code: "unauthorized" });
   const health = await anonymous.get("/api/health");
   expect(health.status()).toBe(200);
   expect(await health.json()).toMatchObject({ ok: true, database: "embedded", migrations: { current: true } });
