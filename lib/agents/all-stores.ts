@@ -5,7 +5,7 @@
 import path from "node:path";
 import { AppError, EntryNotFoundError } from "@/lib/errors";
 import type { Scope } from "@/lib/policy";
-import { isSessionEntryId, sessionEntryId, type SessionEntryRow } from "@/lib/stores/session";
+import { isSessionEntryId, sessionRowEntry, type SessionEntryRow } from "@/lib/stores/session";
 import type { Entry, StoreInfo } from "@/lib/stores/types";
 import { rulesAgentOf } from "./index";
 import { engineOf, storeAgentIds, storesOf } from "./registry";
@@ -70,21 +70,7 @@ async function sessionListing(
   const entries: Entry[] = [];
   for (const row of rows) {
     if (input.agent && row.agent !== input.agent) continue;
-    const entry: Entry = {
-      id: sessionEntryId(row.id),
-      scope: "session",
-      kind: "rule",
-      agent: row.agent,
-      action: row.action,
-      rule: row.rule,
-      tool: null,
-      specifier: null,
-      store: { path: "database", format: "database", version: "database", valid: true },
-      line: 0,
-      writable: true,
-      agentSessionId: row.agentSessionId,
-      createdAt: row.createdAt,
-    };
+    const entry = sessionRowEntry(row);
     const described = (await engineOf(rulesAgentOf(row.agent))).describeRule(row.rule, row.action);
     if (described.ok) {
       entry.tool = described.value.tool;

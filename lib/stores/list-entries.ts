@@ -2,7 +2,7 @@ import path from "node:path";
 import { discoverStores, type StorePaths } from "./discover";
 import { loadStore, type LoadedStore } from "./load-store";
 import { parseAnyRule, specifierText } from "./policy-adapter";
-import { sessionEntryId, type SessionEntryRow } from "./session";
+import { sessionRowEntry, type SessionEntryRow } from "./session";
 import type { Agent, Entry, Scope, StoreInfo } from "./types";
 
 export interface ListEntriesInput extends StorePaths {
@@ -44,21 +44,7 @@ export async function listEntries(input: ListEntriesInput): Promise<EntryListing
     };
     for (const row of rows) {
       if (input.agent && row.agent !== input.agent) continue;
-      const entry: Entry = {
-        id: sessionEntryId(row.id),
-        scope: "session",
-        kind: "rule",
-        agent: row.agent,
-        action: row.action,
-        rule: row.rule,
-        tool: null,
-        specifier: null,
-        store: { path: "database", format: "database", version: "database", valid: true },
-        line: 0,
-        writable: true,
-        agentSessionId: row.agentSessionId,
-        createdAt: row.createdAt,
-      };
+      const entry = sessionRowEntry(row);
       const source = {
         scope: "session" as const,
         store: `session:${row.agentSessionId}`,

@@ -1,4 +1,4 @@
-import type { Action, Agent } from "./types";
+import type { Action, Agent, Entry } from "./types";
 
 /** One session-scope entry as the database holds it (the table belongs to the cards layer). */
 export interface SessionEntryRow {
@@ -22,3 +22,22 @@ export interface SessionEntrySource {
 export const SESSION_ID_PREFIX = "session:";
 export const sessionEntryId = (rowId: string) => `${SESSION_ID_PREFIX}${rowId}`;
 export const isSessionEntryId = (id: string) => id.startsWith(SESSION_ID_PREFIX);
+
+/** A session row as a listed entry (tool, specifier or malformed are filled in by whoever parses the rule). */
+export function sessionRowEntry(row: SessionEntryRow): Entry {
+  return {
+    id: sessionEntryId(row.id),
+    scope: "session",
+    kind: "rule",
+    agent: row.agent,
+    action: row.action,
+    rule: row.rule,
+    tool: null,
+    specifier: null,
+    store: { path: "database", format: "database", version: "database", valid: true },
+    line: 0,
+    writable: true,
+    agentSessionId: row.agentSessionId,
+    createdAt: row.createdAt,
+  };
+}
