@@ -8,6 +8,15 @@ import type { StorePaths } from "@/lib/stores";
 import { recordEntryChange } from "./audit";
 import { auditWorkspaceFor } from "./context";
 
+/** Who writes, where the request was made and which stores it reads: the same for every audited store write. */
+interface AuditedWriteBy {
+  auditActor: AuditActor;
+  actorName: string;
+  /** The workspace the request names (the row's workspace unless the store is machine-wide). */
+  workspaceId: string;
+  paths: StorePaths;
+}
+
 /**
  * The one way a rule reaches an agent's store file: the agent's own `add` (the file and shape the agent writes),
  * then the `entry.added` audit row with the file's version before and after. The Rules page's add and a card's
@@ -15,12 +24,7 @@ import { auditWorkspaceFor } from "./context";
  */
 export async function addEntryAudited(
   db: Db,
-  args: {
-    auditActor: AuditActor;
-    actorName: string;
-    /** The workspace the request names (the row's workspace unless the store is machine-wide). */
-    workspaceId: string;
-    paths: StorePaths;
+  args: AuditedWriteBy & {
     agent: string;
     scope: "workspace" | "global";
     action: "allow" | "ask" | "deny";
@@ -65,12 +69,7 @@ export async function addEntryAudited(
  */
 export async function revokeEntryAudited(
   db: Db,
-  args: {
-    auditActor: AuditActor;
-    actorName: string;
-    /** The workspace the request names (the row's workspace unless the store is machine-wide). */
-    workspaceId: string;
-    paths: StorePaths;
+  args: AuditedWriteBy & {
     id: string;
     expectedVersion?: string;
     /** Facts for the audit row (the card whose answer is undone). */
