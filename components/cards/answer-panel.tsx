@@ -138,30 +138,15 @@ function FullAnswerPanel({ card, me, onNotice, actionsRef }: Props) {
             or any rule for it would allow far more): allow it once or deny.
           </p>
         )}
-        <details className={`${styles.details} ${styles.feedback}`}>
-          <summary>Deny with a message to the model</summary>
-          <label htmlFor={`feedback-${card.id}`} className="sr-only">
-            Message to the model
-          </label>
-          <textarea
-            id={`feedback-${card.id}`}
-            value={message}
-            onChange={(e) => setMessage(e.target.value)}
-            placeholder="e.g. Use pnpm instead, and don't touch the lockfile."
-            maxLength={5000}
-          />
-        </details>
+        <DenyMessage
+          cardId={card.id}
+          value={message}
+          onChange={setMessage}
+          placeholder="e.g. Use pnpm instead, and don't touch the lockfile."
+        />
       </div>
       <div className={styles.answerBar} data-testid="answer-bar">
-        {offline ? (
-          <p className={styles.offlineReason} role="status" data-testid="answer-offline">
-            <Icon name="wifiOff" size={16} /> {connection.reason}
-          </p>
-        ) : busy ? (
-          <p className={styles.offlineReason} role="status">
-            Sending your answer…
-          </p>
-        ) : null}
+        <AnswerStatus offline={offline} busy={busy} reason={connection.reason} />
         <div className={styles.answerRow}>
           <button type="button" className={styles.deny} onClick={deny} disabled={blocked}>
             {message.trim() ? "Deny with message" : "Deny"}
@@ -202,30 +187,15 @@ function DenyOnlyPanel({ card, me, onNotice, actionsRef, note }: Props & { note:
   return (
     <>
       <div className={styles.remember}>
-        <details className={`${styles.details} ${styles.feedback}`}>
-          <summary>Deny with a message to the model</summary>
-          <label htmlFor={`feedback-${card.id}`} className="sr-only">
-            Message to the model
-          </label>
-          <textarea
-            id={`feedback-${card.id}`}
-            value={message}
-            onChange={(e) => setMessage(e.target.value)}
-            placeholder="e.g. Don't rebuild the image; run the tests instead."
-            maxLength={5000}
-          />
-        </details>
+        <DenyMessage
+          cardId={card.id}
+          value={message}
+          onChange={setMessage}
+          placeholder="e.g. Don't rebuild the image; run the tests instead."
+        />
       </div>
       <div className={styles.answerBar} data-testid="answer-bar">
-        {offline ? (
-          <p className={styles.offlineReason} role="status" data-testid="answer-offline">
-            <Icon name="wifiOff" size={16} /> {connection.reason}
-          </p>
-        ) : busy ? (
-          <p className={styles.offlineReason} role="status">
-            Sending your answer…
-          </p>
-        ) : null}
+        <AnswerStatus offline={offline} busy={busy} reason={connection.reason} />
         <p className={styles.approveElsewhere} data-testid="approve-elsewhere">
           <Icon name="info" size={16} /> {note}
         </p>
@@ -335,4 +305,50 @@ function CoveredWarning({ choice }: { choice: Choice }) {
       ))}
     </div>
   );
+}
+
+/** "Deny with a message to the model": the folded text field both answer panels offer. */
+function DenyMessage({
+  cardId,
+  value,
+  onChange,
+  placeholder,
+}: {
+  cardId: string;
+  value: string;
+  onChange: (value: string) => void;
+  placeholder: string;
+}) {
+  return (
+    <details className={`${styles.details} ${styles.feedback}`}>
+      <summary>Deny with a message to the model</summary>
+      <label htmlFor={`feedback-${cardId}`} className="sr-only">
+        Message to the model
+      </label>
+      <textarea
+        id={`feedback-${cardId}`}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        placeholder={placeholder}
+        maxLength={5000}
+      />
+    </details>
+  );
+}
+
+/** Why the answer buttons are disabled: offline (with the reason) or an answer on its way. */
+function AnswerStatus({ offline, busy, reason }: { offline: boolean; busy: boolean; reason?: string }) {
+  if (offline)
+    return (
+      <p className={styles.offlineReason} role="status" data-testid="answer-offline">
+        <Icon name="wifiOff" size={16} /> {reason}
+      </p>
+    );
+  if (busy)
+    return (
+      <p className={styles.offlineReason} role="status">
+        Sending your answer…
+      </p>
+    );
+  return null;
 }
