@@ -97,7 +97,7 @@ async function run(suite) {
     cpu += step.cpu;
   }
   const output = Buffer.concat(chunks).toString("utf8");
-  const result = { name: suite.name, ok, seconds: seconds(t), cpu: Math.round(cpu) };
+  const result = { name: suite.name, ok, seconds: seconds(t), cpu: Math.round(cpu), output };
   const tail = output.endsWith("\n") ? "" : "\n";
   const head = `${ok ? "ok" : "FAILED"} in ${result.seconds} s (CPU ${result.cpu} s)`;
   process.stdout.write(`\n=== ${suite.name}: ${head}\n${output}${tail}`);
@@ -126,5 +126,24 @@ process.stdout.write(
 for (const r of results)
   process.stdout.write(`${r.ok ? "ok  " : "FAIL"}  ${r.name} (${r.seconds} s, CPU ${r.cpu} s)\n`);
 const failed = results.filter((r) => !r.ok).length;
+// CI keeps only the end of the log: the lines that say what failed are repeated here, after everything else.
+for (const r of results.filter((x) => !x.ok)) process.stdout.write(`\n=== why ${r.name} failed\n${digest(r.output)}\n`);
 process.stdout.write(`suites: ${results.length - failed} passed, ${failed} failed\n`);
+
+/**
+ * The failure lines of one suite's output: Playwright's numbered failures and ✘ lines, vitest's FAIL and
+ * AssertionError lines, error messages and the source line they point at; at most 80 lines.
+ */
+function digest(output) {
+  const lines = output.split("\n");
+  const keep = new Set();
+  const failure =
+    /✘|^\s*\d+\) \[|FAIL |Error:|Error |expect\(|Expected|Received|Timeout|timed out|^\s*>\s*\d+ \||^\s*at .*\.(spec|test)\.ts/;
+  lines.forEach((line, i) => {
+    if (failure.test(line)) keep.add(i);
+  });
+  const picked = [...keep].sort((a, b) => a - b).map((i) => lines[i].slice(0, 240));
+  if (!picked.length) return lines.slice(-40).join("\n");
+  return picked.slice(0, 80).join("\n") + (picked.length > 80 ? `\n… ${picked.length - 80} more lines above` : "");
+}
 process.exit(failed ? 1 : 0);
