@@ -12,7 +12,7 @@ import { PasskeyAssertion, requireFreshPasskey, verifyApprovalAssertion } from "
 import { addSessionEntry } from "@/lib/session-entries/session-entries";
 import { publishCardChange } from "./bus";
 import { coalesceSiblings } from "./coalesce-siblings";
-import { getCard, getCardRow } from "./get-card";
+import { getCardRow, getCardUnchecked } from "./get-card";
 import { allowFromCockpit, rulesAgentOf, type StoreAgent } from "@/lib/agents";
 import { engineOf } from "@/lib/agents/registry";
 import { addEntryAudited } from "@/lib/entries/write-entry";
@@ -97,7 +97,7 @@ export async function settleCard({
   publishCardChange({ type: "resolved", cardId, workspaceId: card.workspaceId, status: won.status });
   const { ruleCreated, ruleNotSaved } = await writeRememberedRule(answer, settlement);
   const coalesced = ruleCreated ? await settleSiblings(answer, settlement) : [];
-  return { card: await getCard(db, { cardId }), ruleNotSaved, coalesced };
+  return { card: await getCardUnchecked(db, cardId), ruleNotSaved, coalesced };
 }
 
 /**
@@ -116,7 +116,7 @@ async function loadAnswerableCard(
   const role = requireCan(actor, "card.answer", card.workspaceId);
   if (card.status !== "pending") throw await conflictFor(db, card);
   if (input.hash !== card.hash)
-    throw new ConflictError("the card changed; reload", { card: await getCard(db, { cardId }) });
+    throw new ConflictError("the card changed; reload", { card: await getCardUnchecked(db, cardId) });
   // An agent whose hook cannot approve (it ignores a hook's allow): an allow here would approve nothing.
   const allowable = allowFromCockpit(card.agent);
   if (input.outcome === "allow" && !allowable.ok) throw new UnprocessableError(allowable.note);
