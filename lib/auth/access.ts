@@ -18,6 +18,8 @@ export const PERMISSIONS = {
   "entry.revoke": "admin",
   "entry.narrow": "admin",
   "entry.add": "admin",
+  /** The CLI reports a store edit it made itself, for its audit row (lib/entries/record-cli-write.ts): writes no file. */
+  "entry.record_cli_write": "owner",
   "session.release": "admin",
   "webhook.manage": "admin",
   "agent_token.manage": "admin",
