@@ -48,36 +48,15 @@ const NOT_YET_MOVED = new Set<string>([
   "lib/hygiene/remembering.ts",
   "lib/hygiene/shadow.ts",
   "lib/notify/send-test.ts",
-  "lib/policy/basis.ts",
-  "lib/policy/call.ts",
-  "lib/policy/context.ts",
-  "lib/policy/decide-claude-code.ts",
-  "lib/policy/decide-mevedel.ts",
-  "lib/policy/decide.ts",
-  "lib/policy/match.ts",
-  "lib/policy/mevedel-rules.ts",
-  "lib/policy/modes.ts",
-  "lib/policy/paths.ts",
-  "lib/policy/remember.ts",
-  "lib/policy/rule-parse.ts",
-  "lib/policy/sensitive.ts",
-  "lib/policy/tool-wide.ts",
-  "lib/policy/tools.ts",
   "lib/stores/add-entry.ts",
   "lib/stores/discover.ts",
   "lib/stores/list-entries.ts",
-  "lib/stores/load-policy-inputs.ts",
-  "lib/stores/policy-adapter.ts",
-  "lib/stores/policy-context.ts",
   "lib/stores/suggest-narrowings.ts",
   "components/audit/audit-view.tsx",
   "components/cards/empty-state.tsx",
   "components/rules/store-group.tsx",
   "components/settings/agent-tokens.tsx",
 ]);
-
-/** Agent files that name another agent's lib/policy dialect until the dialects move into the agents' folders. */
-const BORROWED_DIALECT = new Set<string>(["lib/agents/cursor/decide.ts"]);
 
 function* sources(rel: string): Generator<string> {
   const full = path.join(ROOT, rel);
@@ -130,14 +109,14 @@ describe("only an agent's own folder names it", () => {
     for (const id of IDS) {
       for (const rel of sources(`${AGENTS_DIR}/${id}`)) {
         const others = [...named(rel, IDS)].filter((n) => n !== id);
-        if (others.length && !BORROWED_DIALECT.has(rel)) offenders.push(`${rel}: ${others.join(", ")}`);
+        if (others.length) offenders.push(`${rel}: ${others.join(", ")}`);
       }
     }
     expect(offenders).toEqual([]);
   });
 
   it("the files still being moved all still name an agent (the list only shrinks)", () => {
-    const done = [...NOT_YET_MOVED, ...BORROWED_DIALECT].filter((rel) => named(rel, IDS).size === 0);
+    const done = [...NOT_YET_MOVED].filter((rel) => named(rel, IDS).size === 0);
     expect(done).toEqual([]);
   });
 });

@@ -25,6 +25,8 @@ export const PERMISSIONS = {
   "settings.manage": "admin",
   "workspace.manage": "admin",
   "workspace.settings": "admin",
+  /** `cockpit login-link` with the local credential (not the developer credential): the owner's own sign-in. */
+  "owner.login_link": "owner",
   "owner.pair": "owner",
 } as const satisfies Record<string, Role>;
 export type Permission = keyof typeof PERMISSIONS;

@@ -4,6 +4,7 @@
  * command or a generated path — it will never be used again, and it makes the list unreadable.
  */
 import path from "node:path";
+import { dialectOf } from "@/lib/agents/dialects";
 import { formatRule, type Grant, type Rule } from "@/lib/policy";
 import { ruleGlob } from "@/lib/policy/paths";
 import { ARBITRARY_CODE } from "@/lib/policy/shell/classify";
@@ -76,7 +77,7 @@ function editReach(rule: Rule, input: LintInput): string | null {
   if (!EDIT_TOOLS.has(rule.tool.toLowerCase()) || rule.specifier?.kind !== "path") return null;
   const ws = path.resolve(input.workspace);
   const env = { workspaceRoot: ws, cwd: ws, home: path.resolve(input.home) };
-  const glob = ruleGlob(rule.specifier.pattern, rule.agent, rule.source, env, true);
+  const glob = ruleGlob(rule.specifier.pattern, dialectOf(rule.agent), rule.source, env, true);
   if (!glob.includes("**") || !glob.startsWith("/")) return null;
   const base = globBase(glob);
   if (inside(base, ws)) return null;
@@ -146,7 +147,7 @@ function suggestion(rule: Rule): string | null {
   if (rule.agent === "mevedel") return `("Bash" :pattern "${sub} *" :action allow)`;
   return formatRule(
     { tool: "Shell", specifier: { kind: "shell", pattern: `${sub}:*`, dialect: "prefix" } },
-    rule.agent,
+    dialectOf(rule.agent),
   );
 }
 

@@ -2,6 +2,7 @@
  * ineffective: entries the agent accepts (the file loads) but never consults, each with the reason from the
  * agent's documented semantics (docs/policy.md).
  */
+import { dialectOf } from "@/lib/agents/dialects";
 import { canonicalTool, type Rule } from "@/lib/policy";
 import { ignoredByAgent } from "@/lib/policy/match";
 import { quote } from "./describe";
@@ -31,7 +32,7 @@ export function findIneffective(items: LintItem[]): Finding[] {
     }
     const r = it.rule;
     if (!r) continue;
-    if (ignoredByAgent(r))
+    if (ignoredByAgent(r, dialectOf(r.agent)))
       push(
         it,
         `Claude Code accepts ${r.tool}(path) but never consults it; path rules for writes are spelled Edit(path)`,
