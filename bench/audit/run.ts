@@ -4,7 +4,7 @@
 //      DATABASE_URL=postgres://… npx tsx --conditions=react-server bench/audit/run.ts   (PGlite, then PostgreSQL — that database is wiped
 //      first — one after the other, printed side by side)
 // Env: BENCH_N (events to generate), BENCH_REPS (query repetitions, default 30), BENCH_DB=embedded|postgres (only
-// that one).
+// that one), BENCH_REUSE=1 (PostgreSQL: measure again on the rows an earlier run left).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -115,7 +115,9 @@ const event = (i: number): AuditEvent => ({
 async function measure(): Promise<Record<string, string>> {
   const keyDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-audit-"));
   configureAudit({ keyDir });
-  await reset();
+  // BENCH_REUSE=1 (PostgreSQL): keep a database an earlier run filled with at least BENCH_N events and measure again.
+  const reuse = process.env.BENCH_REUSE === "1" && kind === "postgres";
+  if (!reuse) await reset();
   const opened =
     kind === "postgres" && url
       ? await openDb({ kind: "postgres", url })
@@ -123,7 +125,9 @@ async function measure(): Promise<Record<string, string>> {
   const db = opened.db;
   const results: Record<string, string> = {};
   try {
-    await generate(db);
+    const have = reuse ? Number(rows(await db.execute(sql`select count(*)::int as n from audit_events`))[0]!.n) : 0;
+    if (have >= N) log(`reusing ${have} events`);
+    else await generate(db);
     const page = (q: Record<string, string>) => () => listAuditEvents(db, OWNER, AuditPageQuery.parse(q));
     const show = (name: string, r: { p50: number; p95: number }) => {
       results[name] = `p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms`;
