@@ -11,7 +11,7 @@ import { info as cursor } from "./cursor/info";
 import { info as gemini } from "./gemini/info";
 import { info as mevedel } from "./mevedel/info";
 import { info as simulator } from "./simulator/info";
-import type { AgentInfo } from "./info";
+import type { AgentInfo, RuleTraits } from "./info";
 
 export const AGENT_LIST = [claudeCode, commandCode, mevedel, codex, gemini, cursor, simulator] as const;
 
@@ -63,4 +63,14 @@ export function allowFromCockpit(id: string): { ok: true } | { ok: false; note: 
   };
 }
 
-export type { AgentInfo } from "./info";
+const DENY_FIRST: RuleTraits = { precedence: "deny-first" };
+const TRAITS = new Map(
+  (AGENT_LIST as readonly AgentInfo[]).flatMap((a) => (a.ruleTraits ? [[a.id, a.ruleTraits] as const] : [])),
+);
+
+/** How the hygiene lint reads this agent's rules (deny-first, nothing special, when the catalogue says nothing). */
+export function ruleTraitsOf(id: string): RuleTraits {
+  return TRAITS.get(id) ?? DENY_FIRST;
+}
+
+export type { AgentInfo, RuleTraits } from "./info";

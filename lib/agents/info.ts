@@ -43,4 +43,37 @@ export interface AgentInfo {
   readonly approveNote?: string;
   /** Warnings every card of this agent carries (lib/cards-client/warnings.ts names them for people). */
   readonly cardWarnings?: readonly string[];
+  /** How the rule-hygiene lint (lib/hygiene) reads its rules, for agents whose settings files lib/stores reads. */
+  readonly ruleTraits?: RuleTraits;
+}
+
+/**
+ * The facts of an agent's documented rule semantics the hygiene lint needs (docs/policy.md): which rule wins, what
+ * a rule's text is relative to, which rules are never consulted. Absent fields: the agent has no such rule.
+ */
+export interface RuleTraits {
+  /**
+   * How its rules combine. `deny-first`: every deny, then every ask, is checked before any allow, whatever file holds
+   * them. `buckets`: each bucket (session; workspace and global together) is resolved on its own, a specifier rule
+   * outranking a generic one, then deny > ask > allow; a deny in any bucket is absolute, and allow and ask are
+   * resolved innermost bucket (session) first.
+   */
+  readonly precedence: "deny-first" | "buckets";
+  /** Its rules may also be written as Lisp forms (`("Bash" :pattern "git log *")`), besides `Tool(spec)` text. */
+  readonly ruleForms?: boolean;
+  /** A path rule's `/x` is relative to its settings file's folder: the same text means other paths in other files. */
+  readonly slashFromStoreFolder?: boolean;
+  /** Tools it allows before any rule is read (canonical names): rules on them are never consulted. */
+  readonly alwaysAllowedTools?: readonly string[];
+  /** Of those, tools whose deny and ask rules it does consult. */
+  readonly denyAskConsulted?: readonly string[];
+  /** The finding about a deny or ask on an always-allowed tool names the agent (its own docs say so). */
+  readonly alwaysAllowedCited?: boolean;
+  /** `:*` is its prefix wildcard, meaningful only at the end of a shell pattern. */
+  readonly colonStarSuffix?: boolean;
+  /**
+   * The reusable allow the lint suggests for a one-off shell command, `{}` standing for the program and its
+   * sub-command; absent: its `Shell` rule with a `{}:*` prefix pattern, in its own words.
+   */
+  readonly shellFamilyAllow?: string;
 }

@@ -2,6 +2,7 @@
  * "When remembering": before "always allow" appends a rule, find an existing allow that already covers it,
  * so the card can warn and offer that rule instead of growing the list.
  */
+import { ruleTraitsOf } from "@/lib/agents";
 import { isNarrower, type Agent, type Rule, type RuleSource } from "@/lib/policy";
 import { parseMevedelRuleText, parseRule } from "@/lib/policy";
 import { quote, where } from "./describe";
@@ -17,7 +18,7 @@ export interface CoveringAllow {
 
 function parseNew(text: string, agent: Agent, source: RuleSource): Rule | null {
   const parsed =
-    agent === "mevedel" && text.trim().startsWith("(")
+    ruleTraitsOf(agent).ruleForms && text.trim().startsWith("(")
       ? parseMevedelRuleText(text, source)
       : parseRule(text, "allow", { agent, source });
   return parsed.ok ? parsed.value : null;

@@ -13,4 +13,12 @@ export const info = {
   ],
   ruleExample: "Shell(git status:*)",
   narrowHelp: "allow | ask | deny, or the new rule text, e.g. 'Shell(git status:*)'",
+  ruleTraits: {
+    precedence: "deny-first",
+    slashFromStoreFolder: true,
+    alwaysAllowedTools: ["AskUserQuestion", "Agent", "RunCommand"],
+    // It documents deny and ask rules on subagents (`Agent(Explore)`).
+    denyAskConsulted: ["Agent"],
+    colonStarSuffix: true,
+  },
 } as const satisfies AgentInfo;

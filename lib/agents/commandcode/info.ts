@@ -15,4 +15,10 @@ export const info = {
   ],
   ruleExample: "Shell(git status:*)",
   narrowHelp: "allow | ask | deny, or the new rule text, e.g. 'Shell(git status:*)'",
+  ruleTraits: {
+    precedence: "deny-first",
+    alwaysAllowedTools: ["AskUserQuestion", "Agent", "RunCommand"],
+    alwaysAllowedCited: true,
+    colonStarSuffix: true,
+  },
 } as const satisfies AgentInfo;

@@ -12,4 +12,9 @@ export const info = {
     allow|ask|deny  pattern:"V"  path:P  domain:D  name:N       (rules)
     exact  read  path:P                                         (resource grants)
     network:off  drop-fs:P  fs-exact:P  fs-read:P               (profiles)`,
+  ruleTraits: {
+    precedence: "buckets",
+    ruleForms: true,
+    shellFamilyAllow: '("Bash" :pattern "{} *" :action allow)',
+  },
 } as const satisfies AgentInfo;
