@@ -73,4 +73,4 @@ export function ruleTraitsOf(id: string): RuleTraits {
   return TRAITS.get(id) ?? DENY_FIRST;
 }
 
-export type { AgentInfo, RuleTraits } from "./info";
+export type { AgentInfo, RuleTraits, SettingsFile } from "./info";

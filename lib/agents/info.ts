@@ -27,6 +27,11 @@ export interface AgentInfo {
     readonly note: string;
     readonly scopes: readonly ("workspace" | "global")[];
   }[];
+  /**
+   * Its settings files, which lib/stores finds, reads and edits in place (the settings-file stores), in the order they
+   * are listed: workspace files first, then global, then managed.
+   */
+  readonly settingsFiles?: readonly SettingsFile[];
   /** The files (or folders) in a workspace that show it uses this agent, relative to the workspace. */
   readonly workspaceFiles?: readonly string[];
   /** An example rule in the agent's own words, for the add-rule form and `cockpit add --help`. */
@@ -45,6 +50,20 @@ export interface AgentInfo {
   readonly cardWarnings?: readonly string[];
   /** How the rule-hygiene lint (lib/hygiene) reads its rules, for agents whose settings files lib/stores reads. */
   readonly ruleTraits?: RuleTraits;
+}
+
+/** One settings file of an agent (`AgentInfo.settingsFiles`). */
+export interface SettingsFile {
+  /**
+   * Relative to the workspace (`workspace` scope) or the home folder (`global`); a managed file's absolute default
+   * path (read-only; `COCKPIT_MANAGED_SETTINGS` overrides it).
+   */
+  readonly path: string;
+  readonly scope: "workspace" | "global" | "managed";
+  /** How lib/stores reads and edits it. */
+  readonly format: "claude-json" | "commandcode-json" | "mevedel-plist";
+  /** What a rule's `/x` is relative to: the workspace (default) or this file's folder. */
+  readonly base?: "workspace" | "folder";
 }
 
 /**

@@ -4,6 +4,12 @@ export const info = {
   id: "claude-code",
   label: "Claude Code",
   hasStores: true,
+  settingsFiles: [
+    { path: ".claude/settings.json", scope: "workspace", format: "claude-json" },
+    { path: ".claude/settings.local.json", scope: "workspace", format: "claude-json" },
+    { path: ".claude/settings.json", scope: "global", format: "claude-json", base: "folder" },
+    { path: "/etc/claude-code/managed-settings.json", scope: "managed", format: "claude-json", base: "folder" },
+  ],
   workspaceFiles: [".claude/settings.json", ".claude/settings.local.json"],
   hasConnector: true,
   modeLabel: "permission mode (default, acceptEdits, plan, bypassPermissions, dontAsk)",

@@ -4,6 +4,11 @@ export const info = {
   id: "commandcode",
   label: "Command Code",
   hasStores: true,
+  settingsFiles: [
+    { path: ".commandcode/settings.json", scope: "workspace", format: "commandcode-json" },
+    { path: ".commandcode/settings.local.json", scope: "workspace", format: "commandcode-json" },
+    { path: ".commandcode/settings.json", scope: "global", format: "commandcode-json" },
+  ],
   workspaceFiles: [".commandcode/settings.json", ".commandcode/settings.local.json"],
   hasConnector: true,
   // Its hook docs never say a hook's allow skips Command Code's own prompt (docs/agents.md).

@@ -4,6 +4,10 @@ export const info = {
   id: "mevedel",
   label: "mevedel",
   hasStores: true,
+  settingsFiles: [
+    { path: ".mevedel/permissions.el", scope: "workspace", format: "mevedel-plist" },
+    { path: ".mevedel/permissions.el", scope: "global", format: "mevedel-plist" },
+  ],
   workspaceFiles: [".mevedel/permissions.el"],
   hasConnector: false,
   modeLabel: "mode (ask, edits, full-auto)",
