@@ -31,6 +31,12 @@ export const CONNECTOR_AGENTS = AGENT_LIST.filter((a) => a.hasConnector).map(
   (a) => a.id,
 ) as unknown as NonEmpty<ConnectorAgent>;
 
+/**
+ * The agent examples and samples show (`connect` on the empty Cards page, a test notification's card): the
+ * catalogue's first agent with a connector.
+ */
+export const EXAMPLE_AGENT: AgentInfo = AGENT_LIST.find((a) => a.hasConnector)!;
+
 export function isAgentId(id: string): id is AgentId {
   return AGENT_LIST.some((a) => a.id === id);
 }

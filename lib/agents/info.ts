@@ -32,6 +32,8 @@ export interface AgentInfo {
    * are listed: workspace files first, then global, then managed.
    */
   readonly settingsFiles?: readonly SettingsFile[];
+  /** Its store formats' names for people (the tag on the Rules page's store heading), by `StoreInfo.format`. */
+  readonly formatLabels?: Readonly<Record<string, string>>;
   /** The files (or folders) in a workspace that show it uses this agent, relative to the workspace. */
   readonly workspaceFiles?: readonly string[];
   /** An example rule in the agent's own words, for the add-rule form and `cockpit add --help`. */

@@ -16,7 +16,10 @@ export interface AddEntryInput extends StorePaths {
   agent: Agent;
   scope: "workspace" | "global";
   action: Action;
-  /** Rule text (`Shell(git status:*)`); for a plist store also a form `("Bash" :pattern "…")` or a grant `(:path "…" :access read)`. */
+  /**
+   * Rule text (`Shell(git status:*)`); for a plist store also a form `("Bash" :pattern "…")` or a grant
+   * `(:path "…" :access read)`.
+   */
   rule: string;
   /** `settings.json` or `settings.local.json` (JSON agents; default the local file for workspace scope). */
   file?: string;

@@ -10,6 +10,7 @@ export const info = {
     { path: ".claude/settings.json", scope: "global", format: "claude-json", base: "folder" },
     { path: "/etc/claude-code/managed-settings.json", scope: "managed", format: "claude-json", base: "folder" },
   ],
+  formatLabels: { "claude-json": "Claude Code JSON" },
   workspaceFiles: [".claude/settings.json", ".claude/settings.local.json"],
   hasConnector: true,
   modeLabel: "permission mode (default, acceptEdits, plan, bypassPermissions, dontAsk)",

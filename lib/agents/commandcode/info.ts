@@ -9,6 +9,7 @@ export const info = {
     { path: ".commandcode/settings.local.json", scope: "workspace", format: "commandcode-json" },
     { path: ".commandcode/settings.json", scope: "global", format: "commandcode-json" },
   ],
+  formatLabels: { "commandcode-json": "Command Code JSONC" },
   workspaceFiles: [".commandcode/settings.json", ".commandcode/settings.local.json"],
   hasConnector: true,
   // Its hook docs never say a hook's allow skips Command Code's own prompt (docs/agents.md).

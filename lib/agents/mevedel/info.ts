@@ -8,6 +8,7 @@ export const info = {
     { path: ".mevedel/permissions.el", scope: "workspace", format: "mevedel-plist" },
     { path: ".mevedel/permissions.el", scope: "global", format: "mevedel-plist" },
   ],
+  formatLabels: { "mevedel-plist": "mevedel plist" },
   workspaceFiles: [".mevedel/permissions.el"],
   hasConnector: false,
   modeLabel: "mode (ask, edits, full-auto)",
