@@ -37,6 +37,9 @@ export const CONNECTOR_AGENTS = AGENT_LIST.filter((a) => a.hasConnector).map(
  */
 export const EXAMPLE_AGENT: AgentInfo = AGENT_LIST.find((a) => a.hasConnector)!;
 
+/** The stand-in for demos (`demo: true`): the agent `cockpit simulate` plays unless its script names another. */
+export const DEMO_AGENT: AgentInfo = AGENT_LIST.find((a: AgentInfo) => a.demo)!;
+
 export function isAgentId(id: string): id is AgentId {
   return AGENT_LIST.some((a) => a.id === id);
 }

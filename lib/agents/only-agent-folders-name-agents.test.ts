@@ -38,8 +38,6 @@ const OTHER_MEANINGS: { file: string; id: string; why: string }[] = [
 const NOT_YET_MOVED = new Set<string>([
   "lib/audit/import.ts",
   "lib/cli/verbs/audit.ts",
-  "lib/cli/verbs/demo.ts",
-  "lib/cli/verbs/simulate.ts",
   "lib/policy/basis.ts",
   "lib/policy/call.ts",
   "lib/policy/context.ts",
