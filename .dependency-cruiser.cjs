@@ -15,10 +15,11 @@ const LAYERS = [
     name: "foundations",
     path: "^lib/(errors|text|sexp|config)/|^lib/version\\.ts$|^lib/agents/(index|info)\\.ts$|^lib/agents/[^/]+/info\\.ts$",
   },
-  { name: "engine", path: "^lib/policy/" },
+  // The engine, and the agents' dialects it is handed (pure data each agent defines in its folder).
+  { name: "engine", path: "^lib/policy/|^lib/agents/(dialects\\.ts$|[^/]+/dialect\\.ts$)" },
   { name: "store files", path: "^lib/stores/" },
   { name: "lint", path: "^lib/hygiene/" },
-  { name: "agents", path: "^lib/agents/(?!(index|info)\\.ts$|[^/]+/info\\.ts$)" },
+  { name: "agents", path: "^lib/agents/(?!(index|info|dialects)\\.ts$|[^/]+/(info|dialect)\\.ts$)" },
   { name: "decision pipeline", path: "^lib/policy-runtime/" },
   { name: "data", path: "^db/" },
   { name: "access model", path: "^lib/auth/(actor|access)\\.ts$|^lib/work/" },
@@ -101,9 +102,10 @@ module.exports = {
     {
       name: "policy-is-pure",
       severity: "error",
-      comment: "lib/policy decides from data handed to it: no I/O, no database, no stores, no framework.",
+      comment:
+        "lib/policy decides from data handed to it, and the agents' dialects are that data: no I/O, no database, no stores, no framework.",
       from: {
-        path: "^lib/policy/",
+        path: ["^lib/policy/", "^lib/agents/dialects\\.ts$", "^lib/agents/[^/]+/dialect\\.ts$"],
         pathNot: ["\\.test\\.ts$"],
       },
       to: {

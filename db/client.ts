@@ -43,6 +43,19 @@ function template(dataDir: string | undefined): Blob | undefined {
   }
 }
 
+/**
+ * COCKPIT_PGLITE_SHARED_BUFFERS (e.g. `8MB`): the embedded database's shared_buffers, PostgreSQL's default
+ * (128MB) when unset. PGlite clears that memory at every start: the test runner, which opens a database per test
+ * file, sets 8MB and halves the CPU each start costs. A value PostgreSQL would not read is refused, not ignored.
+ */
+function sharedBuffers(): string[] {
+  const value = process.env.COCKPIT_PGLITE_SHARED_BUFFERS;
+  if (!value) return [];
+  if (!/^[1-9]\d{0,6}(kB|MB|GB)$/.test(value))
+    throw new Error(`COCKPIT_PGLITE_SHARED_BUFFERS must be a size such as 8MB or 512kB, not ${JSON.stringify(value)}`);
+  return ["-c", `shared_buffers=${value}`];
+}
+
 /** Opens a database and applies pending migrations. Tests call this directly for isolated instances. */
 export async function openDb(options: OpenOptions): Promise<OpenedDb> {
   if (options.kind === "postgres") {
@@ -66,6 +79,7 @@ export async function openDb(options: OpenOptions): Promise<OpenedDb> {
     dataDir: options.dataDir,
     extensions: { pg_trgm },
     loadDataDir: template(options.dataDir),
+    startParams: [...PGlite.defaultStartParams, ...sharedBuffers()],
   });
   await client.waitReady;
   const db = drizzle({ client, schema, casing: "snake_case" }) as unknown as Db;

@@ -135,7 +135,8 @@ process.stdout.write(`suites: ${results.length - failed} passed, ${failed} faile
  * AssertionError lines, error messages and the source line they point at; at most 80 lines.
  */
 function digest(output) {
-  const lines = output.split("\n");
+  // eslint-disable-next-line no-control-regex
+  const lines = output.replace(/\x1b\[[0-9;]*m/g, "").split("\n");
   const keep = new Set();
   const failure =
     /✘|^\s*\d+\) \[|FAIL |Error:|Error |expect\(|Expected|Received|Timeout|timed out|^\s*>\s*\d+ \||^\s*at .*\.(spec|test)\.ts/;

@@ -2,6 +2,7 @@
 // vs node-casbin on an equivalent rule set: 1,000 prefix/glob command rules and 1,000 path rules.
 // Every engine must give the same allow / not-allow answer on every sample call (checked before timing).
 // Run: npx tsx bench/decide/run.ts (after the rule-count table) or npx tsx bench/decide/run.ts --peers
+import { dialectOf } from "../../lib/agents/dialects";
 import * as cedar from "@cedar-policy/cedar-wasm/nodejs";
 import { createRequire } from "node:module";
 import { newEnforcer, newModelFromString, StringAdapter } from "casbin";
@@ -142,12 +143,12 @@ async function casbinEngine(rules: Spec[]) {
 function oursEngine(rules: Spec[], cold: boolean, shell: ShellParser) {
   const parsed: Rule[] = rules.map((r) => {
     const text = r.kind === "command" ? `Shell(${r.ours})` : `Edit(${r.ours})`;
-    const p = parseRule(text, r.effect, { agent: "commandcode", source: SOURCE });
+    const p = parseRule(text, r.effect, { dialect: dialectOf("commandcode"), source: SOURCE });
     if (!p.ok) throw new Error(`ours: ${text}: ${JSON.stringify(p)}`);
     return p.value;
   });
   const ctx: PolicyContext = {
-    agent: "commandcode",
+    dialect: dialectOf("commandcode"),
     mode: "default",
     workspaceRoot: "/w",
     home: "/home/u",

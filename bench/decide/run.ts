@@ -1,6 +1,7 @@
 // Decision latency of the policy engine: p50/p99 µs per decision and decisions/s, by rule count,
 // for file calls and shell calls (cached and cold shell parse), then the same-run comparison with Cedar and
 // node-casbin (peers.ts). Run: npx tsx bench/decide/run.ts  (only the peer table: --peers)
+import { dialectOf } from "../../lib/agents/dialects";
 import {
   decide,
   parseRule,
@@ -28,7 +29,7 @@ function makeRules(n: number): Rule[] {
   const out: Rule[] = [];
   for (let i = 0; i < n; i++) {
     const [tpl, action] = TEMPLATES[i % TEMPLATES.length];
-    const r = parseRule(tpl.replace("{i}", String(i)), action, { agent: "commandcode", source: SOURCE });
+    const r = parseRule(tpl.replace("{i}", String(i)), action, { dialect: dialectOf("commandcode"), source: SOURCE });
     if (r.ok) out.push(r.value);
   }
   return out;
@@ -79,7 +80,7 @@ async function byRuleCount(shell: ShellParser) {
   const builds: string[] = [];
   for (const n of [10, 100, 1_000, 10_000]) {
     const ctx: PolicyContext = {
-      agent: "commandcode",
+      dialect: dialectOf("commandcode"),
       mode: "default",
       workspaceRoot: "/w",
       home: "/home/u",

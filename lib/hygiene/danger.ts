@@ -5,6 +5,7 @@
  */
 import path from "node:path";
 import { ruleTraitsOf } from "@/lib/agents";
+import { dialectOf } from "@/lib/agents/dialects";
 import { formatRule, type Grant, type Rule } from "@/lib/policy";
 import { ruleGlob } from "@/lib/policy/paths";
 import { ARBITRARY_CODE } from "@/lib/policy/shell/classify";
@@ -77,7 +78,7 @@ function editReach(rule: Rule, input: LintInput): string | null {
   if (!EDIT_TOOLS.has(rule.tool.toLowerCase()) || rule.specifier?.kind !== "path") return null;
   const ws = path.resolve(input.workspace);
   const env = { workspaceRoot: ws, cwd: ws, home: path.resolve(input.home) };
-  const glob = ruleGlob(rule.specifier.pattern, rule.agent, rule.source, env, true);
+  const glob = ruleGlob(rule.specifier.pattern, dialectOf(rule.agent), rule.source, env, true);
   if (!glob.includes("**") || !glob.startsWith("/")) return null;
   const base = globBase(glob);
   if (inside(base, ws)) return null;
@@ -148,7 +149,7 @@ function suggestion(rule: Rule): string | null {
   if (family) return family.replace("{}", () => sub);
   return formatRule(
     { tool: "Shell", specifier: { kind: "shell", pattern: `${sub}:*`, dialect: "prefix" } },
-    rule.agent,
+    dialectOf(rule.agent),
   );
 }
 

@@ -3,6 +3,7 @@
  * agent's documented semantics (docs/policy.md).
  */
 import { agentLabel, ruleTraitsOf } from "@/lib/agents";
+import { dialectOf } from "@/lib/agents/dialects";
 import { canonicalTool } from "@/lib/policy";
 import { ignoredByAgent } from "@/lib/policy/match";
 import { quote } from "./describe";
@@ -30,7 +31,7 @@ export function findIneffective(items: LintItem[]): Finding[] {
     if (!r) continue;
     const traits = ruleTraitsOf(r.agent);
     const tool = canonicalTool(r.tool);
-    if (ignoredByAgent(r))
+    if (ignoredByAgent(r, dialectOf(r.agent)))
       push(
         it,
         `Claude Code accepts ${r.tool}(path) but never consults it; path rules for writes are spelled Edit(path)`,

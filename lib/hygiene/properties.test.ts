@@ -1,3 +1,4 @@
+import { dialectOf } from "@/lib/agents/dialects";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { decide, type Action, type Agent, type Mode, type PolicyContext, type Rule, type ToolCall } from "@/lib/policy";
@@ -206,7 +207,7 @@ function context(agent: Agent, items: LintItem[], mode: Mode): PolicyContext {
     STORE_ORDER.indexOf(it.entry.store.path.endsWith(".local.json") ? "local" : (it.entry.scope as Where));
   const files = items.filter((it) => it.rule && it.entry.scope !== "session").sort((a, b) => order(a) - order(b));
   return {
-    agent,
+    dialect: dialectOf(agent),
     mode,
     workspaceRoot: WS,
     home: HOME,

@@ -2,23 +2,24 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { rememberChoices, withSuggestions, type PolicyContext, type ToolCall } from "@/lib/policy";
 import { loadShellParser } from "@/lib/agents/shared/shell-parser";
 import { parseAnyRule } from "@/lib/stores/policy-adapter";
-import { ctx, HOME, sh, useShell, WS } from "@/test/support/policy";
+import { ctx, HOME, sh, useShell, WS, type CtxOver } from "@/test/support/policy";
 import { rememberOffers } from "./remember-offers";
 
 beforeAll(async () => useShell(await loadShellParser()));
 
 const bash = (command: string): ToolCall => ({ tool: "Bash", input: { command } });
 
-function offers(call: ToolCall, over: Partial<PolicyContext> = {}, suggestions: string[][] = []) {
-  const c = ctx({ agent: "claude-code", ...over });
-  const store = c.agent === "claude-code" ? ".claude/settings.local.json" : ".commandcode/settings.local.json";
+function offers(call: ToolCall, over: CtxOver = {}, suggestions: string[][] = []) {
+  const agent = over.agent ?? "claude-code";
+  const c = ctx({ agent, ...over });
+  const store = agent === "claude-code" ? ".claude/settings.local.json" : ".commandcode/settings.local.json";
   const source = { scope: "workspace" as const, store: `${WS}/${store}`, base: WS };
   const choices = withSuggestions(call, c, rememberChoices(call, c), suggestions);
   return rememberOffers(choices, {
-    agent: c.agent,
+    agent,
     source,
-    format: c.agent === "claude-code" ? "claude-json" : "commandcode-json",
-    parse: (text) => parseAnyRule(text, "allow", c.agent, source),
+    format: agent === "claude-code" ? "claude-json" : "commandcode-json",
+    parse: (text) => parseAnyRule(text, "allow", agent, source),
     workspace: WS,
     home: HOME,
   });

@@ -3,6 +3,7 @@
  * so the card can warn and offer that rule instead of growing the list.
  */
 import { ruleTraitsOf } from "@/lib/agents";
+import { dialectOf } from "@/lib/agents/dialects";
 import { isNarrower, type Agent, type Rule, type RuleSource } from "@/lib/policy";
 import { parseMevedelRuleText, parseRule } from "@/lib/policy";
 import { quote, where } from "./describe";
@@ -19,8 +20,8 @@ export interface CoveringAllow {
 function parseNew(text: string, agent: Agent, source: RuleSource): Rule | null {
   const parsed =
     ruleTraitsOf(agent).ruleForms && text.trim().startsWith("(")
-      ? parseMevedelRuleText(text, source)
-      : parseRule(text, "allow", { agent, source });
+      ? parseMevedelRuleText(text, source, dialectOf(agent))
+      : parseRule(text, "allow", { dialect: dialectOf(agent), source });
   return parsed.ok ? parsed.value : null;
 }
 

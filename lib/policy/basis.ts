@@ -13,7 +13,7 @@ export function explicitAllow(call: ToolCall, ctx: PolicyContext): Decision | nu
   const plain = decide(call, { ...ctx, mode: "default", subagent: false });
   if (plain.decision !== "allow" || plain.safetyCheck) return null;
   if (plain.step === "allow-rule") return plain;
-  if (plain.step !== "read-only" || ctx.agent === "mevedel") return null;
+  if (plain.step !== "read-only" || ctx.dialect.ladder === "buckets") return null;
   const m = allowMatch(compiledFor(allRules(ctx), ctx).allow, callFacts(call, ctx), ctx);
   if (!m) return null;
   const rule = m.rule.rule;

@@ -62,14 +62,13 @@ export function callFacts(call: ToolCall, ctx: PolicyContext): CallFacts {
   if (kind === "read" && raw.length === 0 && /grep|glob|directory/i.test(tool)) raw.push(env.cwd);
   // mevedel addresses resources by scheme; they are not file-system paths (their authority is modelled apart).
   const resources: { scheme: string; rest: string }[] = [];
-  const fsRaw =
-    ctx.agent === "mevedel"
-      ? raw.filter((p) => {
-          const m = /^([a-z][a-z0-9+.-]*):\/\/(.*)$/is.exec(p);
-          if (m) resources.push({ scheme: m[1].toLowerCase(), rest: m[2] });
-          return !m;
-        })
-      : raw;
+  const fsRaw = ctx.dialect.resourceAddresses
+    ? raw.filter((p) => {
+        const m = /^([a-z][a-z0-9+.-]*):\/\/(.*)$/is.exec(p);
+        if (m) resources.push({ scheme: m[1].toLowerCase(), rest: m[2] });
+        return !m;
+      })
+    : raw;
   const paths = fsRaw.map((p) => resolveCallPath(p, env));
   const command =
     kind === "shell" ? str(input.command) : kind === "eval" ? (str(input.expression) ?? str(input.code)) : null;

@@ -4,11 +4,12 @@
  * Rows marked `stricter` are where the cockpit deliberately asks more than Claude Code (docs/policy.md,
  * "Where we are stricter, and why"); the rest must agree exactly.
  */
+import { dialectOf } from "@/lib/agents/dialects";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadShellParser } from "../agents/shared/shell-parser";
 import { decide } from "./decide";
 import { parseRule } from "./rule-parse";
-import { ctx as baseCtx, HOME, useShell, WS } from "@/test/support/policy";
+import { ctx as baseCtx, HOME, useShell, WS, type CtxOver } from "@/test/support/policy";
 import type { Action, PolicyContext, Rule, RuleSource, ToolCall } from "./types";
 
 beforeAll(async () => useShell(await loadShellParser()));
@@ -23,7 +24,7 @@ function load(lists: Lists, source: RuleSource = PROJECT): Rule[] {
   const out: Rule[] = [];
   for (const action of ["deny", "ask", "allow"] as Action[])
     for (const text of lists[action] ?? []) {
-      const r = parseRule(text, action, { agent: "claude-code", source });
+      const r = parseRule(text, action, { dialect: dialectOf("claude-code"), source });
       if (r.ok) out.push(r.value);
     }
   return out;
@@ -36,7 +37,7 @@ interface Row {
   source?: RuleSource;
   mode?: string;
   cwd?: string;
-  extra?: Partial<PolicyContext>;
+  extra?: CtxOver;
   call: ToolCall;
   want: Action;
   /** The cockpit is deliberately stricter here (listed in docs/policy.md). */

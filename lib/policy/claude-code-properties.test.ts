@@ -3,6 +3,7 @@
  * whatever allow rules are in place (permissions#read-only-commands, #process-wrappers, #redirections;
  * permission-modes#critical-paths, #protected-paths, #actions-no-mode-auto-approves).
  */
+import { dialectOf } from "@/lib/agents/dialects";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadShellParser } from "../agents/shared/shell-parser";
@@ -46,7 +47,7 @@ const ALLOWS = [
 ];
 const rulesOf = (texts: string[]): Rule[] =>
   texts.flatMap((t) => {
-    const r = parseRule(t, "allow", { agent: "claude-code", source: SOURCE });
+    const r = parseRule(t, "allow", { dialect: dialectOf("claude-code"), source: SOURCE });
     return r.ok ? [r.value] : [];
   });
 

@@ -1,30 +1,30 @@
 // Issue 10 (second, independent case set against seeds 002 and 004) and the engine items of issue 9.
 // Each case is named by its behaviour; the seed passage it follows is quoted in docs/policy.md ("Conformance fixes",
 // the same numbers). All of them failed on the engine before these fixes.
+import { dialectOf } from "@/lib/agents/dialects";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadShellParser } from "../agents/shared/shell-parser";
 import { decide } from "./decide";
 import { parseMevedelRuleText } from "./mevedel-rules";
 import { rememberRules } from "./remember";
-import { ctx, edit, HOME, read, rules, sh, src, useShell, WS } from "@/test/support/policy";
-import type { Action, PolicyContext, Rule, RuleSource, ToolCall } from "./types";
+import { ctx, edit, HOME, read, rules, sh, src, useShell, WS, type CtxOver } from "@/test/support/policy";
+import type { Action, Agent, PolicyContext, Rule, RuleSource, ToolCall } from "./types";
 
 beforeAll(async () => useShell(await loadShellParser()));
 
 const MODES5 = ["default", "accept-edits", "plan", "yolo", "dont-ask"] as const;
-const each = (call: ToolCall, c: Partial<PolicyContext>) =>
-  MODES5.map((mode) => decide(call, ctx({ ...c, mode })).decision);
+const each = (call: ToolCall, c: CtxOver) => MODES5.map((mode) => decide(call, ctx({ ...c, mode })).decision);
 
 const persistent = src("workspace", `${WS}/.mevedel/permissions.el`);
 const session = src("session", "session:s1");
 const m = (text: string, source: RuleSource = persistent): Rule => {
-  const p = parseMevedelRuleText(text, source);
+  const p = parseMevedelRuleText(text, source, dialectOf("mevedel"));
   if (!p.ok) throw new Error(p.error);
   return p.value;
 };
 const bash = (command: string) => ({ tool: "Bash", input: { command } });
-const mctx = (over: Partial<PolicyContext>) => ctx({ agent: "mevedel", mode: "ask", ...over });
-const cc = (over: Partial<PolicyContext> = {}) => ctx({ agent: "claude-code", ...over });
+const mctx = (over: CtxOver) => ctx({ agent: "mevedel", mode: "ask", ...over });
+const cc = (over: CtxOver = {}) => ctx({ agent: "claude-code", ...over });
 
 describe("#1 an invalid store fails closed: its allows never allow", () => {
   const bad = [{ path: `${WS}/.commandcode/settings.json`, scope: "workspace" as const, error: "line 1" }];
@@ -289,7 +289,7 @@ describe("issue 9: remembered rules are never tool-wide", () => {
     [{ tool: "Bash", input: { cmd: "rm -rf ~" } }, "claude-code"],
     [{ tool: "shell_command", input: { command: "   " } }, "commandcode"],
     [{ tool: "WebFetch", input: { url: "not a url" } }, "claude-code"],
-  ] as [ToolCall, PolicyContext["agent"]][])("%j remembers nothing", (call, agent) => {
+  ] as [ToolCall, Agent][])("%j remembers nothing", (call, agent) => {
     const r = rememberRules(call, ctx({ agent }));
     expect(r).toEqual({ session: [], workspace: [] });
   });

@@ -33,7 +33,7 @@ export function compiledFor(rules: readonly Rule[], ctx: PolicyContext): Compile
 
 /** Effective mode: aliases folded, unknown → default (with a warning), yolo → default under disableBypass. */
 export function effectiveMode(ctx: PolicyContext): { mode: Mode; note: string | null } {
-  const r = normalizeMode(ctx.agent, String(ctx.mode ?? "default"));
+  const r = normalizeMode(ctx.dialect, String(ctx.mode ?? "default"));
   if (!r.ok) return { mode: "default", note: `${r.error}; evaluated as default` };
   if (r.value === "yolo" && ctx.disableBypass)
     return { mode: "default", note: "disableBypass: yolo evaluated as default" };
@@ -85,7 +85,7 @@ export function allowMatch(
 /** Does one allow rule cover one subcommand (Claude Code: its stripped view, see `claudeAllowPart`)? */
 export function coversPart(c: CompiledRule, p: ShellPart): boolean {
   const s = c.rule.specifier;
-  if (c.rule.agent === "claude-code")
+  if (c.strippedView)
     return (
       (s === null || c.testCommand !== undefined) &&
       claudeAllowPart(s?.kind === "shell" ? s.pattern : null, c.testCommand ?? (() => true), p)

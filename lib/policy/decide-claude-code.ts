@@ -155,7 +155,7 @@ export function decideClaudeCode(call: ToolCall, ctx: PolicyContext): Decision {
   if (f.kind === "edit") return editLadder(t, f, ctx, rules, mode);
   if (f.kind === "read") return readLadder(t, f, ctx, rules, mode);
 
-  const free = f.kind === "native" && !needsPermission("claude-code", f.exact);
+  const free = f.kind === "native" && !needsPermission(ctx.dialect, f.exact);
   if (free) return t.decide("allow", "read-only", `${call.tool} needs no permission`, "mode");
   if (f.kind === "shell") {
     // A Bash call without a command: nothing to match.

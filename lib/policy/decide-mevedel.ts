@@ -127,7 +127,7 @@ export function decideMevedel(call: ToolCall, ctx: PolicyContext): Decision {
     return t.decide(
       "ask",
       "root-home-delete",
-      "cockpit safety guard (seed 002's root/home delete guard; not a mevedel rule): deletes the file-system root or the home directory",
+      `cockpit safety guard (seed 002's root/home delete guard; not a ${ctx.dialect.id} rule): deletes the file-system root or the home directory`,
       "safety",
       { safetyCheck: true },
     );
@@ -304,7 +304,7 @@ function decideNative(t: Trail, f: CallFacts, ctx: PolicyContext, mode: Mode, bs
   for (const p of paths) {
     const link = ctx.resolveSymlink?.(p) ?? null;
     for (const q of link ? [p, link] : [p]) {
-      const prot = mevedelProtection(q);
+      const prot = mevedelProtection(q, ctx.dialect);
       // Read-only protection (.git) still needs a covering grant to be read outside Edits (seed 004 steps 6–7).
       if (prot && (prot === "inaccessible" || access === "write" || !edits) && !granted(q, access, ctx)) {
         t.warn("protected path");

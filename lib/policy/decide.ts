@@ -7,7 +7,6 @@ import { firstMatch } from "./match";
 import { isInside, resolveCallPath } from "./paths";
 import { protectedDecision, protectedHit } from "./protected";
 import { sensitiveWrite } from "./sensitive";
-import { shellResourcePaths } from "./shell-paths";
 import { needsPermission } from "./tools";
 import { Trail } from "./trail";
 import type { Decision, Mode, PolicyContext, ToolCall } from "./types";
@@ -15,8 +14,9 @@ import type { Decision, Mode, PolicyContext, ToolCall } from "./types";
 /** Decide a tool call: allow, ask or deny, with the deciding step, rule, store, reason and trace. Synchronous; never throws. */
 export function decide(call: ToolCall, ctx: PolicyContext): Decision {
   try {
-    if (ctx.agent === "mevedel") return failClosed(decideMevedel(call, ctx), ctx);
-    const d = failClosed(ctx.agent === "claude-code" ? decideClaudeCode(call, ctx) : decideLadder(call, ctx), ctx);
+    const ladder = ctx.dialect.ladder;
+    if (ladder === "buckets") return failClosed(decideMevedel(call, ctx), ctx);
+    const d = failClosed(ladder === "documented" ? decideClaudeCode(call, ctx) : decideLadder(call, ctx), ctx);
     return ctx.subagent && d.decision === "ask" ? asSubagent(d) : d;
   } catch (e) {
     // Fail towards a prompt, never towards allow.
@@ -101,14 +101,11 @@ function decideLadder(call: ToolCall, ctx: PolicyContext): Decision {
   if (note) t.warn(note);
   const f = callFacts(call, ctx);
 
-  // Control-flow tools bypass every list; run_command is withdrawn in plan mode. Claude Code documents
-  // deny/ask rules for subagents (`Agent(Explore)`, `Agent(model:opus)`), so there they are checked first.
+  // Control-flow tools bypass every list; run_command is withdrawn in plan mode.
   const always = f.kind === "always";
-  const rulesFirst = always && ctx.agent === "claude-code" && f.names.includes("agent");
   if (always && f.exact === "run_command" && mode === "plan")
     return t.decide("deny", "plan-mode", "run_command is not available in plan mode", "mode");
-  if (always && !rulesFirst)
-    return t.decide("allow", "always-allowed", `${call.tool} is always allowed`, "always-allowed");
+  if (always) return t.decide("allow", "always-allowed", `${call.tool} is always allowed`, "always-allowed");
   const rules = compiledFor(allRules(ctx), ctx);
 
   const deny = firstMatch(rules.deny, f, ctx);
@@ -131,7 +128,6 @@ function decideLadder(call: ToolCall, ctx: PolicyContext): Decision {
     );
   }
   t.pass("ask-rule", "no ask rule matches");
-  if (always) return t.decide("allow", "always-allowed", `${call.tool} is always allowed`, "always-allowed");
 
   if (f.shell) {
     if (!f.shell.parseable || !f.shell.allowable) t.warn("unsupported shell syntax");
@@ -179,15 +175,12 @@ function decideLadder(call: ToolCall, ctx: PolicyContext): Decision {
   t.pass("malformed-write", "not a write without a path");
 
   const free = f.kind === "read" || f.kind === "web-fetch" || f.kind === "web-search" || f.kind === "native";
-  if (free && needsPermission(ctx.agent, f.exact))
-    t.pass("read-only", `${call.tool} requires permission in ${ctx.agent} (its tools reference)`);
+  if (free && needsPermission(ctx.dialect, f.exact))
+    t.pass("read-only", `${call.tool} requires permission in ${ctx.dialect.label} (its tools reference)`);
   else if (free) return t.decide("allow", "read-only", "reads are free unless a rule says otherwise", "mode");
   else if (f.shell?.readOnly) {
-    const outside = ctx.agent === "claude-code" ? outsideShellArgs(f, ctx) : [];
     if (f.shell.secretArgs.length)
       t.pass("read-only", `read-only command targets secret material (${f.shell.secretArgs.join(", ")})`);
-    else if (outside.length)
-      t.pass("read-only", `read-only command names ${outside[0]}, outside the workspace (Claude Code asks)`);
     else return t.decide("allow", "read-only", "read-only shell command", "mode");
   } else t.pass("read-only", "not a read-only call");
 
@@ -260,13 +253,6 @@ function decideLadder(call: ToolCall, ctx: PolicyContext): Decision {
     secret ? "protected-resource" : "mode",
     { safetyCheck: secret },
   );
-}
-
-/** Claude Code: path arguments of a read-only command outside the workspace and its additional directories. */
-function outsideShellArgs(f: CallFacts, ctx: PolicyContext): string[] {
-  const r = shellResourcePaths(f);
-  const ws = roots({ ...ctx, tmpDirs: [], skillDirs: [] }, true, false);
-  return [...r.unknown, ...r.paths.filter((p) => !insideRoots(p, ws, ctx))];
 }
 
 /** Paths outside the roots: file-tool targets, or the shell's working directory (shell arguments are not a boundary). */

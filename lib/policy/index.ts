@@ -7,6 +7,7 @@
 export type {
   Action,
   Agent,
+  Dialect,
   Scope,
   Mode,
   RuleSource,
@@ -28,7 +29,13 @@ export type {
   ShellAnalysis,
 } from "./types";
 export { parseRule, formatRule } from "./rule-parse";
-export { parseMevedelRule, parseMevedelRuleText, parseMevedelGrant, formatMevedelRule } from "./mevedel-rules";
+export {
+  parseMevedelRule,
+  parseMevedelRuleText,
+  parseMevedelGrant,
+  formatMevedelRule,
+  parseRuleText,
+} from "./mevedel-rules";
 export { decide } from "./decide";
 export { rememberChoices, rememberRules, withSuggestions, type RememberChoice, type RememberLevel } from "./remember";
 export { isNarrower } from "./narrow";

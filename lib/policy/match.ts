@@ -4,7 +4,7 @@ import { claudeDomainMatch } from "./claude-code/domain";
 import { allowView, isPrefixPattern } from "./claude-code/strip";
 import { matchShellPattern } from "./shell/pattern";
 import { basename } from "./shell/wrappers";
-import type { PolicyContext, Rule, ShellPart } from "./types";
+import type { Dialect, PolicyContext, Rule, ShellPart } from "./types";
 
 /** A rule with its matcher prepared for one context (anchors resolved, globs compiled). */
 export interface CompiledRule {
@@ -13,6 +13,8 @@ export interface CompiledRule {
   test: (f: CallFacts, ctx: PolicyContext) => boolean;
   /** For shell rules: does one command string match (used per part by allow)? */
   testCommand?: (command: string) => boolean;
+  /** Allow covers a subcommand by its stripped view (the dialect's `matching.strippedAllowView`, `coversPart`). */
+  strippedView?: boolean;
   /** Leading literal words of a shell pattern (at most KEY_WORDS), for indexing; null when it starts with a wildcard. */
   word: string | null;
   /** Last fully literal segment of a path glob, for indexing; null when every segment has a wildcard. */
@@ -62,19 +64,22 @@ const globRe = (pattern: string, flags = "i") =>
     flags,
   );
 
-function compileOne(rule: Rule, env: PathEnv, nocase: boolean): CompiledRule {
+function compileOne(rule: Rule, env: PathEnv, nocase: boolean, dialect: Dialect): CompiledRule {
   const s = rule.specifier;
   const aggressive = rule.action !== "allow";
-  if (!s) return { rule, word: null, test: () => true };
+  const m = dialect.matching;
+  const strippedView = m.strippedAllowView;
+  if (!s) return { rule, word: null, strippedView, test: () => true };
   switch (s.kind) {
     case "shell": {
       // mevedel matches with Emacs's default case folding; folding only deny/ask keeps allow the narrower reading.
-      const fold = aggressive && rule.agent === "mevedel";
+      const fold = aggressive && m.foldDenyCase;
       const testCommand = (c: string) => matchShellPattern(s.pattern, s.dialect, c, fold);
       return {
         rule,
         word: fold ? null : shellKey(s.pattern, s.dialect === "glob"),
         testCommand,
+        strippedView,
         test: (f) => {
           if (f.kind === "eval") return f.command !== null && testCommand(f.command);
           if (!f.shell) return false;
@@ -83,18 +88,18 @@ function compileOne(rule: Rule, env: PathEnv, nocase: boolean): CompiledRule {
           if (!parts) return false;
           // Claude Code: the pattern against the stripped view. The assignment and exec-wrapper limits apply where
           // decisions are made (`coversPart`); here the question is what the pattern itself reaches (tool-wide).
-          return rule.agent === "claude-code"
+          return strippedView
             ? parts.every((p) => testCommand(allowView(p).text) || testCommand(p.text))
             : parts.every((p) => testCommand(p.text));
         },
       };
     }
     case "path": {
-      const glob = ruleGlob(s.pattern, rule.agent, rule.source, env, !aggressive);
+      const glob = ruleGlob(s.pattern, dialect, rule.source, env, !aggressive);
       // Compiled on first use: with the index most rules are never tested, and picomatch dominates build time.
       let compiledGlob: ((p: string) => boolean) | null = null;
       // Claude Code: "A deny or ask rule whose path isn't usable as a gitignore pattern still guards that exact path."
-      const literal = rule.agent === "claude-code" && aggressive ? glob : undefined;
+      const literal = m.literalDenyPaths && aggressive ? glob : undefined;
       const globMatch = (p: string) => (compiledGlob ??= globMatcher(glob, nocase && aggressive, literal))(p);
       // Claude Code `!` carve-outs of the same source (attached by compileRules).
       const exclude: ((p: string) => boolean)[] = [];
@@ -106,6 +111,7 @@ function compileOne(rule: Rule, env: PathEnv, nocase: boolean): CompiledRule {
       return {
         rule,
         word: null,
+        strippedView,
         dir,
         exclude,
         test: (f, ctx) => {
@@ -127,11 +133,12 @@ function compileOne(rule: Rule, env: PathEnv, nocase: boolean): CompiledRule {
     case "domain": {
       const pat = s.pattern;
       let re: RegExp | null = null;
-      if (rule.agent === "claude-code")
-        return { rule, word: null, test: (f) => f.host !== null && claudeDomainMatch(pat, f.host) };
+      if (m.domains === "documented")
+        return { rule, word: null, strippedView, test: (f) => f.host !== null && claudeDomainMatch(pat, f.host) };
       return {
         rule,
         word: null,
+        strippedView,
         test: (f) =>
           f.host !== null && (pat.startsWith("*.") ? f.host.endsWith(pat.slice(1)) : (re ??= globRe(pat)).test(f.host)),
       };
@@ -141,6 +148,7 @@ function compileOne(rule: Rule, env: PathEnv, nocase: boolean): CompiledRule {
       return {
         rule,
         word: null,
+        strippedView,
         test: (f) => {
           const v = (f.call.input ?? {})[s.name];
           if (v === undefined || v === null || typeof v === "object") return false;
@@ -150,10 +158,10 @@ function compileOne(rule: Rule, env: PathEnv, nocase: boolean): CompiledRule {
     }
     case "name": {
       const re = globRe(s.pattern);
-      return { rule, word: null, test: (f) => f.name !== null && re.test(f.name) };
+      return { rule, word: null, strippedView, test: (f) => f.name !== null && re.test(f.name) };
     }
     case "expression":
-      return { rule, word: null, test: (f) => f.command === s.value };
+      return { rule, word: null, strippedView, test: (f) => f.command === s.value };
   }
 }
 
@@ -214,32 +222,32 @@ function add(b: Bucket, key: string, cr: CompiledRule): void {
   b.size++;
 }
 
-// Claude Code accepts Write(path), NotebookEdit(path), Glob(path) and MultiEdit(path) but never consults them.
-const CLAUDE_UNCONSULTED = new Set(["write", "notebookedit", "glob", "multiedit"]);
-
-/** Rules the agent parses but does not enforce (shown by the cockpit, ignored by decisions). */
-export function ignoredByAgent(rule: Rule): boolean {
-  return (
-    rule.agent === "claude-code" && rule.specifier?.kind === "path" && CLAUDE_UNCONSULTED.has(rule.tool.toLowerCase())
-  );
+/**
+ * Rules the agent parses but does not enforce (shown by the cockpit, ignored by decisions): path rules of the
+ * dialect's `unconsulted` tools (Claude Code accepts Write(path), NotebookEdit(path), Glob(path) and MultiEdit(path)
+ * but never consults them).
+ */
+export function ignoredByAgent(rule: Rule, dialect: Dialect): boolean {
+  return rule.specifier?.kind === "path" && dialect.rules.unconsulted.includes(rule.tool.toLowerCase());
 }
 
-const compiled = new WeakMap<readonly Rule[], { key: string; set: CompiledSet }>();
+const compiled = new WeakMap<readonly Rule[], { key: string; dialect: Dialect; set: CompiledSet }>();
 
 /** Index rules by action and tool for one context; cached per rules array and context anchors. */
 export function compileRules(rules: readonly Rule[], ctx: PolicyContext): CompiledSet {
   const env: PathEnv = { workspaceRoot: ctx.workspaceRoot, cwd: ctx.cwd ?? ctx.workspaceRoot, home: ctx.home };
   // Array identity plus length: a store that appends to its array in place still gets a fresh index.
-  const key = `${env.workspaceRoot}\0${env.cwd}\0${env.home}\0${ctx.caseInsensitiveFs ? 1 : 0}\0${ctx.agent}\0${rules.length}`;
+  const dialect = ctx.dialect;
+  const key = `${env.workspaceRoot}\0${env.cwd}\0${env.home}\0${ctx.caseInsensitiveFs ? 1 : 0}\0${rules.length}`;
   const hit = compiled.get(rules);
-  if (hit && hit.key === key) return hit.set;
+  if (hit && hit.key === key && hit.dialect === dialect) return hit.set;
   const set: CompiledSet = { deny: emptyBucket(), ask: emptyBucket(), allow: emptyBucket() };
   const earlier: CompiledRule[] = [];
   for (const rule of rules) {
-    if (ignoredByAgent(rule)) continue;
-    if (carveOut(rule, earlier, env, !!ctx.caseInsensitiveFs)) continue;
-    const cr = compileOne(rule, env, !!ctx.caseInsensitiveFs);
-    if (rule.agent === "claude-code" && rule.specifier?.kind === "path") earlier.push(cr);
+    if (ignoredByAgent(rule, dialect)) continue;
+    if (carveOut(rule, earlier, env, !!ctx.caseInsensitiveFs, dialect)) continue;
+    const cr = compileOne(rule, env, !!ctx.caseInsensitiveFs, dialect);
+    if (dialect.matching.negatedPaths && rule.specifier?.kind === "path") earlier.push(cr);
     const b = set[rule.action];
     if (!b) continue;
     const tool = rule.tool.toLowerCase();
@@ -252,8 +260,8 @@ export function compileRules(rules: readonly Rule[], ctx: PolicyContext): Compil
       b.size++;
     } else if (tool.includes("*")) b.globs.push({ re: globRe(tool), cr });
     else add(b, tool, cr);
-    if (rule.agent === "claude-code" && rule.specifier?.kind === "path") {
-      // "A `Read` deny rule also blocks the Edit and Write tools on the same path, including creating a new file
+    if (dialect.matching.readEditLinked && rule.specifier?.kind === "path") {
+      // Claude Code: "A `Read` deny rule also blocks the Edit and Write tools on the same path, including creating a new file
       // there. NotebookEdit isn't covered" (permissions#read-and-edit); ask rules likewise (stricter).
       if (tool === "read" && rule.action !== "allow")
         add(b, "edit", { ...cr, test: (f, c) => f.exact !== "notebookedit" && cr.test(f, c) });
@@ -261,7 +269,7 @@ export function compileRules(rules: readonly Rule[], ctx: PolicyContext): Compil
       if (tool === "edit" && rule.action === "allow") add(b, "read", cr);
     }
   }
-  compiled.set(rules, { key, set });
+  compiled.set(rules, { key, dialect, set });
   return set;
 }
 
@@ -271,14 +279,14 @@ export function compileRules(rules: readonly Rule[], ctx: PolicyContext): Compil
  * source and list; "Claude Code reads a `!` pattern relative to the current directory even when `/`, `~/`, or `//`
  * follows"; "A `!` rule listed first carves nothing out". The `!` rule itself never matches. True when `rule` was one.
  */
-function carveOut(rule: Rule, earlier: CompiledRule[], env: PathEnv, nocase: boolean): boolean {
+function carveOut(rule: Rule, earlier: CompiledRule[], env: PathEnv, nocase: boolean, dialect: Dialect): boolean {
   const s = rule.specifier;
-  if (rule.agent !== "claude-code" || rule.action === "allow" || s?.kind !== "path" || !s.pattern.startsWith("!"))
+  if (!dialect.matching.negatedPaths || rule.action === "allow" || s?.kind !== "path" || !s.pattern.startsWith("!"))
     return false;
   const neg = s.pattern.slice(1).replace(/^\.\//, "").replace(/^\/+/, "");
   if (!neg) return true;
   // Anchored at the current directory, any depth only for a bare name (the narrower reading: carves out less).
-  const glob = ruleGlob(neg.startsWith("~") ? `./${neg}` : neg, "claude-code", rule.source, env, true);
+  const glob = ruleGlob(neg.startsWith("~") ? `./${neg}` : neg, dialect, rule.source, env, true);
   let m: ((p: string) => boolean) | null = null;
   const excluded = (p: string) => (m ??= globMatcher(glob, nocase))(p);
   for (const cr of earlier) {

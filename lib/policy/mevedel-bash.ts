@@ -133,7 +133,7 @@ const PROTECTED_TOKEN = /(^|\/)\.(git|ssh|gnupg)(\/|$)/;
 export function bashProtected(f: CallFacts, ctx: PolicyContext): string | null {
   for (const p of literalResources(f, ctx)) {
     const link = ctx.resolveSymlink?.(p) ?? null;
-    for (const q of link ? [p, link] : [p]) if (mevedelProtection(q) || PROTECTED_TOKEN.test(q)) return q;
+    for (const q of link ? [p, link] : [p]) if (mevedelProtection(q, ctx.dialect) || PROTECTED_TOKEN.test(q)) return q;
   }
   return null;
 }

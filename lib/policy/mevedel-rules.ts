@@ -1,5 +1,5 @@
 import { canonicalRuleTool } from "./tools";
-import { displayTool, lispString } from "./rule-parse";
+import { displayTool, lispString, parseRule } from "./rule-parse";
 import { readSexp, type Sexp } from "./sexp";
 import {
   ACTIONS,
@@ -9,14 +9,15 @@ import {
   type ParseResult,
   type Rule,
   type RuleSource,
+  type Dialect,
   type Specifier,
 } from "./types";
 
 const RULE_ACTIONS: ReadonlySet<string> = new Set(ACTIONS);
 const SPEC_KEYS = ["path", "pattern", "expression", "domain", "name"] as const;
 
-/** Build a canonical rule from mevedel plist data: one specifier per rule; `:expression` is literal. */
-export function parseMevedelRule(data: MevedelRuleData, source: RuleSource): ParseResult<Rule> {
+/** Build a canonical rule from plist rule data (mevedel): one specifier per rule; `:expression` is literal. */
+export function parseMevedelRule(data: MevedelRuleData, source: RuleSource, dialect: Dialect): ParseResult<Rule> {
   if (!data || typeof data.tool !== "string" || !data.tool.trim())
     return { ok: false, error: "rule needs a tool name" };
   if (!RULE_ACTIONS.has(data.action)) return { ok: false, error: `invalid :action ${String(data.action)}` };
@@ -55,7 +56,7 @@ export function parseMevedelRule(data: MevedelRuleData, source: RuleSource): Par
     const bad = checkGrant(g);
     if (bad) return { ok: false, error: `:file-system entry: ${bad}` };
   }
-  const rule: Rule = { action: data.action, tool, specifier, text: formatMevedelData(data), source, agent: "mevedel" };
+  const rule: Rule = { action: data.action, tool, specifier, text: formatMevedelData(data), source, agent: dialect.id };
   if (hasProfile) rule.profile = { network: data.network === true, fileSystem: data.fileSystem ?? [] };
   if (data.sandboxPermissions !== undefined) rule.sandboxPermissions = data.sandboxPermissions;
   return { ok: true, value: rule };
@@ -88,9 +89,10 @@ export function formatGrant(g: Grant): string {
 /** Plist text for a canonical rule with its action. */
 export function formatMevedelRule(
   rule: Pick<Rule, "tool" | "specifier" | "action" | "profile" | "sandboxPermissions">,
+  dialect: Dialect,
 ): string {
   const s = rule.specifier;
-  const d: MevedelRuleData = { tool: displayTool(rule.tool, "mevedel"), action: rule.action };
+  const d: MevedelRuleData = { tool: displayTool(rule.tool, dialect), action: rule.action };
   if (s?.kind === "shell") d.pattern = s.pattern;
   else if (s?.kind === "path") d.path = s.pattern;
   else if (s?.kind === "domain") d.domain = s.pattern;
@@ -137,7 +139,7 @@ export function parseMevedelGrant(text: string | Sexp, home?: string): ParseResu
 }
 
 /** Parse a rule form `("Bash" :pattern "git log*" :action allow)` as written in a mevedel store. */
-export function parseMevedelRuleText(text: string, source: RuleSource): ParseResult<Rule> {
+export function parseMevedelRuleText(text: string, source: RuleSource, dialect: Dialect): ParseResult<Rule> {
   const form = readSexp(text);
   if (!form.ok) return { ok: false, error: form.error };
   if (form.rest.trim()) return { ok: false, error: "trailing text after the rule" };
@@ -176,7 +178,18 @@ export function parseMevedelRuleText(text: string, source: RuleSource): ParseRes
   }
   const known = new Set(["action", "network", "file-system", "sandbox-permissions", ...SPEC_KEYS]);
   for (const k of p.value.keys()) if (!known.has(k)) return { ok: false, error: `unknown key :${k}` };
-  const r = parseMevedelRule(data, source);
+  const r = parseMevedelRule(data, source, dialect);
   if (r.ok) r.value.text = text.trim();
   return r;
+}
+
+/** Rule text in the dialect's form: a plist rule form, or `Tool(specifier)`. Never throws. */
+export function parseRuleText(
+  text: string,
+  action: Action,
+  opts: { dialect: Dialect; source: RuleSource },
+): ParseResult<Rule> {
+  return opts.dialect.rules.form === "plist"
+    ? parseMevedelRuleText(text, opts.source, opts.dialect)
+    : parseRule(text, action, opts);
 }

@@ -1,9 +1,10 @@
+import { dialect as MEVEDEL } from "@/lib/agents/mevedel/dialect";
 import { beforeAll, describe, expect, it } from "vitest";
 import { decide } from "./decide";
 import { parseMevedelGrant, parseMevedelRule, parseMevedelRuleText } from "./mevedel-rules";
 import { normalizeMode } from "./modes";
 import { loadShellParser } from "../agents/shared/shell-parser";
-import { ctx, HOME, src, WS, useShell } from "@/test/support/policy";
+import { ctx, HOME, src, WS, useShell, type CtxOver } from "@/test/support/policy";
 import type { Grant, PolicyContext, Rule, RuleSource } from "./types";
 
 beforeAll(async () => useShell(await loadShellParser()));
@@ -11,12 +12,12 @@ beforeAll(async () => useShell(await loadShellParser()));
 const persistent = src("workspace", `${WS}/.mevedel/permissions.el`);
 const session = src("session", "session:s1");
 function r(text: string, source: RuleSource = persistent): Rule {
-  const p = parseMevedelRuleText(text, source);
+  const p = parseMevedelRuleText(text, source, MEVEDEL);
   if (!p.ok) throw new Error(`${text}: ${p.error}`);
   return p.value;
 }
 const bash = (command: string) => ({ tool: "Bash", input: { command } });
-const mctx = (over: Partial<PolicyContext>) => ctx({ agent: "mevedel", mode: "ask", ...over });
+const mctx = (over: CtxOver) => ctx({ agent: "mevedel", mode: "ask", ...over });
 
 describe("mevedel rule format", () => {
   it("parses plist rules with each specifier", () => {
@@ -49,7 +50,7 @@ describe("mevedel rule format", () => {
     ['("Bash" :pattern "x" :file-system ((:path "rel" :access write)) :action allow)', /absolute/],
     ['("Bash" :bogus "x" :action allow)', /unknown key/],
   ])("rejects %s", (text, re) => {
-    const p = parseMevedelRuleText(text, persistent);
+    const p = parseMevedelRuleText(text, persistent, MEVEDEL);
     expect(p.ok).toBe(false);
     if (!p.ok) expect(p.error).toMatch(re);
   });
@@ -60,14 +61,14 @@ describe("mevedel rule format", () => {
       value: { path: `${HOME}/data`, access: "read", recursive: true },
     });
     expect(parseMevedelGrant('(:path "/x" :access exec)').ok).toBe(false);
-    expect(parseMevedelRule({ tool: "Bash", pattern: "ls", action: "allow" }, persistent).ok).toBe(true);
+    expect(parseMevedelRule({ tool: "Bash", pattern: "ls", action: "allow" }, persistent, MEVEDEL).ok).toBe(true);
   });
 
   it("normalises modes", () => {
-    expect(normalizeMode("mevedel", "ask")).toEqual({ ok: true, value: "default" });
-    expect(normalizeMode("mevedel", "edits")).toEqual({ ok: true, value: "accept-edits" });
-    expect(normalizeMode("mevedel", "full-auto")).toEqual({ ok: true, value: "yolo" });
-    expect(normalizeMode("mevedel", "sometimes").ok).toBe(false);
+    expect(normalizeMode(MEVEDEL, "ask")).toEqual({ ok: true, value: "default" });
+    expect(normalizeMode(MEVEDEL, "edits")).toEqual({ ok: true, value: "accept-edits" });
+    expect(normalizeMode(MEVEDEL, "full-auto")).toEqual({ ok: true, value: "yolo" });
+    expect(normalizeMode(MEVEDEL, "sometimes").ok).toBe(false);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { Agent, Mode, ParseResult } from "./types";
+import type { Dialect, Mode, ParseResult } from "./types";
 
 // Every spelling the agents accept, folded to lower case without separators.
 const ALIASES: Record<string, Mode> = {
@@ -15,18 +15,16 @@ const ALIASES: Record<string, Mode> = {
   dontask: "dont-ask",
 };
 
-const MEVEDEL: Record<string, Mode> = { ask: "default", edits: "accept-edits", fullauto: "yolo", plan: "plan" };
-
-/** Canonical mode for an agent's spelling (`acceptEdits`, `auto-accept`, `bypassPermissions`, mevedel `full-auto`…). */
-export function normalizeMode(agent: Agent, raw: string): ParseResult<Mode> {
+/**
+ * Canonical mode for an agent's spelling (`acceptEdits`, `auto-accept`, `bypassPermissions`, mevedel `full-auto`…):
+ * the dialect's own spellings first, then the common ones.
+ */
+export function normalizeMode(dialect: Dialect, raw: string): ParseResult<Mode> {
   const key = raw
     .trim()
     .toLowerCase()
     .replace(/[-_\s]/g, "");
-  const mode =
-    (agent === "mevedel" ? MEVEDEL[key] : undefined) ??
-    (agent === "claude-code" && key === "auto" ? "auto" : undefined) ??
-    ALIASES[key];
+  const mode = (Object.hasOwn(dialect.modes, key) ? dialect.modes[key] : undefined) ?? ALIASES[key];
   if (mode) return { ok: true, value: mode };
-  return { ok: false, error: `unknown mode "${raw}" for ${agent}` };
+  return { ok: false, error: `unknown mode "${raw}" for ${dialect.id}` };
 }

@@ -1,3 +1,4 @@
+import { dialectOf } from "@/lib/agents/dialects";
 import { describe, expect, it } from "vitest";
 import { parseMevedelRuleText } from "./mevedel-rules";
 import { isNarrower } from "./narrow";
@@ -6,7 +7,11 @@ import { src } from "@/test/support/policy";
 import type { Action, Agent, EntrySpec, Grant } from "./types";
 
 function rule(text: string, action: Action = "allow", agent: Agent = "commandcode"): EntrySpec {
-  const r = agent === "mevedel" ? parseMevedelRuleText(text, src()) : parseRule(text, action, { agent, source: src() });
+  const dialect = dialectOf(agent);
+  const r =
+    agent === "mevedel"
+      ? parseMevedelRuleText(text, src(), dialect)
+      : parseRule(text, action, { dialect, source: src() });
   if (!r.ok) throw new Error(r.error);
   return { kind: "rule", action: r.value.action, rule: r.value };
 }

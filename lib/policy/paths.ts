@@ -1,5 +1,5 @@
 import picomatch from "picomatch";
-import type { Agent, RuleSource } from "./types";
+import type { Dialect, RuleSource } from "./types";
 
 /** Where relative pieces of a path rule and a call resolve. */
 export interface PathEnv {
@@ -41,32 +41,40 @@ export function isInside(p: string, dir: string): boolean {
 }
 
 /**
- * Absolute glob for a path rule, gitignore-style anchors:
+ * Absolute glob for a path rule, gitignore-style anchors (the dialect's `paths`):
  * `//x` filesystem root, `~/x` home, `/x` the source's base (Command Code: workspace root; Claude Code: settings
- * source folder; mevedel: absolute), `./x` cwd (Command Code: workspace root), `x` without a slash at any depth.
- * A relative `x/y` is any depth for deny/ask and anchored at cwd (Claude Code) / any depth under the root
- * (Command Code) for allow, so allow never reaches further than written.
+ * source folder, its local settings and session rules: cwd; mevedel: absolute), `./x` cwd (Command Code: workspace
+ * root), `x` without a slash at any depth (mevedel: under the workspace root). A relative `x/y` is any depth for
+ * deny/ask and anchored at cwd (Claude Code) / any depth under the root (Command Code) for allow, so allow never
+ * reaches further than written.
  */
-export function ruleGlob(pattern: string, agent: Agent, source: RuleSource, env: PathEnv, forAllow: boolean): string {
+export function ruleGlob(
+  pattern: string,
+  dialect: Dialect,
+  source: RuleSource,
+  env: PathEnv,
+  forAllow: boolean,
+): string {
+  const a = dialect.paths;
   let p = trimSlash(pattern.trim());
   if (p.startsWith("//")) return trimSlash(p.slice(1));
   if (p === "~" || p.startsWith("~/")) return trimSlash(env.home + p.slice(1));
+  const relativeRoot = a.relativeAt === "cwd" ? env.cwd : env.workspaceRoot;
   if (p.startsWith("/")) {
-    if (agent === "mevedel") return p;
+    if (a.slash === "absolute") return p;
     // Claude Code: local settings and session rules anchor `/x` at the session's primary working directory
     // ("Local settings rules anchor at the session's primary working directory, not at the repository root").
-    if (agent === "claude-code" && (source.scope === "session" || /settings\.local\.json$/.test(source.store)))
-      return join(env.cwd, p.slice(1));
+    if (a.cwdAnchored?.(source)) return join(env.cwd, p.slice(1));
     return join(source.base ?? env.workspaceRoot, p.slice(1));
   }
   if (p.startsWith("./")) {
     p = p.slice(2);
-    return join(agent === "claude-code" ? env.cwd : env.workspaceRoot, p);
+    return join(relativeRoot, p);
   }
-  if (agent === "mevedel") return join(env.workspaceRoot, p);
+  if (a.relative === "literal") return join(env.workspaceRoot, p);
   if (!forAllow) return "**/" + p;
-  if (agent === "claude-code" && p.includes("/")) return join(env.cwd, p);
-  return join(agent === "claude-code" ? env.cwd : env.workspaceRoot, "**/" + p);
+  if (a.relativeAt === "cwd" && p.includes("/")) return join(env.cwd, p);
+  return join(relativeRoot, "**/" + p);
 }
 
 function join(dir: string, rest: string): string {

@@ -1,3 +1,4 @@
+import { dialectOf } from "@/lib/agents/dialects";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { callFacts } from "./call";
@@ -87,7 +88,7 @@ const OTHER_RULES = [
 const ALL_RULES = [...SHELL_RULES, ...PATH_RULES, ...OTHER_RULES];
 
 const parse = (text: string, action: Action): Rule | null => {
-  const r = parseRule(text, action, { agent: "commandcode", source: src() });
+  const r = parseRule(text, action, { dialect: dialectOf("commandcode"), source: src() });
   return r.ok ? r.value : null;
 };
 

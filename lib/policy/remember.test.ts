@@ -1,17 +1,17 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { rememberChoices, rememberRules } from "./remember";
 import { loadShellParser } from "../agents/shared/shell-parser";
-import { ctx, edit, sh, useShell } from "@/test/support/policy";
+import { ctx, edit, sh, useShell, type CtxOver } from "@/test/support/policy";
 import type { PolicyContext, ToolCall } from "./types";
 
 beforeAll(async () => useShell(await loadShellParser()));
 
 const bash = (command: string): ToolCall => ({ tool: "Bash", input: { command } });
-const CLAUDE: Partial<PolicyContext> = { agent: "claude-code" };
+const CLAUDE: CtxOver = { agent: "claude-code" };
 
 describe("rememberChoices: narrowest first, never wider than the request", () => {
   // [name, call, context, [level, rules][]]
-  const cases: [string, ToolCall, Partial<PolicyContext>, [string, string[]][]][] = [
+  const cases: [string, ToolCall, CtxOver, [string, string[]][]][] = [
     [
       "kubectl delete: exact, sub-command, program",
       bash("kubectl delete pod web-1 --namespace prod"),
@@ -147,10 +147,10 @@ describe("rememberRules: what an answer stores when nobody picks a choice", () =
     [
       "mevedel → exact plist",
       { tool: "Bash", input: { command: "make all" } },
-      { agent: "mevedel", mode: "ask" } as Partial<PolicyContext>,
+      { agent: "mevedel", mode: "ask" } as CtxOver,
       ['("Bash" :pattern "make all" :action allow)'],
     ],
-  ] as [string, ToolCall, Partial<PolicyContext>, string[]][])("%s", (_n, call, over, want) => {
+  ] as [string, ToolCall, CtxOver, string[]][])("%s", (_n, call, over, want) => {
     const r = rememberRules(call, ctx(over));
     expect(r.workspace).toEqual(want);
     expect(r.session).toEqual(want);

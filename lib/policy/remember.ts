@@ -2,19 +2,23 @@ import { isToolWideText } from "./tool-wide";
 import { callFacts } from "./call";
 import { ccShell } from "./claude-code/bash";
 import { decide } from "./decide";
-import { formatMevedelRule, parseMevedelRuleText } from "./mevedel-rules";
+import { formatMevedelRule, parseRuleText } from "./mevedel-rules";
 import { isNarrower } from "./narrow";
 import { isInside } from "./paths";
-import { displayTool, formatRule, parseRule } from "./rule-parse";
+import { displayTool, formatRule } from "./rule-parse";
 import { ARBITRARY_CODE, isDangerousPart, isReadOnlyPart } from "./shell/classify";
-import type { Agent, PolicyContext, Rule, ShellPart, Specifier, ToolCall } from "./types";
+import type { Dialect, PolicyContext, Rule, ShellPart, Specifier, ToolCall } from "./types";
 
 const NONE = { session: [] as string[], workspace: [] as string[] };
 
-function text(agent: Agent, tool: string, specifier: Specifier | null): string {
-  if (agent === "mevedel")
-    return formatMevedelRule({ tool, specifier, action: "allow" } as Pick<Rule, "tool" | "specifier" | "action">);
-  return formatRule({ tool, specifier }, agent);
+/** An allow rule's text in the dialect's form. */
+function text(dialect: Dialect, tool: string, specifier: Specifier | null): string {
+  if (dialect.rules.form === "plist")
+    return formatMevedelRule(
+      { tool, specifier, action: "allow" } as Pick<Rule, "tool" | "specifier" | "action">,
+      dialect,
+    );
+  return formatRule({ tool, specifier }, dialect);
 }
 
 /** How far a remembered rule reaches, narrowest first. */
@@ -48,16 +52,14 @@ export function rememberChoices(call: ToolCall, ctx: PolicyContext): RememberCho
   if (f.kind === "shell" && !f.shell) return [];
   if (f.kind === "web-fetch" && !f.host) return [];
   if (!String(call.tool ?? "").trim()) return [];
-  const agent = ctx.agent;
+  const dialect = ctx.dialect;
   let levels: { level: RememberLevel; rules: string[]; label: string }[];
   if (f.shell) {
     if (!f.shell.allowable) return []; // an unparsable command is never allowed by a rule
     const parts = shellLevels(f, ctx);
     if (!parts) return [];
-    const exactLabel =
-      agent === "commandcode" ? "this command (Command Code also allows it with more arguments)" : "this exact command";
     levels = [
-      { level: "exact", rules: parts.map((p) => p.exact), label: exactLabel },
+      { level: "exact", rules: parts.map((p) => p.exact), label: dialect.remember.exactShell },
       {
         level: "subcommand",
         rules: parts.map((p) => p.subcommand?.rule ?? p.exact),
@@ -73,7 +75,7 @@ export function rememberChoices(call: ToolCall, ctx: PolicyContext): RememberCho
     if (f.paths.length === 0) return [];
     // `/x` anchors at the workspace root; Claude Code's local settings and session rules anchor it at the
     // session's working directory (permissions: "Local settings rules anchor at the session's primary working directory").
-    const anchor = agent === "claude-code" ? f.env.cwd : ctx.workspaceRoot;
+    const anchor = dialect.remember.anchor === "cwd" ? f.env.cwd : ctx.workspaceRoot;
     const files = f.paths.map((p) => editTarget(p, ctx, anchor));
     if (files.some((t) => t === null)) return [];
     const t = files as EditTarget[];
@@ -87,11 +89,15 @@ export function rememberChoices(call: ToolCall, ctx: PolicyContext): RememberCho
     ];
   } else if (f.kind === "web-fetch" && f.host) {
     levels = [
-      { level: "exact", rules: [text(agent, "WebFetch", { kind: "domain", pattern: f.host })], label: `${f.host}` },
+      { level: "exact", rules: [text(dialect, "WebFetch", { kind: "domain", pattern: f.host })], label: `${f.host}` },
     ];
   } else {
     levels = [
-      { level: "exact", rules: [agent === "mevedel" ? text(agent, call.tool, null) : call.tool], label: "this tool" },
+      {
+        level: "exact",
+        rules: [dialect.rules.form === "plist" ? text(dialect, call.tool, null) : call.tool],
+        label: "this tool",
+      },
     ];
   }
   // Each level only when it reaches further than the one before; never a rule that matches every input of its tool.
@@ -100,7 +106,7 @@ export function rememberChoices(call: ToolCall, ctx: PolicyContext): RememberCho
     const rules = [...new Set(l.rules)];
     const prev = out[out.length - 1];
     if (prev && prev.rules.join("\n") === rules.join("\n")) continue;
-    if (rules.some((r) => isToolWideText(r, agent, ctx.shell ?? null))) continue;
+    if (rules.some((r) => isToolWideText(r, dialect, ctx.shell ?? null))) continue;
     out.push({ level: l.level, rules, label: l.label });
   }
   return out;
@@ -132,8 +138,7 @@ export function withSuggestions(
   if (!widest || suggestions.length === 0) return choices;
   const out = choices.map((c) => ({ ...c }));
   const source = { scope: "workspace" as const, store: `${ctx.workspaceRoot}/.suggested`, base: ctx.workspaceRoot };
-  const parse = (t: string) =>
-    ctx.agent === "mevedel" ? parseMevedelRuleText(t, source) : parseRule(t, "allow", { agent: ctx.agent, source });
+  const parse = (t: string) => parseRuleText(t, "allow", { dialect: ctx.dialect, source });
   const bounds = widest.rules.map((t) => parse(t)).flatMap((r) => (r.ok ? [r.value] : []));
   for (const list of suggestions) {
     const rules = [...new Set(list.map((t) => t.trim()).filter(Boolean))];
@@ -154,7 +159,7 @@ export function withSuggestions(
             isNarrower({ kind: "rule", action: "allow", rule: b }, { kind: "rule", action: "allow", rule: r }).proved,
         ),
     );
-    if (!inside || values.some((r) => isToolWideText(r.text, ctx.agent, ctx.shell ?? null))) continue;
+    if (!inside || values.some((r) => isToolWideText(r.text, ctx.dialect, ctx.shell ?? null))) continue;
     const d = decide(call, { ...ctx, mode: "default", rules: [...ctx.rules, ...values] });
     if (d.decision !== "allow" || d.step !== "allow-rule") continue;
     if (out.some((c) => c.level === "suggested" && c.rules.join("\n") === rules.join("\n"))) continue;
@@ -173,16 +178,16 @@ interface PartLevels {
 
 /** Per non-read-only part of a command: its exact rule and, unless it must stay exact, its wider ones. */
 function shellLevels(f: ReturnType<typeof callFacts>, ctx: PolicyContext): PartLevels[] | null {
-  const agent = ctx.agent;
-  const dialect = agent === "claude-code" ? "exact" : agent === "mevedel" ? "glob" : "prefix";
-  const rule = (pattern: string) => text(agent, "Shell", { kind: "shell", pattern, dialect });
+  const d = ctx.dialect;
+  const shell = d.rules.shell;
+  const rule = (pattern: string) => text(d, "Shell", { kind: "shell", pattern, dialect: shell });
   const wide = (prefix: string) =>
-    agent === "commandcode"
-      ? `Shell(${prefix}:*)`
-      : text(agent, "Shell", { kind: "shell", pattern: `${prefix} *`, dialect });
+    d.remember.wideShell === "colon-star"
+      ? `${d.rules.shellTool}(${prefix}:*)`
+      : text(d, "Shell", { kind: "shell", pattern: `${prefix} *`, dialect: shell });
   // Claude Code: a rule is matched against the command after its documented wrappers and safe assignments are
   // stripped, and a subcommand in its read-only set needs no rule (lib/policy/claude-code/bash.ts).
-  const claude = agent === "claude-code" ? new Map(ccShell(f, ctx).parts.map((cp) => [cp.part, cp])) : null;
+  const claude = d.matching.strippedAllowView ? new Map(ccShell(f, ctx).parts.map((cp) => [cp.part, cp])) : null;
   const out: PartLevels[] = [];
   for (const p of f.shell!.parts) {
     if (p.origin === "payload") continue;
@@ -218,19 +223,20 @@ interface EditTarget {
 }
 
 function editTarget(p: string, ctx: PolicyContext, anchor: string): EditTarget | null {
-  const agent = ctx.agent;
+  const dialect = ctx.dialect;
   const inside = isInside(p, anchor) && p !== anchor;
   const rel = inside ? p.slice(anchor.replace(/\/+$/, "").length + 1) : p;
   const spec = inside ? `/${rel}` : `/${p}`;
   if (/[*?[\]{}]/.test(spec)) return null;
-  if (agent === "mevedel")
-    return { exact: text(agent, displayTool("ApplyPatch", agent), { kind: "path", pattern: p }), folder: null };
+  const absolute = dialect.remember.editsAsAbsolute;
+  if (absolute)
+    return { exact: text(dialect, displayTool(absolute, dialect), { kind: "path", pattern: p }), folder: null };
   const dir = rel.includes("/") ? rel.slice(0, rel.lastIndexOf("/")) : "";
   return {
-    exact: text(agent, "Edit", { kind: "path", pattern: spec }),
+    exact: text(dialect, "Edit", { kind: "path", pattern: spec }),
     // A folder inside the workspace; never the workspace root or a folder outside it.
     folder:
-      inside && dir ? { rule: text(agent, "Edit", { kind: "path", pattern: `/${dir}/**` }), dir: `${dir}/` } : null,
+      inside && dir ? { rule: text(dialect, "Edit", { kind: "path", pattern: `/${dir}/**` }), dir: `${dir}/` } : null,
   };
 }
 

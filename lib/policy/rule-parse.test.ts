@@ -1,10 +1,11 @@
+import { dialectOf } from "@/lib/agents/dialects";
 import { describe, expect, it } from "vitest";
 import { formatRule, parseRule } from "./rule-parse";
 import { src } from "@/test/support/policy";
 import type { Action, Agent } from "./types";
 
 const parse = (text: string, action: Action = "deny", agent: Agent = "commandcode") =>
-  parseRule(text, action, { agent, source: src() });
+  parseRule(text, action, { dialect: dialectOf(agent), source: src() });
 
 describe("rule grammar", () => {
   const ok: [string, Action, string, unknown][] = [
@@ -71,10 +72,10 @@ describe("rule grammar", () => {
   it("formats in each dialect", () => {
     const r = parse("Bash(git log:*)", "allow", "claude-code");
     if (!r.ok) throw new Error(r.error);
-    expect(formatRule(r.value, "claude-code")).toBe("Bash(git log *)");
-    expect(formatRule(r.value, "commandcode")).toBe("Shell(git log *)");
-    expect(formatRule(r.value, "mevedel")).toBe('("Bash" :pattern "git log *")');
+    expect(formatRule(r.value, dialectOf("claude-code"))).toBe("Bash(git log *)");
+    expect(formatRule(r.value, dialectOf("commandcode"))).toBe("Shell(git log *)");
+    expect(formatRule(r.value, dialectOf("mevedel"))).toBe('("Bash" :pattern "git log *")');
     const w = parse("WebFetch(domain:example.com)", "allow");
-    if (w.ok) expect(formatRule(w.value, "commandcode")).toBe("WebFetch(domain:example.com)");
+    if (w.ok) expect(formatRule(w.value, dialectOf("commandcode"))).toBe("WebFetch(domain:example.com)");
   });
 });

@@ -1,10 +1,10 @@
 import { canonicalRuleTool, SPECIFIER_FIELDS, toolKind } from "./tools";
-import type { Action, Agent, ParseResult, Rule, RuleSource, ShellDialect, Specifier } from "./types";
+import type { Action, Dialect, ParseResult, Rule, RuleSource, ShellDialect, Specifier } from "./types";
 
 const RULE_RE = /^([^()\s]+)(?:\(([\s\S]*)\))?$/;
 const TOOL_NAME_RE = /^[A-Za-z0-9_.*-]+$/;
 const PARAM_RE = /^([A-Za-z_][A-Za-z0-9_]*):([\s\S]+)$/;
-const CLAUDE_PARAM_RE = /^([A-Za-z_][A-Za-z0-9_]*)\s*:\s*([\s\S]+)$/;
+const SPACED_PARAM_RE = /^([A-Za-z_][A-Za-z0-9_]*)\s*:\s*([\s\S]+)$/;
 // Shell parameters we recognise; other `word:rest` specifiers are commands (`Shell(git:*)`, `Shell(docker run a:b)`).
 const SHELL_PARAMS = new Set([
   "run_in_background",
@@ -47,20 +47,25 @@ const PATH_TOOLS = new Set([
   "write_file",
 ]);
 
-/** Shell specifier dialect of each agent (see docs/policy.md, "Shell patterns"). */
-export function shellDialect(agent: Agent): ShellDialect {
-  return agent === "claude-code" ? "exact" : agent === "mevedel" ? "glob" : "prefix";
+/** Shell specifier dialect of an agent (see docs/policy.md, "Shell patterns"). */
+export function shellDialect(dialect: Dialect): ShellDialect {
+  return dialect.rules.shell;
 }
 
 const fail = (error: string): ParseResult<never> => ({ ok: false, error });
 
 /** Parse `Tool`, `Tool(specifier)`, `Tool(param:value)` or an MCP name into a canonical rule. Never throws. */
-export function parseRule(text: string, action: Action, opts: { agent: Agent; source: RuleSource }): ParseResult<Rule> {
+export function parseRule(
+  text: string,
+  action: Action,
+  opts: { dialect: Dialect; source: RuleSource },
+): ParseResult<Rule> {
   if (typeof text !== "string") return fail("rule must be a string");
   const trimmed = text.trim();
   if (!trimmed) return fail("empty rule");
-  if (opts.agent === "mevedel" && trimmed.startsWith("(")) {
-    return fail("mevedel plist rules go through parseMevedelRuleText");
+  const { dialect } = opts;
+  if (dialect.rules.form === "plist" && trimmed.startsWith("(")) {
+    return fail(`${dialect.id} plist rules go through parseMevedelRuleText`);
   }
   const m = RULE_RE.exec(trimmed);
   if (!m) return fail(`malformed rule "${trimmed}": expected Tool or Tool(specifier)`);
@@ -69,11 +74,11 @@ export function parseRule(text: string, action: Action, opts: { agent: Agent; so
   const raw = m[2];
   const isGlob = rawTool.includes("*");
   const tool = isGlob ? rawTool : canonicalRuleTool(rawTool);
-  // "When Claude Code loads a settings file, it skips any `mcp__` rule that has parentheses" (permissions).
-  if (opts.agent === "claude-code" && raw !== undefined && /^mcp__/i.test(rawTool))
-    return fail(`Claude Code skips ${rawTool}(…): MCP rules take no parentheses in settings files`);
+  // Claude Code: "When Claude Code loads a settings file, it skips any `mcp__` rule that has parentheses" (permissions).
+  if (dialect.rules.mcpTakesNoParens && raw !== undefined && /^mcp__/i.test(rawTool))
+    return fail(`${dialect.label} skips ${rawTool}(…): MCP rules take no parentheses in settings files`);
   const spec = raw === undefined || raw.trim() === "" || raw.trim() === "*" ? null : raw;
-  const base = { action, tool, text: trimmed, source: opts.source, agent: opts.agent };
+  const base = { action, tool, text: trimmed, source: opts.source, agent: dialect.id };
 
   if (isGlob) {
     if (spec !== null) return fail(`tool pattern "${rawTool}" takes no specifier`);
@@ -85,7 +90,7 @@ export function parseRule(text: string, action: Action, opts: { agent: Agent; so
     return { ok: true, value: { ...base, specifier: null } };
   }
   if (spec === null) return { ok: true, value: { ...base, specifier: null } };
-  const parsed = parseSpecifier(tool, spec, action, opts.agent);
+  const parsed = parseSpecifier(tool, spec, action, dialect);
   if (!parsed.ok) return parsed;
   return { ok: true, value: { ...base, specifier: parsed.value } };
 }
@@ -103,15 +108,15 @@ function paramSpec(name: string, value: string, action: Action, tool: string): P
   return { ok: true, value: { kind: "param", name, value: value.trim() } };
 }
 
-function parseSpecifier(tool: string, spec: string, action: Action, agent: Agent): ParseResult<Specifier> {
+function parseSpecifier(tool: string, spec: string, action: Action, dialect: Dialect): ParseResult<Specifier> {
   // Claude Code: "Whitespace around the colon is ignored" in `Tool(param:value)`.
-  const param = (agent === "claude-code" ? CLAUDE_PARAM_RE : PARAM_RE).exec(spec.trim());
+  const param = (dialect.rules.paramSpaces ? SPACED_PARAM_RE : PARAM_RE).exec(spec.trim());
   if (tool === "Shell") {
     if (spec.endsWith(":*")) {
       const prefix = spec.slice(0, -2).trim();
       return {
         ok: true,
-        value: { kind: "shell", pattern: prefix ? `${prefix} *` : "*", dialect: shellDialect(agent) },
+        value: { kind: "shell", pattern: prefix ? `${prefix} *` : "*", dialect: shellDialect(dialect) },
       };
     }
     if (
@@ -122,7 +127,7 @@ function parseSpecifier(tool: string, spec: string, action: Action, agent: Agent
     }
     const pattern = spec.trim().replace(/\s+/g, " ");
     if (!pattern) return fail("empty shell pattern");
-    return { ok: true, value: { kind: "shell", pattern, dialect: shellDialect(agent) } };
+    return { ok: true, value: { kind: "shell", pattern, dialect: shellDialect(dialect) } };
   }
   if (PATH_TOOLS.has(tool)) {
     if (param && (SPECIFIER_FIELDS.has(param[1]) || PATH_PARAMS.has(param[1])))
@@ -148,16 +153,16 @@ function parseSpecifier(tool: string, spec: string, action: Action, agent: Agent
 }
 
 /** Display name of a canonical rule tool in an agent's dialect. */
-export function displayTool(tool: string, agent: Agent): string {
-  if (tool === "Shell") return agent === "commandcode" ? "Shell" : "Bash";
+export function displayTool(tool: string, dialect: Dialect): string {
+  if (tool === "Shell") return dialect.rules.shellTool;
   return tool;
 }
 
 /** Authored text for a rule in an agent's dialect (`Bash(git *)` for Claude Code, `Shell(git *)` for Command Code). */
-export function formatRule(rule: Pick<Rule, "tool" | "specifier">, agent: Agent): string {
-  const tool = displayTool(rule.tool, agent);
+export function formatRule(rule: Pick<Rule, "tool" | "specifier">, dialect: Dialect): string {
+  const tool = displayTool(rule.tool, dialect);
   const s = rule.specifier;
-  if (agent === "mevedel") return formatMevedelPlist(tool, s);
+  if (dialect.rules.form === "plist") return formatMevedelPlist(tool, s);
   if (!s) return tool;
   switch (s.kind) {
     case "shell":

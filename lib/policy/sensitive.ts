@@ -1,3 +1,4 @@
+import type { Dialect } from "./types";
 import { basename } from "./shell/wrappers";
 
 const SECRET = /^(\.env|\.env\..+|.+\.pem|.+\.key|id_rsa|id_ed25519|id_ecdsa|id_dsa|credentials|\.netrc)$/;
@@ -32,14 +33,17 @@ export function sensitiveWrite(path: string): { reason: string; token: string } 
   return null;
 }
 
-// mevedel's default protected paths: `.git` is read-only, credential stores are inaccessible.
+// mevedel's default protected paths: `.git` (and the dialect's `readOnlyPaths`) read-only, credential stores
+// inaccessible.
 const INACCESSIBLE = [".ssh", ".gnupg", ".aws", ".azure", ".kube"];
 
-/** mevedel protection of a path: "read-only" (.git), "inaccessible" (credentials) or null. */
-export function mevedelProtection(path: string): "read-only" | "inaccessible" | null {
+/** mevedel protection of a path: "read-only" (.git, the dialect's own), "inaccessible" (credentials) or null. */
+export function mevedelProtection(
+  path: string,
+  dialect: Pick<Dialect, "readOnlyPaths">,
+): "read-only" | "inaccessible" | null {
   const segs = path.split("/");
   if (INACCESSIBLE.some((d) => segs.includes(d)) || path.includes("/.config/gcloud")) return "inaccessible";
-  if (segs.includes(".git") || path.includes("/.mevedel/artifacts/.state") || path.includes("/.mevedel/leases"))
-    return "read-only";
+  if (segs.includes(".git") || dialect.readOnlyPaths.some((p) => path.includes(p))) return "read-only";
   return null;
 }

@@ -1,3 +1,4 @@
+import { dialectOf } from "@/lib/agents/dialects";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadShellParser } from "@/lib/agents/shared/shell-parser";
 import type { ShellParser } from "./types";
@@ -26,7 +27,7 @@ describe("isToolWideText: the engine's one tool-wide predicate", () => {
     ["commandcode", "Shell(*)"],
     ["commandcode", "Shell"],
   ] as const)("%s %s matches every input of its tool", (agent, rule) => {
-    expect(isToolWideText(rule, agent, shell)).toBe(true);
+    expect(isToolWideText(rule, dialectOf(agent), shell)).toBe(true);
   });
 
   it.each([
@@ -43,6 +44,6 @@ describe("isToolWideText: the engine's one tool-wide predicate", () => {
     ["claude-code", "mcp__github__get_issue"],
     ["commandcode", "Shell(git:*)"],
   ] as const)("%s %s does not", (agent, rule) => {
-    expect(isToolWideText(rule, agent, shell)).toBe(false);
+    expect(isToolWideText(rule, dialectOf(agent), shell)).toBe(false);
   });
 });

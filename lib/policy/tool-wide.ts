@@ -10,10 +10,9 @@
  */
 import { callFacts } from "./call";
 import { compileRules, firstMatch } from "./match";
-import { parseMevedelRuleText } from "./mevedel-rules";
-import { parseRule } from "./rule-parse";
+import { parseRuleText } from "./mevedel-rules";
 import { toolKind } from "./tools";
-import type { Agent, PolicyContext, Rule, ShellParser, ToolCall } from "./types";
+import type { Dialect, PolicyContext, Rule, ShellParser, ToolCall } from "./types";
 
 const WS = "/probe/workspace";
 const HOME = "/probe/home";
@@ -57,13 +56,13 @@ function probes(tool: string): ToolCall[] | null {
   return null;
 }
 
-/** True when `rule` (any action) matches every probe input of its tool, by the engine's own matcher. */
-export function matchesEveryInput(rule: Rule, shell: ShellParser | null): boolean {
+/** True when `rule` (any action, of this dialect) matches every probe input of its tool, by the engine's own matcher. */
+export function matchesEveryInput(rule: Rule, dialect: Dialect, shell: ShellParser | null): boolean {
   const calls = probes(rule.tool);
   if (!calls) return false;
   const asAllow: Rule = { ...rule, action: "allow" };
   const ctx: PolicyContext = {
-    agent: rule.agent,
+    dialect,
     mode: "default",
     workspaceRoot: WS,
     cwd: WS,
@@ -82,9 +81,9 @@ export function matchesEveryInput(rule: Rule, shell: ShellParser | null): boolea
   return calls.every((call) => hits(call) || (toolKind(rule.tool) === "shell" && hits(withArg(call))));
 }
 
-/** The same predicate for rule text as a store holds it (a mevedel rule form, or `Tool(specifier)`). */
-export function isToolWideText(text: string, agent: Agent, shell: ShellParser | null): boolean {
+/** The same predicate for rule text in the dialect's form (a plist rule form, or `Tool(specifier)`). */
+export function isToolWideText(text: string, dialect: Dialect, shell: ShellParser | null): boolean {
   const source = { scope: "workspace" as const, store: `${WS}/.probe`, base: WS };
-  const parsed = agent === "mevedel" ? parseMevedelRuleText(text, source) : parseRule(text, "allow", { agent, source });
-  return parsed.ok ? matchesEveryInput(parsed.value, shell) : false;
+  const parsed = parseRuleText(text, "allow", { dialect, source });
+  return parsed.ok ? matchesEveryInput(parsed.value, dialect, shell) : false;
 }

@@ -1,4 +1,5 @@
-/** One tool model for Command Code, Claude Code and mevedel tool names. */
+/** One tool model for the tool names of the agents lib/policy decides for (what differs is in their dialects). */
+import type { Dialect } from "./types";
 
 /**
  * The agent's tool-name grammar: a letter, then letters, digits and `_` (Claude Code, Command Code and
@@ -69,12 +70,12 @@ const TOOLS: Record<string, ToolInfo> = {
   lsp: { canonical: "LSP", kind: "native", coveredBy: [] },
 };
 
-// Claude Code's tools reference, "Permission Required: Yes" for tools the engine would otherwise treat as free.
-const CLAUDE_PERMISSION_REQUIRED = new Set(["webfetch", "websearch", "web_fetch", "web_search", "exitplanmode"]);
-
-/** Does this tool need permission in the agent although it has no file-system effect? */
-export function needsPermission(agent: string, lowerName: string): boolean {
-  return agent === "claude-code" && CLAUDE_PERMISSION_REQUIRED.has(lowerName);
+/**
+ * Does this tool need permission in the agent although it has no file-system effect (its tools reference,
+ * "Permission Required: Yes": the dialect's `permissionRequired`)?
+ */
+export function needsPermission(dialect: Pick<Dialect, "permissionRequired">, lowerName: string): boolean {
+  return dialect.permissionRequired.includes(lowerName);
 }
 
 // Claude Code's Glob/Grep answer to `Read` rules as well as their own names.

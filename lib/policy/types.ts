@@ -4,7 +4,7 @@ import type { StoreAgent } from "../agents";
 /** What a rule or the engine answers for a tool call: the one list of rule actions. */
 export const ACTIONS = ["allow", "ask", "deny"] as const;
 export type Action = (typeof ACTIONS)[number];
-/** Agents whose rule dialects the engine understands (the store agents of lib/agents, the one list). */
+/** The agent ids a rule or dialect names (the store agents of lib/agents, the one list); the engine compares none. */
 export type Agent = StoreAgent;
 /**
  * Where an entry lives, in the order the Rules page groups them (the order of precedence a person reasons in): the
@@ -88,9 +88,93 @@ export interface ToolCall {
   input: Record<string, unknown>;
 }
 
+/**
+ * What the engine needs to know about one agent's rules and calls, handed in as an object. lib/policy knows no agent:
+ * every difference between the agents it decides for is a field here, and each agent's dialect is defined in its own
+ * folder (lib/agents/<agent>/dialect.ts; docs/decisions/0006-agent-interface-and-layers.md).
+ */
+export interface Dialect {
+  /** The agent whose dialect this is: stamped on the rules it parses. */
+  readonly id: Agent;
+  /** Its name for people, in reasons and parse errors. */
+  readonly label: string;
+  /**
+   * Which ladder decides its calls: `settings` (seed 002: rule lists, guards, then the mode), `documented` (the
+   * ladder its documentation describes, lib/policy/decide-claude-code.ts) or `buckets` (session and
+   * persistent rule buckets with resource authority, lib/policy/decide-mevedel.ts).
+   */
+  readonly ladder: "settings" | "documented" | "buckets";
+
+  /** How rules are written and parsed. */
+  readonly rules: {
+    /** `text`: `Tool(specifier)`; `plist`: Lisp rule forms `("Tool" :key value :action allow)`. */
+    readonly form: "text" | "plist";
+    /** How a shell specifier without `*` matches (docs/policy.md, "Shell patterns"). */
+    readonly shell: ShellDialect;
+    /** The shell tool's name in written rules (`Shell`, `Bash`). */
+    readonly shellTool: string;
+    /** Whitespace around the colon of `Tool(param:value)` is ignored. */
+    readonly paramSpaces: boolean;
+    /** An `mcp__…` rule with parentheses is skipped when the settings file loads. */
+    readonly mcpTakesNoParens: boolean;
+    /** Path-rule tools the agent parses but never consults (lower case): shown, never deciding. */
+    readonly unconsulted: readonly string[];
+  };
+
+  /** How rules match calls. */
+  readonly matching: {
+    /** Allow rules match each subcommand's view after documented wrappers and safe assignments are stripped. */
+    readonly strippedAllowView: boolean;
+    /** Deny and ask shell patterns fold case. */
+    readonly foldDenyCase: boolean;
+    /** A deny or ask path that is not a usable glob still guards that exact path. */
+    readonly literalDenyPaths: boolean;
+    /** `domain:` patterns: `documented` (exact host, `*.x` subdomains only) or `glob`. */
+    readonly domains: "documented" | "glob";
+    /** A deny or ask path starting with `!` carves paths out of the same store's earlier rules. */
+    readonly negatedPaths: boolean;
+    /** A Read deny or ask rule also guards edits of the path; an Edit allow also grants reads. */
+    readonly readEditLinked: boolean;
+  };
+
+  /** Where the pieces of a path rule anchor (gitignore-style; lib/policy/paths.ts `ruleGlob`). */
+  readonly paths: {
+    /** `/x`: `absolute` as written, or `base` at the source's folder (else the workspace root). */
+    readonly slash: "absolute" | "base";
+    /** Sources whose `/x` anchors at the working directory instead (session rules, local settings). */
+    readonly cwdAnchored?: (source: RuleSource) => boolean;
+    /** `./x` and an allow rule's relative path anchor at the working directory or the workspace root. */
+    readonly relativeAt: "cwd" | "workspace";
+    /** A relative pattern: `gitignore` (a bare name at any depth) or `literal` (under the workspace root only). */
+    readonly relative: "gitignore" | "literal";
+  };
+
+  /** Mode spellings of this agent beyond the common ones (lower case, separators removed). */
+  readonly modes: Readonly<Record<string, Mode>>;
+  /** Tools without file-system effect that still need permission (lower case; its tools reference). */
+  readonly permissionRequired: readonly string[];
+  /** Operands like `work://x` address resources by scheme, not file-system paths. */
+  readonly resourceAddresses: boolean;
+  /** Paths (fragments) the agent keeps read-only besides `.git`, e.g. its own state folders. */
+  readonly readOnlyPaths: readonly string[];
+
+  /** What "remember" writes for a call. */
+  readonly remember: {
+    /** The label of the exact-command choice. */
+    readonly exactShell: string;
+    /** A program or sub-command with any arguments: `prefix:*` or `prefix *`. */
+    readonly wideShell: "colon-star" | "space-star";
+    /** `/x` of a remembered edit anchors at the working directory or the workspace root. */
+    readonly anchor: "cwd" | "workspace";
+    /** Edits are remembered per absolute file under this tool (no folder level); default `Edit(/relative)`. */
+    readonly editsAsAbsolute?: string;
+  };
+}
+
 /** Everything `decide` needs besides the call. Stores hand it parsed rules. */
 export interface PolicyContext {
-  agent: Agent;
+  /** The agent's dialect: everything that differs between the agents the engine decides for (lib/policy/types.ts, `Dialect`). */
+  dialect: Dialect;
   mode: Mode | string;
   workspaceRoot: string;
   cwd?: string;

@@ -1,3 +1,4 @@
+import { dialectOf } from "@/lib/agents/dialects";
 import "server-only";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
@@ -35,7 +36,7 @@ export async function addSessionEntry(
   { actorName, input }: { actorName: string; input: AddSessionEntryInput },
 ): Promise<SessionEntryRow> {
   const parsed = parseRule(input.rule, input.action, {
-    agent: input.agent,
+    dialect: dialectOf(input.agent),
     source: { scope: "session", store: `session:${input.agentSessionId}` },
   });
   if (!parsed.ok) throw new ValidationError(`invalid rule "${input.rule}": ${parsed.error}`);

@@ -1,5 +1,7 @@
 // Claude Code settings that change which rules apply (issue 19 §2 "Modes and settings"): workspace trust,
 // allowManagedPermissionRulesOnly, disableAutoMode and defaultMode from project files.
+import { dialectOf } from "@/lib/agents/dialects";
+import { contextOf, inputsOf } from "@/test/support/ladder";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -26,10 +28,10 @@ async function contextFor(mode?: string, managed?: string) {
   const paths = managed
     ? { ...sb.paths, managedSettingsPath: sb.write("managed/managed-settings.json", managed) }
     : sb.paths;
-  const inputs = await loadPolicyInputs({ ...paths, agent: "claude-code" });
-  const modes = resolveModes("claude-code", mode, inputs);
+  const inputs = await loadPolicyInputs({ ...paths, ...inputsOf("claude-code") });
+  const modes = resolveModes(dialectOf("claude-code"), mode, inputs);
   const ctx = policyContextFor({
-    agent: "claude-code",
+    ...contextOf("claude-code", sb.workspace, sb.home),
     mode: modes.modeEffective,
     workspace: sb.workspace,
     home: sb.home,

@@ -1,3 +1,4 @@
+import { contextOf, inputsOf } from "@/test/support/ladder";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -196,7 +197,7 @@ describe("loadPolicyInputs", () => {
       '{"permissions": {"additionalDirectories": ["../docs", "~/shared"], "defaultMode": "plan"}}',
     );
     sb.write("~/.commandcode/settings.json", "{ broken");
-    const inputs = await loadPolicyInputs({ ...sb.paths, agent: "commandcode" });
+    const inputs = await loadPolicyInputs({ ...sb.paths, ...inputsOf("commandcode") });
     expect(inputs.rules.map((r) => r.text)).toEqual([
       "Shell(git:*)",
       "Edit(src/**)",
@@ -209,7 +210,7 @@ describe("loadPolicyInputs", () => {
     expect(inputs.stores.find((s) => !s.valid)).toBeTruthy();
 
     sb.write(".mevedel/permissions.el", FIXTURES.mevedel);
-    const mev = await loadPolicyInputs({ ...sb.paths, agent: "mevedel" });
+    const mev = await loadPolicyInputs({ ...sb.paths, ...inputsOf("mevedel") });
     expect(mev.rules).toHaveLength(4);
     expect(mev.grants.map((g) => g.path)).toEqual([path.join(sb.home, "notes"), "/srv/data"]);
     expect(mev.rules[2].profile?.network).toBe(true);

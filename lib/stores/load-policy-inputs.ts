@@ -1,6 +1,6 @@
 import path from "node:path";
-import { normalizeMode } from "@/lib/policy";
-import { claudeTrust, type ClaudeTrust } from "./claude-trust";
+import { normalizeMode, type Dialect, type Mode } from "@/lib/policy";
+import type { ClaudeTrust } from "./claude-trust";
 import type { StorePaths } from "./discover";
 import { discoverStores } from "./discover";
 import { expandHome } from "./home-paths";
@@ -29,8 +29,22 @@ export interface PolicyInputs {
   stores: StoreInfo[];
 }
 
+/** What an agent's settings stores mean beyond their rules: its engine says (lib/agents/<agent>/engine.ts). */
+export interface StoreSemantics {
+  /** Workspace trust: an untrusted workspace's allow rules and additional directories are held back. */
+  trust?: (workspace: string, home: string) => ClaudeTrust;
+  /** A managed store's `allowManagedPermissionRulesOnly`: only managed allow rules apply, nothing is remembered. */
+  managedRulesOnly?: boolean;
+  /** Modes a workspace store's `defaultMode` cannot start (evaluated as default). */
+  workspaceModesIgnored?: readonly Mode[];
+}
+
 export interface LoadPolicyInputsInput extends StorePaths {
   agent: Agent;
+  /** The agent's dialect (its mode names). */
+  dialect: Dialect;
+  /** Default: none of trust, managed-only rules or ignored workspace modes. */
+  semantics?: StoreSemantics;
   /** Session entries as data (the database's rows); only this agent's rows of `sessionId` become rules. */
   sessionRows?: readonly SessionRuleRow[];
   /** Only session rows of this agent session become session rules. */
@@ -66,7 +80,7 @@ const PARTS_MAX = 256;
 export async function loadPolicyInputs(input: LoadPolicyInputsInput): Promise<PolicyInputs> {
   const home = path.resolve(input.home);
   const stores = await Promise.all(discoverStores(input, input.agent).map((loc) => loadStoreCached(loc, home)));
-  const files = filePart(stores, input.workspace, home);
+  const files = filePart(stores, input.workspace, home, input.dialect, input.semantics ?? {});
   const session = sessionPart(input);
   // allowManagedPermissionRulesOnly: "Claude Code then ignores rules in user, project, local … and stops saving
   // new rules": the cockpit's own session allows are not applied either.
@@ -74,9 +88,15 @@ export async function loadPolicyInputs(input: LoadPolicyInputsInput): Promise<Po
   return { ...files, sessionRules };
 }
 
-function filePart(stores: LoadedStore[], workspace: string, home: string): StorePart {
-  const trust = stores.some((s) => s.location.agent === "claude-code") ? claudeTrust(workspace, home) : null;
-  const key = `${path.resolve(workspace)}\0${home}\0${trust ? `${trust.trusted}\0${trust.key}` : ""}\0${stores.map((s) => `${s.info.path}\0${s.info.version}`).join("\0")}`;
+function filePart(
+  stores: LoadedStore[],
+  workspace: string,
+  home: string,
+  dialect: Dialect,
+  semantics: StoreSemantics,
+): StorePart {
+  const trust = semantics.trust && stores.length > 0 ? semantics.trust(workspace, home) : null;
+  const key = `${dialect.id}\0${path.resolve(workspace)}\0${home}\0${trust ? `${trust.trusted}\0${trust.key}` : ""}\0${stores.map((s) => `${s.info.path}\0${s.info.version}`).join("\0")}`;
   const hit = fileParts.get(key);
   // Reused only for the very same parsed stores (all unchanged, from the cache).
   if (hit && hit.stores.length === stores.length && stores.every((s, i) => hit.stores[i] === s.info)) {
@@ -84,22 +104,28 @@ function filePart(stores: LoadedStore[], workspace: string, home: string): Store
     fileParts.set(key, hit);
     return hit;
   }
-  const part = buildFilePart(stores, workspace, home, trust);
+  const part = buildFilePart(stores, workspace, home, trust, dialect, semantics);
   fileParts.set(key, part);
   if (fileParts.size > PARTS_MAX) fileParts.delete(fileParts.keys().next().value!);
   return part;
 }
 
-function buildFilePart(stores: LoadedStore[], workspace: string, home: string, trust: ClaudeTrust | null): StorePart {
+function buildFilePart(
+  stores: LoadedStore[],
+  workspace: string,
+  home: string,
+  trust: ClaudeTrust | null,
+  dialect: Dialect,
+  semantics: StoreSemantics,
+): StorePart {
   const valid = stores.filter((s) => s.info.valid);
-  const claude = trust !== null;
   const additionalDirectories: string[] = [];
   let defaultMode: string | null = null;
   let disableBypass = false;
   let disableAutoMode = false;
   // allowManagedPermissionRulesOnly is a managed-only key.
   const managedRulesOnly =
-    claude &&
+    semantics.managedRulesOnly === true &&
     valid.some(
       (s) =>
         s.info.scope === "managed" &&
@@ -111,7 +137,7 @@ function buildFilePart(stores: LoadedStore[], workspace: string, home: string, t
   // Untrusted: the workspace's allow rules and additional directories are held. The local file applies without
   // trust only in the configuration home ("In your configuration home: Claude Code applies … right away").
   const untrusted = (s: LoadedStore): boolean =>
-    claude &&
+    trust !== null &&
     !trust.trusted &&
     s.info.scope === "workspace" &&
     !(s.info.path.endsWith(".local.json") && resolvedWorkspace === path.resolve(home));
@@ -123,7 +149,7 @@ function buildFilePart(stores: LoadedStore[], workspace: string, home: string, t
     if (permissions?.disableAutoMode || store.settings?.disableAutoMode) disableAutoMode = true;
     if (!permissions && !store.settings?.disableBypass) continue;
     if (defaultMode === null && permissions?.defaultMode)
-      defaultMode = claudeDefaultMode(store, permissions.defaultMode);
+      defaultMode = workspaceDefaultMode(store, permissions.defaultMode, dialect, semantics);
     if (permissions?.disableBypassPermissionsMode || permissions?.disableBypass || store.settings?.disableBypass)
       disableBypass = true;
     for (const dir of permissions?.additionalDirectories ?? []) {
@@ -164,15 +190,14 @@ function buildFilePart(stores: LoadedStore[], workspace: string, home: string, t
 }
 
 /**
- * Claude Code: "If you set \"auto\" in .claude/settings.json or .claude/settings.local.json, the value doesn't take
- * effect, and Claude Code then uses the built-in default … If you set \"bypassPermissions\" in those two files, it
- * doesn't take effect either, and the session starts in Manual mode" (permission-modes). The cockpit evaluates both
- * as default (Manual).
+ * A workspace store's `defaultMode`, unless it is one the agent ignores there (`workspaceModesIgnored`; Claude
+ * Code's auto and bypassPermissions in .claude/settings.json and .claude/settings.local.json, evaluated as default).
  */
-function claudeDefaultMode(store: LoadedStore, raw: string): string {
-  if (store.location.agent !== "claude-code" || store.info.scope !== "workspace") return raw;
-  const m = normalizeMode("claude-code", raw);
-  return m.ok && (m.value === "auto" || m.value === "yolo") ? "default" : raw;
+function workspaceDefaultMode(store: LoadedStore, raw: string, dialect: Dialect, semantics: StoreSemantics): string {
+  const ignored = semantics.workspaceModesIgnored ?? [];
+  if (ignored.length === 0 || store.info.scope !== "workspace") return raw;
+  const m = normalizeMode(dialect, raw);
+  return m.ok && ignored.includes(m.value) ? "default" : raw;
 }
 
 function sessionPart(input: LoadPolicyInputsInput): Rule[] {

@@ -95,7 +95,7 @@ export async function parseStore(location: StoreLocation, bytes: StoreBytes, hom
         entry.specifier = raw.grant.path;
         loaded.grants.push({ ...raw.grant, path: expandHome(raw.grant.path, home), source });
       } else if (raw.rule) {
-        const result = parsePlistRule(raw.rule, source);
+        const result = parsePlistRule(raw.rule, source, location.agent);
         if (result.ok) {
           entry.tool = result.value.tool;
           entry.specifier = specifierText(result.value.specifier);

@@ -1,4 +1,8 @@
-/** The one place the store layer touches the policy engine, so its API can move without rippling. */
+/**
+ * The one place the store layer touches the policy engine, so its API can move without rippling. Stores know their
+ * agent's id; the engine parses in that agent's dialect (lib/agents/dialects.ts).
+ */
+import { dialectOf, plistDialect } from "@/lib/agents/dialects";
 import { formatMevedelRule, isNarrower, parseMevedelRule, parseMevedelRuleText, parseRule } from "@/lib/policy";
 import type {
   Action,
@@ -30,25 +34,27 @@ export type {
 
 export function parseTextRule(text: string, action: Action, agent: Agent, source: RuleSource): ParseResult<Rule> {
   try {
-    return parseRule(text, action, { agent, source });
+    return parseRule(text, action, { dialect: dialectOf(agent), source });
   } catch (error) {
     return { ok: false, error: `rule parser failed: ${(error as Error).message}` };
   }
 }
 
-/** Session rows hold either rule text or, for mevedel, a plist rule form. */
+/** Session rows hold either rule text or, where the dialect writes them (mevedel), a plist rule form. */
 export function parseAnyRule(text: string, action: Action, agent: Agent, source: RuleSource): ParseResult<Rule> {
-  if (agent !== "mevedel" || !text.trim().startsWith("(")) return parseTextRule(text, action, agent, source);
+  const dialect = dialectOf(agent);
+  if (dialect.rules.form !== "plist" || !text.trim().startsWith("(")) return parseTextRule(text, action, agent, source);
   try {
-    return parseMevedelRuleText(text, source);
+    return parseMevedelRuleText(text, source, dialect);
   } catch (error) {
     return { ok: false, error: `rule parser failed: ${(error as Error).message}` };
   }
 }
 
-export function parsePlistRule(data: MevedelRuleData, source: RuleSource): ParseResult<Rule> {
+/** A rule form of a plist store, in its agent's dialect (default: the one dialect written in rule forms). */
+export function parsePlistRule(data: MevedelRuleData, source: RuleSource, agent?: Agent): ParseResult<Rule> {
   try {
-    return parseMevedelRule(data, source);
+    return parseMevedelRule(data, source, agent ? dialectOf(agent) : plistDialect());
   } catch (error) {
     return { ok: false, error: `rule parser failed: ${(error as Error).message}` };
   }
@@ -111,7 +117,7 @@ export function specifierText(spec: Specifier | null): string | null {
   }
 }
 
-/** Plist form of a parsed rule, as mevedel writes it. */
+/** Plist form of a parsed rule, as its agent (mevedel) writes it. */
 export function formatPlistRule(rule: Rule): string {
-  return formatMevedelRule(rule);
+  return formatMevedelRule(rule, dialectOf(rule.agent));
 }

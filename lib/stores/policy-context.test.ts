@@ -1,4 +1,5 @@
 // Issue 10 #1/#2 and issue 9 (protected folder) at the boundary where stores become a PolicyContext.
+import { contextOf, inputsOf } from "@/test/support/ladder";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { decide, type ShellParser } from "@/lib/policy";
@@ -18,10 +19,18 @@ beforeEach(() => {
 afterEach(() => sb.cleanup());
 
 const contextFor = async (agent: "commandcode" | "claude-code", mode: "default" | "plan" | "yolo" = "default") => {
-  const inputs = await loadPolicyInputs({ ...sb.paths, agent });
+  const inputs = await loadPolicyInputs({ ...sb.paths, ...inputsOf(agent) });
   return {
     inputs,
-    ctx: policyContextFor({ agent, mode, workspace: sb.workspace, home: sb.home, inputs, shell, protectedPaths: [] }),
+    ctx: policyContextFor({
+      ...contextOf(agent, sb.workspace, sb.home),
+      mode,
+      workspace: sb.workspace,
+      home: sb.home,
+      inputs,
+      shell,
+      protectedPaths: [],
+    }),
   };
 };
 
@@ -82,9 +91,9 @@ describe("issue 9: the cockpit data folder is protected wherever the context is 
   it("defaults to COCKPIT_DATA (resolved) and a read of the credential asks with the protected flag", async () => {
     const dirs = cockpitProtectedPaths();
     expect(dirs[0]).toBe(path.resolve(process.env.COCKPIT_DATA || ".cockpit"));
-    const inputs = await loadPolicyInputs({ ...sb.paths, agent: "claude-code" });
+    const inputs = await loadPolicyInputs({ ...sb.paths, ...inputsOf("claude-code") });
     const ctx = policyContextFor({
-      agent: "claude-code",
+      ...contextOf("claude-code", sb.workspace, sb.home),
       mode: "yolo",
       workspace: sb.workspace,
       home: sb.home,

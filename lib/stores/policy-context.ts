@@ -2,7 +2,7 @@ import { readlinkSync, realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { env } from "@/lib/config/env";
-import { normalizeMode, type Agent, type Mode, type PolicyContext, type ShellParser } from "@/lib/policy";
+import { normalizeMode, type Dialect, type Mode, type PolicyContext, type ShellParser } from "@/lib/policy";
 import type { PolicyInputs } from "./load-policy-inputs";
 
 /**
@@ -45,12 +45,12 @@ export interface ResolvedModes {
 
 /** The agent's mode: the one it reports, else the stores' `defaultMode`, else `default`. */
 export function resolveModes(
-  agent: Agent,
+  dialect: Dialect,
   requested: string | undefined | null,
   inputs: Pick<PolicyInputs, "defaultMode" | "disableBypass"> & Partial<Pick<PolicyInputs, "disableAutoMode">>,
 ): ResolvedModes {
-  const fromRequest = requested ? normalizeMode(agent, requested) : null;
-  const fromStores = inputs.defaultMode ? normalizeMode(agent, inputs.defaultMode) : null;
+  const fromRequest = requested ? normalizeMode(dialect, requested) : null;
+  const fromStores = inputs.defaultMode ? normalizeMode(dialect, inputs.defaultMode) : null;
   const modeBase: Mode = fromRequest?.ok ? fromRequest.value : fromStores?.ok ? fromStores.value : "default";
   const modeEffective: Mode =
     (modeBase === "yolo" && inputs.disableBypass) || (modeBase === "auto" && inputs.disableAutoMode)
@@ -60,23 +60,13 @@ export function resolveModes(
   return { modeBase, modeEffective, ...(ignoredDefault ? { ignoredDefault } : {}) };
 }
 
-/** Where each agent keeps plan files and skills (seed 002 "Внешние каталоги"; Claude Code's `~/.claude/{plans,skills}`). */
-export function agentLocations(
-  agent: Agent,
-  workspace: string,
-  home: string,
-): { planDir?: string; skillDirs: string[] } {
-  if (agent === "commandcode")
-    return {
-      planDir: path.join(home, ".commandcode/plans"),
-      skillDirs: [path.join(home, ".commandcode/skills"), path.join(workspace, ".commandcode/skills")],
-    };
-  if (agent === "claude-code")
-    return {
-      planDir: path.join(home, ".claude/plans"),
-      skillDirs: [path.join(home, ".claude/skills"), path.join(workspace, ".claude/skills")],
-    };
-  return { skillDirs: [] }; // mevedel: plans are session-owned work:// resources, skills are skill:// addresses
+/**
+ * Where an agent keeps plan files (written freely in plan mode) and skills (readable without asking), for one
+ * workspace: each agent's engine says (lib/agents/<agent>/engine.ts).
+ */
+export interface AgentLocations {
+  planDir?: string;
+  skillDirs: string[];
 }
 
 /** The cockpit's data folder (credential, database, keys), as written and with symlinks resolved. */
@@ -99,7 +89,8 @@ export function cockpitProtectedPaths(): string[] {
 
 /** Everything the engine needs to decide one call in a workspace, from the loaded stores. */
 export function policyContextFor({
-  agent,
+  dialect,
+  locations = { skillDirs: [] },
   mode,
   workspace,
   cwd,
@@ -108,7 +99,9 @@ export function policyContextFor({
   shell,
   protectedPaths = cockpitProtectedPaths(),
 }: {
-  agent: Agent;
+  dialect: Dialect;
+  /** The agent's plan and skill folders in this workspace (none by default). */
+  locations?: AgentLocations;
   mode: Mode;
   workspace: string;
   cwd?: string | null;
@@ -120,8 +113,8 @@ export function policyContextFor({
   protectedPaths?: string[];
 }): PolicyContext {
   return {
-    ...agentLocations(agent, workspace, home),
-    agent,
+    ...locations,
+    dialect,
     mode,
     workspaceRoot: workspace,
     cwd: cwd ? path.resolve(workspace, cwd) : workspace,

@@ -4,6 +4,7 @@
  * folder and `cat "$COCKPIT_DATA/…"` were allowed by ordinary rules. Now every hop of the longest existing prefix
  * is resolved, and a variable word that names the cockpit or its folder asks.
  */
+import { dialectOf } from "@/lib/agents/dialects";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -39,7 +40,7 @@ const allow = (pattern: string): Rule => ({
   text: `Bash(${pattern}:*)`,
 });
 const ctx = (rules: Rule[]): PolicyContext => ({
-  agent: "claude-code",
+  dialect: dialectOf("claude-code"),
   mode: "default",
   workspaceRoot: ws,
   cwd: ws,

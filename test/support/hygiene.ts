@@ -1,4 +1,5 @@
 // Fixtures for the hygiene tests: entries as listEntries would list them, without files.
+import { dialectOf } from "@/lib/agents/dialects";
 import { parseMevedelGrant, parseMevedelRuleText, parseRule, type Action, type Agent, type Scope } from "@/lib/policy";
 import type { Entry } from "@/lib/stores/types";
 import type { LintItem } from "@/lib/hygiene/types";
@@ -59,8 +60,8 @@ export function item(agent: Agent, where: Where, action: Action, text: string, i
   }
   const r =
     agent === "mevedel" && text.startsWith("(")
-      ? parseMevedelRuleText(text, source)
-      : parseRule(text, action, { agent, source });
+      ? parseMevedelRuleText(text, source, dialectOf(agent))
+      : parseRule(text, action, { dialect: dialectOf(agent), source });
   if (!r.ok) {
     entry.malformed = r.error;
     return { entry, rule: null };

@@ -1,4 +1,5 @@
 // Builds the policy context a mevedel case runs in (shared by the agreement test and bench/mevedel-agreement).
+import { dialect } from "@/lib/agents/mevedel/dialect";
 import { parseMevedelRuleText } from "@/lib/policy/mevedel-rules";
 import type { PolicyContext, Rule, RuleSource, ShellParser } from "@/lib/policy/types";
 import type { MevedelCase } from "./mevedel-cases";
@@ -7,7 +8,7 @@ export const CASE_HOME = "/home/u";
 
 function parse(texts: string[] | undefined, source: RuleSource): Rule[] {
   return (texts ?? []).map((text) => {
-    const r = parseMevedelRuleText(text, source);
+    const r = parseMevedelRuleText(text, source, dialect);
     if (!r.ok) throw new Error(`${text}: ${r.error}`);
     return r.value;
   });
@@ -21,7 +22,7 @@ export function caseContext(c: MevedelCase, shell: ShellParser | null): PolicyCo
   const session: RuleSource = { scope: "session", store: "session:s1" };
   const grantSource = persistent;
   return {
-    agent: "mevedel",
+    dialect,
     mode: c.mode,
     workspaceRoot: ws,
     home: CASE_HOME,

@@ -1,4 +1,5 @@
 // Fixtures shared by the policy tests (not imported by the engine).
+import { dialectOf } from "@/lib/agents/dialects";
 import { parseRule } from "@/lib/policy/rule-parse";
 import type { ShellParser } from "@/lib/policy/shell/analyze";
 import type { Action, Agent, Mode, PolicyContext, Rule, RuleSource } from "@/lib/policy/types";
@@ -24,7 +25,7 @@ export function rules(
   const out: Rule[] = [];
   for (const action of ["deny", "ask", "allow"] as Action[]) {
     for (const text of lists[action] ?? []) {
-      const r = parseRule(text, action, { agent, source });
+      const r = parseRule(text, action, { dialect: dialectOf(agent), source });
       if (!r.ok) throw new Error(`${text}: ${r.error}`);
       out.push(r.value);
     }
@@ -38,9 +39,13 @@ export function useShell(s: ShellParser): void {
   shell = s;
 }
 
-export function ctx(over: Partial<PolicyContext> = {}): PolicyContext {
+/** What a test changes in the context: any field, and the agent whose dialect decides (default Command Code's). */
+export type CtxOver = Partial<PolicyContext> & { agent?: Agent };
+
+export function ctx(over: CtxOver = {}): PolicyContext {
+  const { agent = "commandcode", ...rest } = over;
   return {
-    agent: "commandcode",
+    dialect: dialectOf(agent),
     mode: "default",
     workspaceRoot: WS,
     home: HOME,
@@ -49,7 +54,7 @@ export function ctx(over: Partial<PolicyContext> = {}): PolicyContext {
     skillDirs: [`${HOME}/.commandcode/skills`],
     rules: [],
     shell,
-    ...over,
+    ...rest,
   };
 }
 

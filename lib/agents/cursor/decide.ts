@@ -16,8 +16,10 @@ import {
 import { callFacts } from "@/lib/policy/call";
 import { resolveCallPath } from "@/lib/policy/paths";
 import { protectedHit } from "@/lib/policy/protected";
+import { settingsDialect } from "../shared/dialect";
 import type { CursorCall } from "./call";
 import type { CursorAction, CursorRule, CursorScope } from "./config";
+import { info } from "./info";
 import { hostOf, matchDomain, matchMcp, matchPath, matchShellPart, type Match, type PathEnv } from "./match";
 
 /** `default` = Cursor's allowlist mode. `force` = `--force`/`--yolo` ("force allow commands unless explicitly denied"). */
@@ -269,6 +271,9 @@ export function resolvePath(p: string, cwd: string, home: string): string {
   return resolveCallPath(p, { workspaceRoot: cwd, cwd, home });
 }
 
+/** The settings family's dialect: the shared engine reads the facts of a Cursor call as it reads any settings agent's. */
+const FACTS_DIALECT = settingsDialect(info.id, info.label);
+
 /** The protected folder the call reads, writes or names (the shared engine's check, on Claude-style facts). */
 function protectedFolder(call: CursorCall, ctx: CursorContext, cwd: string): string | null {
   if (!ctx.protectedPaths?.length) return null;
@@ -279,7 +284,7 @@ function protectedFolder(call: CursorCall, ctx: CursorContext, cwd: string): str
         ? { tool: call.tool, input: { file_path: call.path } }
         : { tool: call.tool, input: {} };
   const pctx: PolicyContext = {
-    agent: "claude-code",
+    dialect: FACTS_DIALECT,
     mode: "default",
     workspaceRoot: ctx.workspaceRoot,
     cwd,

@@ -13,8 +13,8 @@ import {
   normalizeMode,
   rememberChoices,
   withSuggestions,
-  type Agent as Dialect,
   type Decision,
+  type Dialect,
   type PolicyContext,
   type ToolCall,
 } from "@/lib/policy";
@@ -22,12 +22,12 @@ import { isToolWideText } from "@/lib/policy/tool-wide";
 import { targetStore, type StorePaths } from "@/lib/stores/discover";
 import { parseAnyRule, specifierText } from "@/lib/stores/policy-adapter";
 import type { AgentDecision, AgentEngine, AgentSnapshot, DecideRequest, RememberOffer } from "../types";
-import { contextOf, decideWith, loadPolicy, type PolicySnapshot } from "./ladder-snapshot";
+import { contextOf, decideWith, loadPolicy, type LadderOptions, type PolicySnapshot } from "./ladder-snapshot";
 import { loadShellParser } from "./shell-parser";
 
 const Call = z.object({ tool: z.string().min(1), input: z.record(z.string(), z.unknown()).default({}) });
 
-export function ladderEngine(dialect: Dialect): AgentEngine {
+export function ladderEngine(dialect: Dialect, options: LadderOptions = {}): AgentEngine {
   return {
     parseMode: (mode) => normalizeMode(dialect, mode),
     parseCall(raw) {
@@ -37,11 +37,11 @@ export function ladderEngine(dialect: Dialect): AgentEngine {
       return { ok: false, error: `${issue.path.join(".") || "call"} ${issue.message}` };
     },
     async load({ paths, sessionRows, sessionId }) {
-      return ladderSnapshot(await loadPolicy({ paths, agent: dialect, sessionRows, sessionId }));
+      return ladderSnapshot(await loadPolicy({ paths, dialect, ...options, sessionRows, sessionId }));
     },
     isToolWide: async (rule) => isToolWideText(rule, dialect, await loadShellParser()),
     describeRule(rule, action) {
-      const parsed = parseAnyRule(rule, action, dialect, { scope: "session", store: "session:probe" });
+      const parsed = parseAnyRule(rule, action, dialect.id, { scope: "session", store: "session:probe" });
       return parsed.ok
         ? { ok: true, value: { tool: parsed.value.tool, specifier: specifierText(parsed.value.specifier) } }
         : parsed;
@@ -127,7 +127,7 @@ function rememberOffer(snap: PolicySnapshot, req: DecideRequest): RememberOffer 
     return coveredBy.some(Boolean) ? { ...o, coveredBy } : o;
   });
   const first = options[0]!;
-  const wide = first.rules.filter((r) => isToolWideText(r, snap.agent, ctx.shell ?? null));
+  const wide = first.rules.filter((r) => isToolWideText(r, snap.dialect, ctx.shell ?? null));
   return {
     session: first.rules,
     workspace: first.rules,

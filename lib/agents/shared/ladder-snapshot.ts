@@ -2,14 +2,21 @@ import {
   decide,
   type Agent,
   type Decision,
+  type Dialect,
   type Mode,
   type PolicyContext,
   type ShellParser,
   type ToolCall,
 } from "@/lib/policy";
 import type { StorePaths } from "@/lib/stores/discover";
-import { loadPolicyInputs, type PolicyInputs } from "@/lib/stores/load-policy-inputs";
-import { cockpitProtectedPaths, policyContextFor, resolveModes, type ResolvedModes } from "@/lib/stores/policy-context";
+import { loadPolicyInputs, type PolicyInputs, type StoreSemantics } from "@/lib/stores/load-policy-inputs";
+import {
+  cockpitProtectedPaths,
+  policyContextFor,
+  resolveModes,
+  type AgentLocations,
+  type ResolvedModes,
+} from "@/lib/stores/policy-context";
 import type { SessionRuleRow } from "@/lib/stores/session";
 import { loadShellParser } from "./shell-parser";
 
@@ -22,15 +29,26 @@ import { loadShellParser } from "./shell-parser";
  */
 export interface PolicySnapshot {
   agent: Agent;
+  dialect: Dialect;
+  /** The agent's plan and skill folders in this workspace. */
+  locations: AgentLocations;
   paths: StorePaths;
   inputs: PolicyInputs;
   shell: ShellParser;
   protectedPaths: string[];
 }
 
-export interface LoadPolicyInput {
+/** What an agent of the ladder family tells the shared engine besides its dialect (lib/agents/<agent>/engine.ts). */
+export interface LadderOptions {
+  /** Its plan and skill folders in a workspace (default: none). */
+  locations?: (workspace: string, home: string) => AgentLocations;
+  /** What its stores mean beyond their rules (trust, managed-only rules, ignored workspace modes). */
+  semantics?: StoreSemantics;
+}
+
+export interface LoadPolicyInput extends LadderOptions {
   paths: StorePaths;
-  agent: Agent;
+  dialect: Dialect;
   /** The session entries of the workspace (database rows, as data). */
   sessionRows?: readonly SessionRuleRow[];
   /** Only rows of this agent session become session rules. */
@@ -42,12 +60,22 @@ export async function loadPolicy(input: LoadPolicyInput): Promise<PolicySnapshot
     loadShellParser(),
     loadPolicyInputs({
       ...input.paths,
-      agent: input.agent,
+      agent: input.dialect.id,
+      dialect: input.dialect,
+      semantics: input.semantics,
       sessionRows: input.sessionRows,
       sessionId: input.sessionId,
     }),
   ]);
-  return { agent: input.agent, paths: input.paths, inputs, shell, protectedPaths: cockpitProtectedPaths() };
+  return {
+    agent: input.dialect.id,
+    dialect: input.dialect,
+    locations: input.locations?.(input.paths.workspace, input.paths.home) ?? { skillDirs: [] },
+    paths: input.paths,
+    inputs,
+    shell,
+    protectedPaths: cockpitProtectedPaths(),
+  };
 }
 
 export interface DecideRequest {
@@ -68,9 +96,10 @@ export function contextOf(
   snapshot: PolicySnapshot,
   req: Omit<DecideRequest, "call">,
 ): ResolvedModes & { ctx: PolicyContext } {
-  const modes = resolveModes(snapshot.agent, req.mode, snapshot.inputs);
+  const modes = resolveModes(snapshot.dialect, req.mode, snapshot.inputs);
   const ctx = policyContextFor({
-    agent: snapshot.agent,
+    dialect: snapshot.dialect,
+    locations: snapshot.locations,
     mode: modes.modeEffective as Mode,
     workspace: snapshot.paths.workspace,
     cwd: req.cwd,
