@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOwnerLoginLink, redeemLoginLink } from "@/lib/auth/login-links";
+import { LOCAL_CLI } from "@/test/support/auth";
 import { actorFromSessionToken, endSession } from "@/lib/auth/sessions";
 import { addWorkspace, listWorkspaces, removeWorkspace } from "@/lib/workspaces/workspaces";
 import { migrationStatus } from "./client";
@@ -29,7 +30,7 @@ describe.runIf(pg)("database layer on PostgreSQL", () => {
   });
 
   it("redeems a login link exactly once under concurrent use", async () => {
-    const link = await createOwnerLoginLink(pg!.db, { ttlSeconds: 60 });
+    const link = await createOwnerLoginLink({ db: pg!.db, actor: LOCAL_CLI, input: { ttlSeconds: 60 } });
     const results = await Promise.allSettled(
       Array.from({ length: 12 }, () => redeemLoginLink(pg!.db, { token: link.token, sessionTtlHours: 1 })),
     );
@@ -47,7 +48,7 @@ describe.runIf(pg)("database layer on PostgreSQL", () => {
   });
 
   it("refuses an expired link", async () => {
-    const link = await createOwnerLoginLink(pg!.db, { ttlSeconds: -1 });
+    const link = await createOwnerLoginLink({ db: pg!.db, actor: LOCAL_CLI, input: { ttlSeconds: -1 } });
     await expect(redeemLoginLink(pg!.db, { token: link.token, sessionTtlHours: 1 })).rejects.toThrow(
       /expired or already used/,
     );

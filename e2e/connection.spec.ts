@@ -69,6 +69,7 @@ test("offline: the indicator says so, answering is disabled with the reason, nav
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
   if (!(await page.evaluate(() => !!navigator.serviceWorker.controller))) await page.reload();
   await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+  await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "live");
 
   await context.setOffline(true);
   await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "offline");

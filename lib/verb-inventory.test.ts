@@ -32,17 +32,6 @@ const NOT_A_CHECKED_VERB: Record<string, string> = {
 };
 
 /**
- * Functions that still take an optional actor, with the reason. The list only shrinks.
- */
-const OPTIONAL_ACTOR: Record<string, string> = {
-  "lib/cards/get-card.ts#getCardRow":
-    "without an actor it is the system's read (notification delivery, a verb re-reading the card it checked); splitting it into a checked verb and an unchecked reader is still to do",
-  "lib/cards/get-card.ts#getCard": "as getCardRow",
-  "lib/auth/login-links.ts#createOwnerLoginLink":
-    "the actor only labels the audit row; the local CLI's route and the tests mint owner links without one",
-};
-
-/**
  * The checks: every function the access model exports (`can`, `requireCan`, `seesWorkspace`, `visibleWorkspaces`, …)
  * and every named function of lib that calls one, directly or through another such function.
  */
@@ -111,8 +100,20 @@ describe("verbs check access", () => {
       expect(checks).toContain(helper);
   });
 
-  it("every verb takes its actor as a required parameter", () => {
-    expect(all.filter((v) => v.actor === "optional" && !(v.id in OPTIONAL_ACTOR)).map((v) => v.id)).toEqual([]);
+  it("every verb takes its actor as a required parameter, without exception", () => {
+    // A function that also serves the system without a caller is two functions: the checked verb (actor required)
+    // and an explicitly named unchecked reader (`getCardRowUnchecked`, `mintOwnerLoginLinkUnchecked`) that takes none.
+    expect(all.filter((v) => v.actor === "optional").map((v) => v.id)).toEqual([]);
+  });
+
+  it("the unchecked system readers are named so and take no caller", () => {
+    const unchecked = VERB_FOLDERS.flatMap(sources)
+      .flatMap(functionsOf)
+      .filter((f) => f.exported && /Unchecked$/.test(f.name));
+    expect(unchecked.map((f) => f.name).sort()).toEqual(
+      expect.arrayContaining(["getCardRowUnchecked", "getCardUnchecked", "mintOwnerLoginLinkUnchecked"]),
+    );
+    expect(unchecked.filter((f) => actorParameter(f.node, parse(f.file)) !== "none").map((f) => f.name)).toEqual([]);
   });
 
   it("every verb asks can() or requireCan(), directly or through a helper that does", () => {
@@ -128,9 +129,7 @@ describe("verbs check access", () => {
       const v = all.find((x) => x.id === id);
       return !v || [...callsOf(v.node)].some((n) => checks.has(n));
     });
-    const required = Object.keys(OPTIONAL_ACTOR).filter((id) => all.find((x) => x.id === id)?.actor !== "optional");
     expect(stale).toEqual([]);
-    expect(required).toEqual([]);
   });
 });
 

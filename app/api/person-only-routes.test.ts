@@ -50,6 +50,8 @@ const DOORS: Record<string, string[]> = {
 const CLI_REACHABLE: Record<string, string> = {
   "api/local/login-link/route.ts POST":
     "the owner's bootstrap sign-in (the data folder's credential only: the developer credential of docs/deploy.md gets 403); every link it mints is listed in the web app's notice until used or dismissed",
+  "api/local/store-writes/route.ts POST":
+    "records the entry.* audit row of a store write the CLI already made with its own OS rights; it writes no file, and records only a version that is on disk",
   "api/auth/logout/route.ts POST": "ends a session",
   "api/v1/agent-tokens/route.ts GET": "read-only",
   "api/v1/agent-tokens/route.ts POST": "an agent token reaches only the agent API: it can neither answer nor allow",

@@ -18,6 +18,8 @@ export const PERMISSIONS = {
   "entry.revoke": "admin",
   "entry.narrow": "admin",
   "entry.add": "admin",
+  /** The CLI reports a store edit it made itself, for its audit row (lib/entries/record-cli-write.ts): writes no file. */
+  "entry.record_cli_write": "owner",
   "session.release": "admin",
   "webhook.manage": "admin",
   "agent_token.manage": "admin",
@@ -25,6 +27,8 @@ export const PERMISSIONS = {
   "settings.manage": "admin",
   "workspace.manage": "admin",
   "workspace.settings": "admin",
+  /** `cockpit login-link` with the local credential (not the developer credential): the owner's own sign-in. */
+  "owner.login_link": "owner",
   "owner.pair": "owner",
 } as const satisfies Record<string, Role>;
 export type Permission = keyof typeof PERMISSIONS;

@@ -6,7 +6,9 @@ import { openDb, type OpenedDb } from "@/db/client";
 import { auditEvents } from "@/db/schema";
 import { LoginLinkList, LoginLinkNotice } from "@/components/shell/login-link-notice";
 import { recentLoginLinkMints } from "./login-link-notices";
-import { createOwnerLoginLink, redeemLoginLink } from "./login-links";
+import { createOwnerLoginLink, mintOwnerLoginLinkUnchecked, redeemLoginLink } from "./login-links";
+import { LOCAL_CLI } from "@/test/support/auth";
+import { namedActor } from "@/lib/audit";
 
 let opened: OpenedDb;
 beforeAll(async () => {
@@ -16,11 +18,11 @@ afterAll(async () => opened.close());
 
 describe("CLI login-link notice", () => {
   it("records each mint in the audit log and lists the other mints of the last day on the next page load", async () => {
-    const own = await createOwnerLoginLink(opened.db, { ttlSeconds: 60 });
+    const own = await createOwnerLoginLink({ db: opened.db, actor: LOCAL_CLI, input: { ttlSeconds: 60 } });
     const session = await redeemLoginLink(opened.db, { token: own.token, sessionTtlHours: 1 });
     expect(await recentLoginLinkMints(opened.db, { sessionId: session.sessionId })).toEqual([]);
 
-    await createOwnerLoginLink(opened.db, { ttlSeconds: 60 });
+    await createOwnerLoginLink({ db: opened.db, actor: LOCAL_CLI, input: { ttlSeconds: 60 } });
     const audit = await opened.db.select().from(auditEvents).where(eq(auditEvents.action, "auth.login_link_created"));
     expect(audit).toHaveLength(2);
     expect(audit[1]).toMatchObject({ actor: "local-cli" });
@@ -42,10 +44,10 @@ describe("CLI login-link notice", () => {
   });
 
   it("a phone-pairing link the owner made in the web app is not a CLI mint", async () => {
-    const own = await createOwnerLoginLink(opened.db, { ttlSeconds: 60 });
+    const own = await createOwnerLoginLink({ db: opened.db, actor: LOCAL_CLI, input: { ttlSeconds: 60 } });
     const session = await redeemLoginLink(opened.db, { token: own.token, sessionTtlHours: 1 });
     const before = (await recentLoginLinkMints(opened.db, { sessionId: session.sessionId })).length;
-    await createOwnerLoginLink(opened.db, { ttlSeconds: 60, purpose: "pair" });
+    await mintOwnerLoginLinkUnchecked(opened.db, { ttlSeconds: 60, purpose: "pair", by: namedActor("local-cli") });
     expect(await recentLoginLinkMints(opened.db, { sessionId: session.sessionId })).toHaveLength(before);
     const pairAudit = await opened.db
       .select()

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { openDb, type OpenedDb } from "@/db/client";
 import { createOwnerLoginLink, redeemLoginLink } from "./login-links";
+import { LOCAL_CLI } from "@/test/support/auth";
 import { actorFromSessionToken, endSession } from "./sessions";
 import { hashToken } from "./tokens";
 
@@ -13,7 +14,7 @@ afterAll(async () => opened.close());
 
 describe("owner login links", () => {
   it("stores only the hash and works exactly once", async () => {
-    const link = await createOwnerLoginLink(opened.db, { ttlSeconds: 60 });
+    const link = await createOwnerLoginLink({ db: opened.db, actor: LOCAL_CLI, input: { ttlSeconds: 60 } });
     const dump = JSON.stringify(await opened.db.execute(sql`select * from login_tokens`));
     expect(dump).not.toContain(link.token);
     expect(dump).toContain(hashToken(link.token));
@@ -25,9 +26,9 @@ describe("owner login links", () => {
     await expect(redeemLoginLink(opened.db, { token: "cpl_doesnotexist", sessionTtlHours: 1 })).rejects.toThrow(
       /invalid/,
     );
-    const expired = await createOwnerLoginLink(opened.db, { ttlSeconds: -5 });
+    const expired = await createOwnerLoginLink({ db: opened.db, actor: LOCAL_CLI, input: { ttlSeconds: -5 } });
     await expect(redeemLoginLink(opened.db, { token: expired.token, sessionTtlHours: 1 })).rejects.toThrow(/expired/);
-    const link = await createOwnerLoginLink(opened.db, { ttlSeconds: 60 });
+    const link = await createOwnerLoginLink({ db: opened.db, actor: LOCAL_CLI, input: { ttlSeconds: 60 } });
     const session = await redeemLoginLink(opened.db, { token: link.token, sessionTtlHours: 1 });
     await endSession({
       db: opened.db,

@@ -22,6 +22,9 @@ const stateListeners = new Set<() => void>();
 let probeTimer: ReturnType<typeof setTimeout> | null = null;
 
 function setState(next: ConnectionState): void {
+  // A stream that finishes opening after the browser went offline (a slow page under load) does not make the
+  // page live again: the "online" event ends offline.
+  if (next === "live" && typeof navigator !== "undefined" && navigator.onLine === false) next = "offline";
   if (next === state) return;
   state = next;
   for (const l of stateListeners) l();

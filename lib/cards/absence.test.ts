@@ -4,7 +4,7 @@ import { auditEvents, cardEvents } from "@/db/schema";
 import { ABSENCE_REASON, setAbsenceTimeout } from "./absence";
 import { admitCard, type AdmitCardInput } from "./admit-card";
 import { expireAbsentQueues } from "./expire-absent-queues";
-import { getCard } from "./get-card";
+import { getCardUnchecked } from "./get-card";
 import { settleCard } from "./settle-card";
 import { bash, cardFixture, OWNER, type CardFixture } from "@/test/support/cards";
 import { userMessage } from "./user-message";
@@ -30,7 +30,7 @@ describe("absence timeout", () => {
     const c = await card(bash("npm ci", "off"));
     advance(100_000);
     expect((await sweep()).cards).toEqual([]);
-    expect((await getCard(f.opened.db, { cardId: c.id })).deadline).toBeNull();
+    expect((await getCardUnchecked(f.opened.db, c.id)).deadline).toBeNull();
   });
 
   it("expires a root session's whole queue together, holds the session, and refuses late answers", async () => {
@@ -39,22 +39,22 @@ describe("absence timeout", () => {
     advance(30);
     const b = await card({ ...bash("npm run migrate", "away-child"), rootSessionId: "away" });
     const other = await card(bash("npm run lint", "present"));
-    const view = await getCard(f.opened.db, { cardId: b.id });
+    const view = await getCardUnchecked(f.opened.db, b.id);
     // Siblings join the deadline the first card started.
-    expect(view.deadline).toBe((await getCard(f.opened.db, { cardId: a.id })).deadline);
+    expect(view.deadline).toBe((await getCardUnchecked(f.opened.db, a.id)).deadline);
     advance(29);
     expect((await sweep()).cards).toEqual([]);
     advance(2);
     const swept = await sweep();
     expect(swept.cards.sort()).toEqual([a.id, b.id].sort());
     for (const id of [a.id, b.id]) {
-      const v = await getCard(f.opened.db, { cardId: id });
+      const v = await getCardUnchecked(f.opened.db, id);
       expect(v).toMatchObject({
         status: "expired",
         settlement: { outcome: "deny", message: ABSENCE_REASON, source: "expired", by: "expiry" },
       });
     }
-    expect((await getCard(f.opened.db, { cardId: other.id })).status).toBe("pending");
+    expect((await getCardUnchecked(f.opened.db, other.id)).status).toBe("pending");
     await expect(
       settleCard({
         db: f.opened.db,
@@ -102,10 +102,10 @@ describe("absence timeout", () => {
     });
     advance(50);
     await sweep();
-    expect((await getCard(f.opened.db, { cardId: second.id })).status).toBe("pending");
+    expect((await getCardUnchecked(f.opened.db, second.id)).status).toBe("pending");
     advance(11);
     await sweep();
-    expect((await getCard(f.opened.db, { cardId: second.id })).status).toBe("expired");
+    expect((await getCardUnchecked(f.opened.db, second.id)).status).toBe("expired");
   });
 
   it("turning the timeout off clears deadlines and holds", async () => {
@@ -113,7 +113,7 @@ describe("absence timeout", () => {
     await setAbsenceTimeout({ db: f.opened.db, actor: OWNER, input: { timeoutSeconds: null } });
     advance(1000);
     await sweep();
-    expect((await getCard(f.opened.db, { cardId: c.id })).status).toBe("pending");
+    expect((await getCardUnchecked(f.opened.db, c.id)).status).toBe("pending");
     expect((await admit(bash("npm run deploy", "restart"))).status).toBe("pending");
   });
 });

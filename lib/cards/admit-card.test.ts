@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { auditEvents, cardEvents } from "@/db/schema";
 import { admitCard } from "./admit-card";
-import { getCard } from "./get-card";
+import { getCardUnchecked } from "./get-card";
 import { listCards } from "./list-cards";
 import { settleCard } from "./settle-card";
 import { bash, cardFixture, OWNER, type CardFixture } from "@/test/support/cards";
@@ -39,7 +39,7 @@ describe("admission", () => {
     );
     expect(long.status).toBe("pending");
     if (long.status !== "pending") return;
-    const view = await getCard(f.opened.db, { cardId: long.id });
+    const view = await getCardUnchecked(f.opened.db, long.id);
     expect((view.input as { command: string }).command).toBe(big);
     expect(view).toMatchObject({
       status: "pending",
@@ -53,7 +53,7 @@ describe("admission", () => {
 
     const rm = await admit(bash("rm -rf dist"));
     if (rm.status !== "pending") throw new Error("expected a card");
-    const rmView = await getCard(f.opened.db, { cardId: rm.id });
+    const rmView = await getCardUnchecked(f.opened.db, rm.id);
     expect(rmView.warnings).toContain("dangerous command");
     // A dangerous command is only ever remembered exactly: one choice.
     expect(rmView.remember).toEqual({
@@ -72,7 +72,7 @@ describe("admission", () => {
 
     const compound = await admit(bash("git push && npm publish"));
     if (compound.status !== "pending") throw new Error("expected a card");
-    const compoundView = await getCard(f.opened.db, { cardId: compound.id });
+    const compoundView = await getCardUnchecked(f.opened.db, compound.id);
     expect(compoundView.remember.session).toEqual(["Bash(git push)", "Bash(npm publish)"]);
     expect(compoundView.remember.options?.map((o) => [o.level, o.rules])).toEqual([
       ["exact", ["Bash(git push)", "Bash(npm publish)"]],
@@ -87,7 +87,7 @@ describe("admission", () => {
       input: { title: "t" },
     });
     if (mcp.status !== "pending") throw new Error("expected a card");
-    expect((await getCard(f.opened.db, { cardId: mcp.id })).remember.workspace).toEqual(["mcp__github__create_issue"]);
+    expect((await getCardUnchecked(f.opened.db, mcp.id)).remember.workspace).toEqual(["mcp__github__create_issue"]);
 
     const env = await admit({
       agent: "claude-code",
@@ -96,7 +96,7 @@ describe("admission", () => {
       input: { file_path: `${f.workspace}/.env`, old_string: "a", new_string: "b" },
     });
     if (env.status !== "pending") throw new Error("expected a card");
-    const envView = await getCard(f.opened.db, { cardId: env.id });
+    const envView = await getCardUnchecked(f.opened.db, env.id);
     expect(envView).toMatchObject({
       safetyCheck: true,
       cause: "protected-resource",
@@ -150,7 +150,7 @@ describe("admission", () => {
       const r = await admit(input);
       expect(r.status, JSON.stringify(input)).toBe("pending");
       if (r.status !== "pending") continue;
-      const view = await getCard(f.opened.db, { cardId: r.id });
+      const view = await getCardUnchecked(f.opened.db, r.id);
       expect(view.status).toBe("pending");
     }
     // A deny (rule or dont-ask) still settles at once.
@@ -173,10 +173,10 @@ describe("admission", () => {
       input: { command: "npm publish" },
     });
     if (cc.status !== "pending") throw new Error("expected a card");
-    expect((await getCard(f.opened.db, { cardId: cc.id })).warnings).toContain("agent may still ask");
+    expect((await getCardUnchecked(f.opened.db, cc.id)).warnings).toContain("agent may still ask");
     const claude = await admit(bash("npm publish", "cc2"));
     if (claude.status !== "pending") throw new Error("expected a card");
-    expect((await getCard(f.opened.db, { cardId: claude.id })).warnings).not.toContain("agent may still ask");
+    expect((await getCardUnchecked(f.opened.db, claude.id)).warnings).not.toContain("agent may still ask");
   });
 
   it("refuses a token of another workspace", async () => {

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { admitCard } from "./admit-card";
-import { getCard } from "./get-card";
+import { getCardUnchecked } from "./get-card";
 import { settleCard } from "./settle-card";
 import { bash, cardFixture, OWNER, type CardFixture } from "@/test/support/cards";
 
@@ -29,7 +29,7 @@ describe("the agent's own ask is a floor", () => {
     const asked = await admit({ ...bash("npm test", "floor-1"), agentAsked: true });
     expect(asked.status).toBe("pending");
     if (asked.status !== "pending") return;
-    const view = await getCard(f.opened.db, { cardId: asked.id });
+    const view = await getCardUnchecked(f.opened.db, asked.id);
     expect(view.decision.reason).toMatch(/^Claude Code asked; no rule of the cockpit's may approve it/);
     // Without the flag (a PreToolUse-style client that did not ask) the same rule still decides.
     expect(await admit(bash("npm test", "floor-1"))).toMatchObject({
@@ -77,7 +77,7 @@ describe("the agent's own ask is a floor", () => {
       env: f.env,
     });
     expect(result.coalesced).toEqual([b.id]);
-    expect((await getCard(f.opened.db, { cardId: seen.id })).status).toBe("pending");
-    expect((await getCard(f.opened.db, { cardId: b.id })).status).toBe("coalesced");
+    expect((await getCardUnchecked(f.opened.db, seen.id)).status).toBe("pending");
+    expect((await getCardUnchecked(f.opened.db, b.id)).status).toBe("coalesced");
   });
 });

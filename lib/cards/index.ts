@@ -1,6 +1,6 @@
 /** The card queue: admission, exactly-once settlement, coalescing, absence expiry, long-polls and the change bus. */
 export { admitCard, AdmitCardInput, type AdmitResult, type ImmediateDecision } from "./admit-card";
-export { getCard, getCardRow } from "./get-card";
+export { getCard, getCardRow, getCardRowUnchecked, getCardUnchecked } from "./get-card";
 export { listCards, ListCardsInput } from "./list-cards";
 export { countPendingCards } from "./count-pending-cards";
 export { settleCard, SettleCardInput, ANSWER_CLIENTS, type SettleCardResult } from "./settle-card";

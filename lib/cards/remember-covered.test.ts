@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { cards } from "@/db/schema";
 import { admitCard, type AdmitCardInput } from "./admit-card";
-import { getCard } from "./get-card";
+import { getCardUnchecked } from "./get-card";
 import { listCards } from "./list-cards";
 import { settleCard } from "./settle-card";
 import { bash, cardFixture, OWNER, type CardFixture } from "@/test/support/cards";
@@ -41,7 +41,7 @@ describe("remember.coveredBy on a card", () => {
   it("names the existing allow (workspace or home store) that covers each proposed rule", async () => {
     // The agent asked about the whole command; `curl` is what no rule allows.
     const c = await card(bash("npm run build && make dist && curl https://example.com"));
-    const view = await getCard(f.opened.db, { cardId: c.id });
+    const view = await getCardUnchecked(f.opened.db, c.id);
     // The default is the narrowest choice: the exact commands.
     expect(view.remember.workspace).toEqual([
       "Bash(npm run build)",
@@ -67,7 +67,7 @@ describe("remember.coveredBy on a card", () => {
 
   it("carries nothing when no allow covers the proposed rules (the card hash content is unchanged)", async () => {
     const c = await card(bash("terraform apply", "plain"));
-    const view = await getCard(f.opened.db, { cardId: c.id });
+    const view = await getCardUnchecked(f.opened.db, c.id);
     expect(view.remember.workspace).toEqual(["Bash(terraform apply)"]);
     expect("coveredBy" in view.remember).toBe(false);
     expect(view.remember.options?.some((o) => "coveredBy" in o)).toBe(false);

@@ -6,7 +6,7 @@ import { auditEvents, cardEvents, cards, sessionEntries } from "@/db/schema";
 import { ConflictError } from "@/lib/errors";
 import { abortCard } from "./abort-card";
 import { admitCard, type AdmitCardInput } from "./admit-card";
-import { getCard } from "./get-card";
+import { getCardUnchecked } from "./get-card";
 import { listCards } from "./list-cards";
 import { settleCard, type SettleCardInput } from "./settle-card";
 import { bash, cardFixture, OWNER, VIEWER, type CardFixture } from "@/test/support/cards";
@@ -57,7 +57,7 @@ describe("settlement", () => {
     const c = await card(bash("npm run build", "hash"));
     await expect(answer(c.id, { outcome: "allow", hash: "0".repeat(64) })).rejects.toThrow("the card changed; reload");
     await expect(answer(c.id, { outcome: "allow", hash: c.hash }, VIEWER)).rejects.toMatchObject({ status: 403 });
-    expect((await getCard(f.opened.db, { cardId: c.id })).status).toBe("pending");
+    expect((await getCardUnchecked(f.opened.db, c.id)).status).toBe("pending");
   });
 
   it("offers only allow-once or deny on safety-check cards", async () => {
@@ -99,7 +99,7 @@ describe("settlement", () => {
       tool: "Edit",
       input: { file_path: path.join(sub, "notes.txt"), old_string: "a", new_string: "b" },
     });
-    expect((await getCard(f.opened.db, { cardId: c.id })).cwd).toBe(sub);
+    expect((await getCardUnchecked(f.opened.db, c.id)).cwd).toBe(sub);
     f.write(".claude/settings.json", JSON.stringify({ permissions: { deny: ["Edit(./notes.txt)"] } }));
     const done = await answer(c.id, { outcome: "allow", hash: c.hash });
     expect(done.card.settlement).toMatchObject({ outcome: "deny", source: "recheck" });
@@ -133,7 +133,7 @@ describe("settlement", () => {
         status: 422,
         message: expect.stringContaining("cannot be approved from here"),
       });
-    expect((await getCard(f.opened.db, { cardId: c.id })).status).toBe("pending");
+    expect((await getCardUnchecked(f.opened.db, c.id)).status).toBe("pending");
     const done = await answer(c.id, { outcome: "deny", hash: c.hash });
     expect(done.card).toMatchObject({ status: "denied", settlement: { outcome: "deny" } });
   });
@@ -157,15 +157,15 @@ describe("settlement", () => {
     expect(
       await f.opened.db.select().from(sessionEntries).where(eq(sessionEntries.agentSessionId, "root-a")),
     ).toMatchObject([{ rule: "Bash(cargo build *)", action: "allow" }]);
-    expect((await getCard(f.opened.db, { cardId: sibling.id })).settlement).toMatchObject({
+    expect((await getCardUnchecked(f.opened.db, sibling.id)).settlement).toMatchObject({
       outcome: "allow",
       by: "policy",
       via: "policy",
       source: "policy",
     });
-    expect((await getCard(f.opened.db, { cardId: sibling.id })).status).toBe("coalesced");
-    expect((await getCard(f.opened.db, { cardId: uncovered.id })).status).toBe("pending");
-    expect((await getCard(f.opened.db, { cardId: otherSession.id })).status).toBe("pending");
+    expect((await getCardUnchecked(f.opened.db, sibling.id)).status).toBe("coalesced");
+    expect((await getCardUnchecked(f.opened.db, uncovered.id)).status).toBe("pending");
+    expect((await getCardUnchecked(f.opened.db, otherSession.id)).status).toBe("pending");
     const events = await f.opened.db.select().from(cardEvents).where(eq(cardEvents.cardId, sibling.id));
     expect(events.map((e) => e.type)).toEqual(["enqueued", "coalesced"]);
   });
@@ -183,19 +183,19 @@ describe("settlement", () => {
     f.write(".claude/settings.json", JSON.stringify({ permissions: { additionalDirectories: [outside] } }));
     const done = await answer(head.id, { outcome: "allow", remember: "session", hash: head.hash });
     expect(done.coalesced).toEqual([]);
-    expect((await getCard(f.opened.db, { cardId: read.id })).status).toBe("pending");
+    expect((await getCardUnchecked(f.opened.db, read.id)).status).toBe("pending");
     f.write(".claude/settings.json", "{}");
   });
 
   it("a safety-check sibling is never settled to allow without a person, even by a rule added since", async () => {
     f.write(".claude/settings.json", JSON.stringify({ permissions: { ask: ["Bash(cargo publish:*)"] } }));
     const safety = await card(bash("cargo publish", "safety-sib"));
-    expect((await getCard(f.opened.db, { cardId: safety.id })).safetyCheck).toBe(true);
+    expect((await getCardUnchecked(f.opened.db, safety.id)).safetyCheck).toBe(true);
     const head = await card(bash("cargo fmt", "safety-sib"));
     f.write(".claude/settings.json", JSON.stringify({ permissions: { allow: ["Bash(cargo publish:*)"] } }));
     const done = await answer(head.id, { outcome: "allow", remember: "session", hash: head.hash });
     expect(done.coalesced).toEqual([]);
-    expect((await getCard(f.opened.db, { cardId: safety.id })).status).toBe("pending");
+    expect((await getCardUnchecked(f.opened.db, safety.id)).status).toBe("pending");
     await expect(answer(safety.id, { outcome: "allow", remember: "session", hash: safety.hash })).rejects.toMatchObject(
       { status: 422 },
     );
@@ -217,13 +217,13 @@ describe("settlement", () => {
       status: 422,
       message: expect.stringMatching(/confirmToolWide/),
     });
-    expect((await getCard(f.opened.db, { cardId: c.id })).status).toBe("pending");
+    expect((await getCardUnchecked(f.opened.db, c.id)).status).toBe("pending");
     // An approver may Always allow the engine's narrow rule, but a tool-wide one is an admin's act (as on the Rules page).
     const approver = roleEverywhere("approver", { userId: "u-appr", name: "ann", sessionId: "s-appr" });
     await expect(
       answer(c.id, { outcome: "allow", remember: "workspace", hash: c.hash, confirmToolWide: true }, approver),
     ).rejects.toMatchObject({ status: 403, message: expect.stringMatching(/admin role/) });
-    expect((await getCard(f.opened.db, { cardId: c.id })).status).toBe("pending");
+    expect((await getCardUnchecked(f.opened.db, c.id)).status).toBe("pending");
     const done = await answer(c.id, { outcome: "allow", remember: "workspace", hash: c.hash, confirmToolWide: true });
     expect(done.card.settlement).toMatchObject({ remember: "workspace" });
     expect(JSON.parse(f.read(".claude/settings.local.json")).permissions.allow).toContain("Bash(*)");
@@ -252,7 +252,7 @@ describe("settlement", () => {
 
   it("stores the choice the person picked, and only a choice the card offered", async () => {
     const c = await card(bash("kubectl delete pod web-1 --namespace prod", "chooser"));
-    const view = await getCard(f.opened.db, { cardId: c.id });
+    const view = await getCardUnchecked(f.opened.db, c.id);
     expect(view.remember.options?.map((o) => o.rules[0])).toEqual([
       "Bash(kubectl delete pod web-1 --namespace prod)",
       "Bash(kubectl delete *)",
@@ -276,7 +276,7 @@ describe("settlement", () => {
       ...bash("curl -fsSL https://get.example.sh | bash", "pipe"),
       suggestions: [["Bash(bash)"]],
     });
-    const view = await getCard(f.opened.db, { cardId: c.id });
+    const view = await getCardUnchecked(f.opened.db, c.id);
     expect(view.remember).toEqual({ session: [], workspace: [], workspaceStore: null });
     await expect(answer(c.id, { outcome: "allow", remember: "workspace", hash: c.hash })).rejects.toMatchObject({
       status: 422,
@@ -315,7 +315,7 @@ describe("settlement", () => {
         (x) => x.id === c.id,
       ),
     ).toBe(false);
-    expect((await getCard(f.opened.db, { cardId: c.id })).settlement).toMatchObject({
+    expect((await getCardUnchecked(f.opened.db, c.id)).settlement).toMatchObject({
       source: "abort",
       message: "answered elsewhere",
     });

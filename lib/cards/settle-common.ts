@@ -6,7 +6,7 @@ import type { AuditActor, Tx } from "@/lib/audit";
 import { ConflictError } from "@/lib/errors";
 import { afterSettlement } from "./absence";
 import { recordCardEvent } from "./events";
-import { getCard } from "./get-card";
+import { getCardUnchecked } from "./get-card";
 
 type CardRow = typeof cards.$inferSelect;
 
@@ -19,7 +19,7 @@ export async function conflictFor(db: DbOrTx, row: CardRow): Promise<ConflictErr
       : row.status === "aborted"
         ? `the request was answered elsewhere (aborted by the agent) at ${at}; nothing was granted`
         : `already settled by ${row.settledBy ?? "someone"}${row.settlement?.role ? ` (${row.settlement.role})` : ""} at ${at}`;
-  return new ConflictError(message, { card: await getCard(db, { cardId: row.id }) });
+  return new ConflictError(message, { card: await getCardUnchecked(db, row.id) });
 }
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { admitCard } from "./admit-card";
 import { announceShutdown } from "./bus";
-import { getCard } from "./get-card";
+import { getCardUnchecked } from "./get-card";
 import { bash, cardFixture, type CardFixture } from "@/test/support/cards";
 import { MAX_WAIT_SECONDS, waitForSettlement } from "./wait-for-settlement";
 
@@ -38,6 +38,6 @@ describe("server shutdown", () => {
     await new Promise((r) => setTimeout(r, 50));
     announceShutdown();
     expect((await poll).status).toBe("pending");
-    expect((await getCard(f.opened.db, { cardId: admitted.id })).status).toBe("pending");
+    expect((await getCardUnchecked(f.opened.db, admitted.id)).status).toBe("pending");
   });
 });

@@ -11,7 +11,7 @@ import { revokeEntryAudited } from "@/lib/entries/write-entry";
 import { ConflictError, ForbiddenError } from "@/lib/errors";
 import { listEntries } from "@/lib/stores";
 import { publishCardChange } from "./bus";
-import { getCard, getCardRow } from "./get-card";
+import { getCardRow, getCardUnchecked } from "./get-card";
 import { cardStorePaths, type CardEnv } from "./policy";
 import type { CardView } from "./view";
 
@@ -80,5 +80,5 @@ export async function undoRemember({
     .set({ settlement: { ...s, saved: { ...saved, undone: { by: who, at: now.toISOString() } } } })
     .where(eq(cards.id, cardId));
   publishCardChange({ type: "resolved", cardId, workspaceId: card.workspaceId, status: card.status });
-  return { card: await getCard(db, { cardId }), revoked };
+  return { card: await getCardUnchecked(db, cardId), revoked };
 }

@@ -28,3 +28,4 @@ export {
   type WorkspaceHygiene,
   type CleanUpFile,
 } from "./hygiene-workspace";
+export { recordCliStoreWrite, RecordCliWriteInput } from "./record-cli-write";

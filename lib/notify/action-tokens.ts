@@ -6,7 +6,7 @@ import type { Db, DbOrTx } from "@/db/client";
 import { appSettings, notifyActionTokens } from "@/db/schema";
 import { recordAudit } from "@/lib/audit";
 import type { Actor } from "@/lib/auth/actor";
-import { getCard, getCardRow, settleCard, type SettleCardResult } from "@/lib/cards";
+import { getCardRowUnchecked, getCardUnchecked, settleCard, type SettleCardResult } from "@/lib/cards";
 import { ConflictError, ForbiddenError, GoneError, NotFoundError } from "@/lib/errors";
 import { ACTION_TOKEN_TTL_MS, nowOf, publicUrlOf, type NotifyEnv } from "./notify-env";
 
@@ -98,11 +98,11 @@ export async function useActionToken({
   if ((claim.card && claim.card !== row.cardId) || (claim.outcome && claim.outcome !== row.outcome)) {
     throw await refuse(new ForbiddenError("this token is bound to another card or outcome"), "mismatch");
   }
-  const card = await getCardRow(db, { cardId: row.cardId });
+  const card = await getCardRowUnchecked(db, row.cardId);
   if (card.status !== "pending")
     throw await refuse(
       new ConflictError(`the card is already ${card.status}${card.settledBy ? ` by ${card.settledBy}` : ""}`, {
-        card: await getCard(db, { cardId: card.id }),
+        card: await getCardUnchecked(db, card.id),
       }),
       "settled",
     );

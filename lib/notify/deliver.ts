@@ -10,7 +10,7 @@ import {
   workspaces,
 } from "@/db/schema";
 import { checkpointMessage } from "@/lib/audit/checkpoint";
-import { getCard, type CardView } from "@/lib/cards";
+import { getCardUnchecked, type CardView } from "@/lib/cards";
 import { mintActionTokens } from "./action-tokens";
 import { classifyStatus, nextDelayMs, type Verdict } from "./classify";
 import { renderBody } from "./formats";
@@ -161,7 +161,7 @@ async function attempt(db: Db, delivery: Delivery, env: NotifyEnv): Promise<void
   if (delivery.eventType === "audit.checkpoint") return attemptCheckpoint(db, delivery, env);
   let card: CardView;
   try {
-    card = await getCard(db, { cardId: delivery.cardId! });
+    card = await getCardUnchecked(db, delivery.cardId!);
   } catch {
     return skip(db, delivery, "the card no longer exists", env);
   }

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { cardEvents, notifyActionTokens, notifyAttempts, notifyDeliveries, webhookEndpoints } from "@/db/schema";
-import { getCard, settleCard } from "@/lib/cards";
+import { getCardUnchecked, settleCard } from "@/lib/cards";
 import { createEndpoint, listDeliveries, redeliver } from "./endpoints";
 import { fanOut } from "./fan-out";
 import { sendTest } from "./send-test";
@@ -120,7 +120,7 @@ describe("outbox delivery", () => {
 
     const id = await f.admit("rm -rf build", "s-settle");
     await run(w);
-    const card = await getCard(f.opened.db, { cardId: id });
+    const card = await getCardUnchecked(f.opened.db, id);
     await settleCard({
       db: f.opened.db,
       actor: ADMIN,
@@ -329,7 +329,7 @@ describe("outbox delivery", () => {
     const waiting = await f.admit("rm -rf b", "s-delay");
     await run(w);
     expect(r.requests).toHaveLength(0);
-    const card = await getCard(f.opened.db, { cardId: answered });
+    const card = await getCardUnchecked(f.opened.db, answered);
     await settleCard({
       db: f.opened.db,
       actor: ADMIN,

@@ -4,7 +4,6 @@ export { revokeEntry, revokeEntryDetailed, type RevokeEntryInput } from "./revok
 export { narrowEntry, previewNarrowing, type NarrowEntryInput, type NarrowResult } from "./narrow-entry";
 export { addEntry, type AddEntryInput, type AddResult } from "./add-entry";
 export { suggestNarrowings, type SuggestOptions } from "./suggest-narrowings";
-export { loadPolicyInputs, type LoadPolicyInputsInput, type PolicyInputs } from "./load-policy-inputs";
 export { sweepStaleTemps, writeAtomically, assertNoSymlinks } from "./atomic-write";
 export {
   configureStoreReads,

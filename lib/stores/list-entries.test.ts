@@ -1,9 +1,9 @@
-import { contextOf, inputsOf } from "@/test/support/ladder";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listEntries } from "./list-entries";
-import { loadPolicyInputs } from "./load-policy-inputs";
+import { loadPolicyInputs } from "@/lib/agents/shared/ladder-inputs";
+import { inputsOf } from "@/test/support/ladder";
 import type { SessionEntryRow } from "./session";
 import { FIXTURES, makeSandbox, type Sandbox } from "@/test/support/stores";
 

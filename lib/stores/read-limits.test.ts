@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { addEntry } from "./add-entry";
 import { InvalidStoreError } from "@/lib/errors";
 import { listEntries } from "./list-entries";
-import { configureStoreReads, DEFAULT_STORE_READ_LIMITS, readStoreBytes } from "./read-store";
+import { configureStoreReads, DEFAULT_STORE_READ_LIMITS, processDeadline, readStoreBytes } from "./read-store";
 import { makeSandbox, type Sandbox } from "@/test/support/stores";
 
 let sb: Sandbox;
@@ -103,4 +103,29 @@ describe("store reads are bounded", () => {
       rmSync(other, { recursive: true, force: true });
     }
   }, 10_000);
+});
+
+describe("the read deadline counts the process's own time", () => {
+  /** Keeps the event loop busy for `ms`, as a large parse on a loaded server does. */
+  const busy = (ms: number) => {
+    const end = performance.now() + ms;
+    while (performance.now() < end);
+  };
+
+  it("a busy event loop does not use it up: a read answering after the lag still wins", async () => {
+    const deadline = processDeadline(600, () => "expired");
+    // 10 ms in, the loop is blocked for twice the budget; the read answers 100 ms after the block ends. A plain
+    // 600 ms timer would fire the moment the block ends and report the store unreadable.
+    setTimeout(() => busy(1_200), 10);
+    const read = new Promise<string>((resolve) => setTimeout(() => resolve("read"), 1_310));
+    expect(await Promise.race([read, deadline.promise])).toBe("read");
+    deadline.cancel();
+  });
+
+  it("a read that never answers still ends after about the budget", async () => {
+    const t = performance.now();
+    const deadline = processDeadline(600, () => "expired");
+    expect(await Promise.race([new Promise<string>(() => {}), deadline.promise])).toBe("expired");
+    expect(performance.now() - t).toBeGreaterThanOrEqual(590);
+  });
 });

@@ -45,7 +45,32 @@ export interface StoreReadLimits {
   timeoutMs: number;
 }
 
-export const DEFAULT_STORE_READ_LIMITS: StoreReadLimits = { maxBytes: 1024 * 1024, timeoutMs: 2_000 };
+export const DEFAULT_STORE_READ_LIMITS: StoreReadLimits = { maxBytes: 1024 * 1024, timeoutMs: 5_000 };
+
+const TICK_MS = 250;
+
+/**
+ * A deadline that resolves with `value` once `ms` of the process's own time have passed: it advances in ticks of
+ * 250 ms and a tick that fires late (the event loop was busy: the server under load, a large parse) counts as one
+ * tick, not as the whole delay. A stalled read (a hung network mount) still ends in about `ms`; a busy server no
+ * longer reports a healthy store unreadable because its own callbacks ran late.
+ */
+export function processDeadline<T>(ms: number, value: () => T): { promise: Promise<T>; cancel(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  let left = ms;
+  let last = performance.now();
+  const promise = new Promise<T>((resolve) => {
+    const tick = () => {
+      const now = performance.now();
+      left -= Math.min(now - last, TICK_MS);
+      last = now;
+      if (left <= 0) resolve(value());
+      else timer = setTimeout(tick, Math.min(TICK_MS, left));
+    };
+    timer = setTimeout(tick, Math.min(TICK_MS, left));
+  });
+  return { promise, cancel: () => clearTimeout(timer) };
+}
 
 // On globalThis: Next.js may load this module once per bundle, but the limits are per process.
 const limitsKey = Symbol.for("permissions-cockpit.store-read-limits");
@@ -84,14 +109,13 @@ export async function readStoreBytes(file: string, options: { noFollow?: boolean
   const overlaid = overlaidText(file);
   if (overlaid !== undefined) return decodeStore(Buffer.from(overlaid, "utf8"));
   const limits = storeReadLimits();
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<StoreBytes>((resolve) => {
-    timer = setTimeout(() => resolve(unreadable(`reading took longer than ${limits.timeoutMs} ms`)), limits.timeoutMs);
-  });
+  const deadline = processDeadline(limits.timeoutMs, () =>
+    unreadable(`reading took longer than ${limits.timeoutMs} ms`),
+  );
   try {
-    return await Promise.race([readBounded(file, options.noFollow === true, limits.maxBytes), timeout]);
+    return await Promise.race([readBounded(file, options.noFollow === true, limits.maxBytes), deadline.promise]);
   } finally {
-    clearTimeout(timer);
+    deadline.cancel();
   }
 }
 

@@ -1,7 +1,7 @@
 import { promises as fs } from "node:fs";
 import type { StoreLocation } from "./discover";
 import { loadStore, type LoadedStore } from "./load-store";
-import { storeReadLimits } from "./read-store";
+import { processDeadline, storeReadLimits } from "./read-store";
 import { overlaidText } from "./overlay";
 
 /**
@@ -39,10 +39,7 @@ export function clearStoreCache(): void {
 
 /** The version key of the file at `file` now, or null when a stat cannot tell (then the file is read). */
 async function versionKey(file: string): Promise<string | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), storeReadLimits().timeoutMs);
-  });
+  const deadline = processDeadline(storeReadLimits().timeoutMs, () => null);
   const stat = (async () => {
     try {
       const real = await fs.realpath(file);
@@ -55,9 +52,9 @@ async function versionKey(file: string): Promise<string | null> {
     }
   })();
   try {
-    return await Promise.race([stat, timeout]);
+    return await Promise.race([stat, deadline.promise]);
   } finally {
-    clearTimeout(timer);
+    deadline.cancel();
   }
 }
 

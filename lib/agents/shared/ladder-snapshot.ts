@@ -9,14 +9,9 @@ import {
   type ToolCall,
 } from "@/lib/policy";
 import type { StorePaths } from "@/lib/stores/discover";
-import { loadPolicyInputs, type PolicyInputs, type StoreSemantics } from "@/lib/stores/load-policy-inputs";
-import {
-  cockpitProtectedPaths,
-  policyContextFor,
-  resolveModes,
-  type AgentLocations,
-  type ResolvedModes,
-} from "@/lib/stores/policy-context";
+import { cockpitProtectedPaths } from "@/lib/stores/policy-context";
+import { policyContextFor, resolveModes, type AgentLocations, type ResolvedModes } from "./ladder-context";
+import { loadPolicyInputs, type PolicyInputs, type StoreSemantics } from "./ladder-inputs";
 import type { SessionRuleRow } from "@/lib/stores/session";
 import { loadShellParser } from "./shell-parser";
 

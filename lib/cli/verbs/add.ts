@@ -4,6 +4,7 @@ import { storesOf } from "@/lib/agents/registry";
 import { describeWrite, parseAgentFlag, storePathsFromFlags } from "../store-support";
 import { sweepStoreFolders } from "@/lib/stores/sweep-store-folders";
 import { parseFlags, type Verb } from "../verb";
+import { recordStoreWrite } from "../record-store-write";
 
 /** The files `--file` picks from, per agent (the first is the default). */
 function fileHelp(): string {
@@ -21,7 +22,9 @@ const usage = `Usage: cockpit add --workspace DIR --agent A --scope workspace|gl
   --rule TEXT      the rule as the agent writes it:
 ${AGENT_LIST.flatMap((a) => ("ruleExample" in a ? [`                     ${a.id}: ${a.ruleExample}`] : [])).join("\n")}
   --file NAME      workspace scope, agents with several files: ${fileHelp()}
-  --dry-run        show the file and line that would change; write nothing`;
+  --dry-run        show the file and line that would change; write nothing
+
+When the cockpit is running, it records the change in its audit log (entry.added).`;
 
 export const addVerb: Verb = {
   name: "add",
@@ -66,7 +69,17 @@ export const addVerb: Verb = {
       process.stdout.write(
         `already present in ${result.store} at line ${result.after.line}; nothing written (id ${result.id})\n`,
       );
-    else process.stdout.write(describeWrite("added", result) + `  id: ${result.id}\n`);
+    else {
+      process.stdout.write(describeWrite("added", result) + `  id: ${result.id}\n`);
+      await recordStoreWrite({
+        workspace: paths.workspace,
+        change: "entry.added",
+        entryId: result.id,
+        entryAction: values.action,
+        rule: values.rule,
+        result,
+      });
+    }
     return 0;
   },
 };

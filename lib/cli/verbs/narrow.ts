@@ -1,9 +1,10 @@
 import { ValidationError } from "@/lib/errors";
 import { describeWrite, storePathsFromFlags } from "../store-support";
 import { AGENT_LIST } from "@/lib/agents";
-import { editEntry } from "@/lib/agents/all-stores";
+import { editEntry, listAllEntries } from "@/lib/agents/all-stores";
 import { sweepStoreFolders } from "@/lib/stores/sweep-store-folders";
 import { parseFlags, type Verb } from "../verb";
+import { recordStoreWrite } from "../record-store-write";
 
 /** SPEC per agent, from the catalogue. */
 function specHelp(): string {
@@ -19,7 +20,9 @@ ${specHelp()}
 
   --workspace DIR   project folder (default: the current folder)
   --dry-run         show the file and line that would change; write nothing
-  --version SHA256  refuse unless the store still has this version`;
+  --version SHA256  refuse unless the store still has this version
+
+When the cockpit is running, it records the change in its audit log (entry.narrowed).`;
 
 export const narrowVerb: Verb = {
   name: "narrow",
@@ -47,8 +50,20 @@ export const narrowVerb: Verb = {
       expectedVersion: values.version,
       dryRun: values["dry-run"],
     };
+    // The entry as listed before the write: its action goes in the audit row.
+    const listed = (await listAllEntries(paths)).entries.find((e) => e.id === target.id);
     const result = await editEntry(target, (stores) => stores.narrow(target));
+    const entry = result.entry ?? listed;
     process.stdout.write(describeWrite("narrowed", result));
+    await recordStoreWrite({
+      workspace: paths.workspace,
+      change: "entry.narrowed",
+      entryId: target.id,
+      entryAction: entry?.action ?? "unknown",
+      rule: result.from,
+      to: result.to,
+      result,
+    });
     return 0;
   },
 };

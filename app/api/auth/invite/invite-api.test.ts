@@ -11,7 +11,7 @@ import { auditEvents, cards, invites, memberships, sessions, users } from "@/db/
 import type { Actor } from "@/lib/auth/actor";
 import { createInvite } from "@/lib/auth/invites";
 import { ensureOwner } from "@/lib/auth/owner";
-import { ownerActor } from "@/test/support/auth";
+import { ownerActor, LOCAL_CLI } from "@/test/support/auth";
 import { createOwnerLoginLink } from "@/lib/auth/login-links";
 import { actorFromSessionToken, openSession } from "@/lib/auth/sessions";
 import { randomToken } from "@/lib/auth/tokens";
@@ -208,10 +208,10 @@ describe("invites", () => {
 
 describe("sessions", () => {
   it("a new session id and token at login; the session the browser came with ends", async () => {
-    const first = await createOwnerLoginLink(opened.db, { ttlSeconds: 60 });
+    const first = await createOwnerLoginLink({ db: opened.db, actor: LOCAL_CLI, input: { ttlSeconds: 60 } });
     const a = await send(loginRoute.POST, "POST", "/api/auth/login", { body: { token: first.token }, ip: "10.2.0.1" });
     const cookieA = cookieOf(a)!;
-    const second = await createOwnerLoginLink(opened.db, { ttlSeconds: 60 });
+    const second = await createOwnerLoginLink({ db: opened.db, actor: LOCAL_CLI, input: { ttlSeconds: 60 } });
     const b = await send(loginRoute.POST, "POST", "/api/auth/login", {
       body: { token: second.token },
       cookie: cookieA,

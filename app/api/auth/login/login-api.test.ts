@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";
 import { openDb, setServerDb, type OpenedDb } from "@/db/client";
 import { createOwnerLoginLink } from "@/lib/auth/login-links";
+import { LOCAL_CLI } from "@/test/support/auth";
 import { clientKey, PEER_HEADER, peerHeaderTrusted } from "@/lib/http/client-key";
 import { loginThrottle } from "@/lib/http/throttle";
 import * as login from "./route";
@@ -78,7 +79,7 @@ describe("POST /api/auth/login throttle", () => {
     const locked = await post(wrong(99), peer);
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(0);
-    const link = await createOwnerLoginLink(opened.db, { ttlSeconds: 60 });
+    const link = await createOwnerLoginLink({ db: opened.db, actor: LOCAL_CLI, input: { ttlSeconds: 60 } });
     const res = await post(link.token, peer);
     expect(res.status).toBe(200);
     expect(res.headers.get("set-cookie")).toMatch(/cps_/);

@@ -2,7 +2,8 @@
  * Route × role table: for every person route, anonymous → 401, a role too low → 403, the right role →
  * success, and an admin of another workspace → 403/404 (or, for lists, nothing of the other workspace).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -68,6 +69,7 @@ import * as devices from "@/app/api/v1/devices/route";
 import * as deviceOne from "@/app/api/v1/devices/[id]/route";
 import * as logout from "@/app/api/auth/logout/route";
 import * as loginLink from "@/app/api/local/login-link/route";
+import * as storeWrites from "@/app/api/local/store-writes/route";
 import * as auditVerify from "@/app/api/v1/audit/verify/route";
 import * as entriesHygiene from "@/app/api/v1/entries/hygiene/route";
 import * as entriesImpact from "@/app/api/v1/entries/impact/route";
@@ -555,6 +557,31 @@ const rows: Row[] = [
     needs: "owner",
     noOther: true,
     call: () => ({ url: "/api/local/login-link" }),
+  },
+  {
+    name: "POST /api/local/store-writes",
+    handler: storeWrites.POST,
+    method: "POST",
+    needs: "owner",
+    noOther: true,
+    call: () => {
+      // The audit row of a store write the CLI made: the file as it is on disk now.
+      const file = path.join(f.workspace, ".claude", "settings.json");
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, JSON.stringify({ permissions: { allow: [] } }));
+      const line = { version: createHash("sha256").update(readFileSync(file)).digest("hex"), line: 1, text: "" };
+      return {
+        url: "/api/local/store-writes",
+        body: {
+          workspace: f.workspace,
+          change: "entry.revoked",
+          entryId: "gone",
+          entryAction: "allow",
+          rule: "Bash(npm:*)",
+          result: { store: file, scope: "workspace", before: line, after: line },
+        },
+      };
+    },
   },
   {
     name: "GET /api/v1/me",

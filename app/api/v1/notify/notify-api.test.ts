@@ -9,7 +9,7 @@ import { auditEvents, cards, notifyActionTokens, workspaces } from "@/db/schema"
 import { LOCAL_CREDENTIAL_ENV } from "@/lib/auth/local-credential";
 import { personHeaders } from "@/test/support/auth";
 import { hashToken } from "@/lib/auth/tokens";
-import { getCard } from "@/lib/cards";
+import { getCardUnchecked } from "@/lib/cards";
 import { ADMIN, notifyFixture, startReceiver, type NotifyFixture, type Receiver } from "@/test/support/notify";
 import { startNotifyWorker } from "@/lib/notify/worker";
 import * as webhooks from "@/app/api/v1/webhooks/route";
@@ -218,19 +218,19 @@ describe("ntfy Approve / Deny buttons", () => {
 
     const denyOnApprove = await press(deny, JSON.stringify({ card: id, outcome: "allow" }));
     expect(denyOnApprove.status).toBe(403);
-    expect((await getCard(opened.db, { cardId: id })).status).toBe("pending");
+    expect((await getCardUnchecked(opened.db, id)).status).toBe("pending");
 
     const ok = await press(approve);
     expect(ok.status).toBe(200);
     expect(await ok.json()).toMatchObject({ status: "allowed", card: id });
-    const card = await getCard(opened.db, { cardId: id });
+    const card = await getCardUnchecked(opened.db, id);
     expect(card.settlement).toMatchObject({ outcome: "allow", remember: "once", via: "ntfy" });
 
     const again = await press(approve);
     expect(again.status).toBe(409);
     const lateDeny = await press(deny);
     expect(lateDeny.status).toBe(409);
-    expect((await getCard(opened.db, { cardId: id })).status).toBe("allowed");
+    expect((await getCardUnchecked(opened.db, id)).status).toBe("allowed");
     const logs = JSON.stringify(await opened.db.select().from(auditEvents));
     expect(logs).not.toContain(approve.url.split("/").pop());
   });
@@ -240,15 +240,15 @@ describe("ntfy Approve / Deny buttons", () => {
     const b = await deliverCard("rm -rf b-dir");
     const res = await press(a.sent.actions[0], JSON.stringify({ card: b.id, outcome: "allow" }));
     expect(res.status).toBe(403);
-    expect((await getCard(opened.db, { cardId: a.id })).status).toBe("pending");
-    expect((await getCard(opened.db, { cardId: b.id })).status).toBe("pending");
+    expect((await getCardUnchecked(opened.db, a.id)).status).toBe("pending");
+    expect((await getCardUnchecked(opened.db, b.id)).status).toBe("pending");
 
     await opened.db
       .update(notifyActionTokens)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(notifyActionTokens.cardId, b.id));
     expect((await press(b.sent.actions[1])).status).toBe(410);
-    expect((await getCard(opened.db, { cardId: b.id })).status).toBe("pending");
+    expect((await getCardUnchecked(opened.db, b.id)).status).toBe("pending");
 
     const unknown = {
       ...a.sent.actions[0],

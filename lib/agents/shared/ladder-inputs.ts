@@ -1,14 +1,19 @@
+/**
+ * A ladder agent's stores and session rows as the engine's inputs: its stores read through the version cache
+ * (lib/stores), merged in precedence order, with what the agent's store semantics hold back (workspace trust,
+ * managed-only rules) and its session rules parsed from rows passed in as data.
+ */
 import path from "node:path";
 import { normalizeMode, type Dialect, type Mode } from "@/lib/policy";
-import type { ClaudeTrust } from "./claude-trust";
-import type { StorePaths } from "./discover";
-import { discoverStores } from "./discover";
-import { expandHome } from "./home-paths";
-import type { LoadedStore } from "./load-store";
-import { parseAnyRule, type Rule, type RuleSource } from "./policy-adapter";
-import type { SessionRuleRow } from "./session";
-import { loadStoreCached } from "./store-cache";
-import type { Agent, Grant, StoreInfo } from "./types";
+import type { ClaudeTrust } from "@/lib/stores/claude-trust";
+import type { StorePaths } from "@/lib/stores/discover";
+import { discoverStores } from "@/lib/stores/discover";
+import { expandHome } from "@/lib/stores/home-paths";
+import type { LoadedStore } from "@/lib/stores/load-store";
+import { parseAnyRule, type Rule, type RuleSource } from "@/lib/stores/policy-adapter";
+import type { SessionRuleRow } from "@/lib/stores/session";
+import { loadStoreCached } from "@/lib/stores/store-cache";
+import type { Agent, Grant, StoreInfo } from "@/lib/stores/types";
 
 export interface PolicyInputs {
   rules: Rule[];

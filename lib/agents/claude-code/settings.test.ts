@@ -1,15 +1,15 @@
 // Claude Code settings that change which rules apply (issue 19 §2 "Modes and settings"): workspace trust,
 // allowManagedPermissionRulesOnly, disableAutoMode and defaultMode from project files.
-import { dialectOf } from "@/lib/agents/dialects";
-import { contextOf, inputsOf } from "@/test/support/ladder";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { decide, rememberRules, type ShellParser } from "@/lib/policy";
 import { loadShellParser } from "@/lib/agents/shared/shell-parser";
-import { claudeTrust, trustKey } from "./claude-trust";
-import { loadPolicyInputs } from "./load-policy-inputs";
-import { policyContextFor, resolveModes } from "./policy-context";
+import { claudeTrust, trustKey } from "@/lib/stores/claude-trust";
+import { contextOf, inputsOf } from "@/test/support/ladder";
+import { policyContextFor, resolveModes } from "../shared/ladder-context";
+import { loadPolicyInputs } from "../shared/ladder-inputs";
+import { dialect } from "./dialect";
 import { makeSandbox, trustClaudeWorkspace, type Sandbox } from "@/test/support/stores";
 
 let shell: ShellParser;
@@ -29,7 +29,7 @@ async function contextFor(mode?: string, managed?: string) {
     ? { ...sb.paths, managedSettingsPath: sb.write("managed/managed-settings.json", managed) }
     : sb.paths;
   const inputs = await loadPolicyInputs({ ...paths, ...inputsOf("claude-code") });
-  const modes = resolveModes(dialectOf("claude-code"), mode, inputs);
+  const modes = resolveModes(dialect, mode, inputs);
   const ctx = policyContextFor({
     ...contextOf("claude-code", sb.workspace, sb.home),
     mode: modes.modeEffective,

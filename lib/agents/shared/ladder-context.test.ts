@@ -1,12 +1,13 @@
 // Issue 10 #1/#2 and issue 9 (protected folder) at the boundary where stores become a PolicyContext.
-import { contextOf, inputsOf } from "@/test/support/ladder";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { decide, type ShellParser } from "@/lib/policy";
 import { loadShellParser } from "@/lib/agents/shared/shell-parser";
-import { loadPolicyInputs } from "./load-policy-inputs";
-import { cockpitProtectedPaths, policyContextFor } from "./policy-context";
+import { cockpitProtectedPaths } from "@/lib/stores/policy-context";
+import { contextOf, inputsOf } from "@/test/support/ladder";
 import { makeSandbox, type Sandbox } from "@/test/support/stores";
+import { policyContextFor } from "./ladder-context";
+import { loadPolicyInputs } from "./ladder-inputs";
 
 let shell: ShellParser;
 beforeAll(async () => {
