@@ -8,7 +8,7 @@ import { auditEvents } from "@/db/schema";
 import { configureAudit } from "./config";
 import { AuditPageQuery, auditRows, listAuditEvents } from "./query";
 import { recordAuditBatch } from "./record";
-import { catchUpAuditSearch, indexAuditSearch, prepareSearch, searchCondition } from "./search-index";
+import { catchUpAuditSearch, indexAuditSearch, indexedWord, prepareSearch, searchCondition } from "./search-index";
 
 let opened: OpenedDb;
 let keyDir: string;
@@ -86,6 +86,19 @@ describe("the audit search index", () => {
       "npm run job-10",
       "npm run job-1",
     ]);
+  });
+
+  it("a several-word search looks up its longest word and keeps only events holding the whole text", async () => {
+    expect(indexedWord("npm run task-4242")).toBe("task-4242");
+    expect(indexedWord("rm -rf")).toBe("-rf");
+    expect(indexedWord("bash")).toBeNull();
+    expect(indexedWord("a b")).toBeNull();
+    await append(["npm run deploy-9 --prod", "npm test deploy-9", "deploy-9 npm run", "npm  run deploy-9"]);
+    expect(await search("npm run deploy-9")).toEqual(["npm run deploy-9 --prod"]);
+    expect(await search("RUN DEPLOY-9 --PROD")).toEqual(["npm run deploy-9 --prod"]);
+    // The whole text is matched literally: `%` and `_` in it match only themselves.
+    expect(await search("npm_run deploy-9")).toEqual([]);
+    expect(await search("npm % deploy-9")).toEqual([]);
   });
 
   it("far behind, it indexes a bounded amount and scans the rest, so nothing is missed", async () => {

@@ -71,10 +71,28 @@ function likeEscape(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/**
+ * The word of a several-word search the trigram index looks up: the longest one (the last of equals), at least 3
+ * characters. "npm run task-4242" looks up "task-4242": the trigrams of "npm" and "run" are in most events, and the
+ * index would read all of them (~3× the time at a million events); each candidate is then checked for the whole text.
+ */
+export function indexedWord(q: string): string | null {
+  const words = q.split(/\s+/).filter(Boolean);
+  if (words.length < 2) return null;
+  const longest = words.reduce((a, b) => (b.length >= a.length ? b : a));
+  return longest.length >= 3 ? longest : null;
+}
+
 /** The free-text condition on audit_events: the indexed events by the trigram index, any unindexed rest by a scan. */
 export function searchCondition(q: string, state: SearchState): SQL {
-  const pattern = `%${likeEscape(q.toLowerCase())}%`;
-  const indexed = sql`${auditEvents.seq} in (select s.seq from audit_search s where s.text like ${pattern})`;
+  const lower = q.toLowerCase();
+  const pattern = `%${likeEscape(lower)}%`;
+  const word = indexedWord(lower);
+  // strpos is not indexable, so the index is used for the word alone and the whole text filters its candidates.
+  const match = word
+    ? sql`s.text like ${`%${likeEscape(word)}%`} and strpos(s.text, ${lower}) > 0`
+    : sql`s.text like ${pattern}`;
+  const indexed = sql`${auditEvents.seq} in (select s.seq from audit_search s where ${match})`;
   if (state.behindFrom === null) return indexed;
   return sql`(${indexed} or (${auditEvents.seq} > ${state.behindFrom} and ${SEARCH_TEXT} like ${pattern}))`;
 }
