@@ -1,6 +1,7 @@
 "use client";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { EXAMPLE_AGENT } from "@/lib/agents";
 import { fetchAuditPage } from "@/lib/client/api";
 import { revealHidden } from "@/lib/text/reveal";
 import { AuditChart } from "./audit-chart";
@@ -190,7 +191,7 @@ export function AuditView({ workspaces }: { workspaces: { id: string; name: stri
         </div>
         <div className="field">
           <label htmlFor="f-agent">Agent</label>
-          <input id="f-agent" name="agent" defaultValue={filters.agent ?? ""} placeholder="claude-code" />
+          <input id="f-agent" name="agent" defaultValue={filters.agent ?? ""} placeholder={EXAMPLE_AGENT.id} />
         </div>
         <div className="field">
           <label htmlFor="f-session">Agent session</label>

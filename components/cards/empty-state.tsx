@@ -1,3 +1,4 @@
+import { EXAMPLE_AGENT } from "@/lib/agents";
 import styles from "./cards.module.css";
 
 /** No pending cards: say so, and how to get some. */
@@ -14,7 +15,8 @@ export function EmptyState() {
           Settings).
         </li>
         <li>
-          Hook Claude Code up to the cockpit: <code>npx cockpit connect claude-code --workspace DIR</code>.
+          Hook {EXAMPLE_AGENT.label} up to the cockpit:{" "}
+          <code>npx cockpit connect {EXAMPLE_AGENT.id} --workspace DIR</code>.
         </li>
         <li>
           Or just try it: <code>npm run demo</code> starts a simulated agent that keeps asking.

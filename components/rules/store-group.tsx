@@ -1,6 +1,7 @@
 "use client";
 import { useContext, useMemo } from "react";
 import { HiddenTextWarning } from "@/components/ui/hidden-text";
+import { AGENT_LIST, type AgentInfo } from "@/lib/agents";
 import { Icon } from "@/components/ui/icon";
 import type { StoreInfo } from "@/lib/stores/types";
 import { revealDeep } from "@/lib/text/reveal";
@@ -9,12 +10,12 @@ import { EntryRow, type EntryActions } from "./entry-row";
 import { FindingsContext, worstRank } from "./hygiene";
 import styles from "./rules.module.css";
 
-const FORMAT_LABEL: Record<string, string> = {
-  "claude-json": "Claude Code JSON",
-  "commandcode-json": "Command Code JSONC",
-  "mevedel-plist": "mevedel plist",
-  database: "cockpit database",
-};
+/** Each agent's names for its store formats (its catalogue entry's `formatLabels`), and the session entries' store. */
+const FORMAT_LABEL: Record<string, string> = Object.assign(
+  {},
+  ...(AGENT_LIST as readonly AgentInfo[]).map((a) => a.formatLabels ?? {}),
+  { database: "cockpit database" },
+);
 
 /** Stores with more entries than this start folded unless they hold a problem (a phone page stays short). */
 const FOLD_OVER = 6;

@@ -9,6 +9,7 @@ import {
   type WorkspaceOption,
 } from "@/lib/client/api";
 import { Alert } from "@/components/ui/alert";
+import { EXAMPLE_AGENT } from "@/lib/agents";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { Time } from "@/components/ui/time";
@@ -50,7 +51,7 @@ export function AgentTokens({ initial, workspaces }: { initial: TokenRow[]; work
   });
 
   const lines = created
-    ? `export COCKPIT_TOKEN=${created.token}\nnpx cockpit connect claude-code --workspace ${created.path}`
+    ? `export COCKPIT_TOKEN=${created.token}\nnpx cockpit connect ${EXAMPLE_AGENT.id} --workspace ${created.path}`
     : "";
   return (
     <div className="stack">

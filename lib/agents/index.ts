@@ -11,7 +11,7 @@ import { info as cursor } from "./cursor/info";
 import { info as gemini } from "./gemini/info";
 import { info as mevedel } from "./mevedel/info";
 import { info as simulator } from "./simulator/info";
-import type { AgentInfo } from "./info";
+import type { AgentInfo, RuleTraits } from "./info";
 
 export const AGENT_LIST = [claudeCode, commandCode, mevedel, codex, gemini, cursor, simulator] as const;
 
@@ -30,6 +30,15 @@ export const STORE_AGENTS = AGENT_LIST.filter((a) => a.hasStores).map((a) => a.i
 export const CONNECTOR_AGENTS = AGENT_LIST.filter((a) => a.hasConnector).map(
   (a) => a.id,
 ) as unknown as NonEmpty<ConnectorAgent>;
+
+/**
+ * The agent examples and samples show (`connect` on the empty Cards page, a test notification's card): the
+ * catalogue's first agent with a connector.
+ */
+export const EXAMPLE_AGENT: AgentInfo = AGENT_LIST.find((a) => a.hasConnector)!;
+
+/** The stand-in for demos (`demo: true`): the agent `cockpit simulate` plays unless its script names another. */
+export const DEMO_AGENT: AgentInfo = AGENT_LIST.find((a: AgentInfo) => a.demo)!;
 
 export function isAgentId(id: string): id is AgentId {
   return AGENT_LIST.some((a) => a.id === id);
@@ -63,4 +72,14 @@ export function allowFromCockpit(id: string): { ok: true } | { ok: false; note: 
   };
 }
 
-export type { AgentInfo } from "./info";
+const DENY_FIRST: RuleTraits = { precedence: "deny-first" };
+const TRAITS = new Map(
+  (AGENT_LIST as readonly AgentInfo[]).flatMap((a) => (a.ruleTraits ? [[a.id, a.ruleTraits] as const] : [])),
+);
+
+/** How the hygiene lint reads this agent's rules (deny-first, nothing special, when the catalogue says nothing). */
+export function ruleTraitsOf(id: string): RuleTraits {
+  return TRAITS.get(id) ?? DENY_FIRST;
+}
+
+export type { AgentInfo, RuleTraits, SettingsFile } from "./info";

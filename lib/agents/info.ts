@@ -27,6 +27,13 @@ export interface AgentInfo {
     readonly note: string;
     readonly scopes: readonly ("workspace" | "global")[];
   }[];
+  /**
+   * Its settings files, which lib/stores finds, reads and edits in place (the settings-file stores), in the order they
+   * are listed: workspace files first, then global, then managed.
+   */
+  readonly settingsFiles?: readonly SettingsFile[];
+  /** Its store formats' names for people (the tag on the Rules page's store heading), by `StoreInfo.format`. */
+  readonly formatLabels?: Readonly<Record<string, string>>;
   /** The files (or folders) in a workspace that show it uses this agent, relative to the workspace. */
   readonly workspaceFiles?: readonly string[];
   /** An example rule in the agent's own words, for the add-rule form and `cockpit add --help`. */
@@ -43,4 +50,51 @@ export interface AgentInfo {
   readonly approveNote?: string;
   /** Warnings every card of this agent carries (lib/cards-client/warnings.ts names them for people). */
   readonly cardWarnings?: readonly string[];
+  /** How the rule-hygiene lint (lib/hygiene) reads its rules, for agents whose settings files lib/stores reads. */
+  readonly ruleTraits?: RuleTraits;
+}
+
+/** One settings file of an agent (`AgentInfo.settingsFiles`). */
+export interface SettingsFile {
+  /**
+   * Relative to the workspace (`workspace` scope) or the home folder (`global`); a managed file's absolute default
+   * path (read-only; `COCKPIT_MANAGED_SETTINGS` overrides it).
+   */
+  readonly path: string;
+  readonly scope: "workspace" | "global" | "managed";
+  /** How lib/stores reads and edits it. */
+  readonly format: "claude-json" | "commandcode-json" | "mevedel-plist";
+  /** What a rule's `/x` is relative to: the workspace (default) or this file's folder. */
+  readonly base?: "workspace" | "folder";
+}
+
+/**
+ * The facts of an agent's documented rule semantics the hygiene lint needs (docs/policy.md): which rule wins, what
+ * a rule's text is relative to, which rules are never consulted. Absent fields: the agent has no such rule.
+ */
+export interface RuleTraits {
+  /**
+   * How its rules combine. `deny-first`: every deny, then every ask, is checked before any allow, whatever file holds
+   * them. `buckets`: each bucket (session; workspace and global together) is resolved on its own, a specifier rule
+   * outranking a generic one, then deny > ask > allow; a deny in any bucket is absolute, and allow and ask are
+   * resolved innermost bucket (session) first.
+   */
+  readonly precedence: "deny-first" | "buckets";
+  /** Its rules may also be written as Lisp forms (`("Bash" :pattern "git log *")`), besides `Tool(spec)` text. */
+  readonly ruleForms?: boolean;
+  /** A path rule's `/x` is relative to its settings file's folder: the same text means other paths in other files. */
+  readonly slashFromStoreFolder?: boolean;
+  /** Tools it allows before any rule is read (canonical names): rules on them are never consulted. */
+  readonly alwaysAllowedTools?: readonly string[];
+  /** Of those, tools whose deny and ask rules it does consult. */
+  readonly denyAskConsulted?: readonly string[];
+  /** The finding about a deny or ask on an always-allowed tool names the agent (its own docs say so). */
+  readonly alwaysAllowedCited?: boolean;
+  /** `:*` is its prefix wildcard, meaningful only at the end of a shell pattern. */
+  readonly colonStarSuffix?: boolean;
+  /**
+   * The reusable allow the lint suggests for a one-off shell command, `{}` standing for the program and its
+   * sub-command; absent: its `Shell` rule with a `{}:*` prefix pattern, in its own words.
+   */
+  readonly shellFamilyAllow?: string;
 }

@@ -11,7 +11,7 @@ import { agent as gemini } from "./gemini/agent";
 import { AGENT_LIST, type AgentId } from "./index";
 import { agent as mevedel } from "./mevedel/agent";
 import { agent as simulator } from "./simulator/agent";
-import type { AgentConnector, AgentEngine, AgentModule, AgentStores } from "./types";
+import type { AgentConnector, AgentDemo, AgentEngine, AgentModule, AgentStores } from "./types";
 
 const MODULES: readonly AgentModule[] = [claudeCode, commandCode, mevedel, codex, gemini, cursor, simulator];
 const BY_ID = new Map(MODULES.map((m) => [m.info.id, m]));
@@ -54,4 +54,13 @@ export function connectorOf(id: string): Promise<AgentConnector> {
 /** Agents with stores, in the catalogue's order (listing every agent's entries). */
 export function storeAgentIds(): AgentId[] {
   return AGENT_LIST.filter((a) => BY_ID.get(a.id)?.stores).map((a) => a.id);
+}
+
+/** Every agent's part in `cockpit demo`, in the catalogue's order. */
+export async function agentDemos(): Promise<{ id: AgentId; demo: AgentDemo }[]> {
+  const withDemo = AGENT_LIST.flatMap((a) => {
+    const load = BY_ID.get(a.id)?.demo;
+    return load ? [{ id: a.id, load }] : [];
+  });
+  return Promise.all(withDemo.map(async ({ id, load }) => ({ id, demo: await load() })));
 }

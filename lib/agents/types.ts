@@ -24,6 +24,18 @@ export interface AgentModule {
   readonly stores?: () => Promise<AgentStores>;
   /** Its hook connector; absent when `info.hasConnector` is false. */
   readonly connector?: () => Promise<AgentConnector>;
+  /** Its part in `cockpit demo`; absent: the demo leaves it out. */
+  readonly demo?: () => Promise<AgentDemo>;
+}
+
+// ——— demo ———
+
+/** An agent's part in `cockpit demo`: its files in the sample workspace and a scripted agent that asks as it does. */
+export interface AgentDemo {
+  /** Files to create in the demo workspace (relative paths): its stores with a few rules of each kind. */
+  readonly files: Readonly<Record<string, string>>;
+  /** A `cockpit simulate` script for the demo workspace's folder (checked by the simulator); absent: files only. */
+  script?(folder: string): unknown;
 }
 
 // ——— stores ———

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Db } from "@/db/client";
+import { CARD_AGENTS } from "@/lib/agents";
 import { auditActor } from "./actor";
 import { DECISION_SOURCES, type AuditEvent } from "./events";
 import { takeAgentEvents } from "./agent-event-limits";
@@ -32,7 +33,7 @@ export const AgentEventsBody = z.strictObject({
   agent: z
     .string()
     .trim()
-    .regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, "a short agent name like commandcode or codex"),
+    .regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, `a short agent name like ${CARD_AGENTS.slice(0, 2).join(" or ")}`),
   events: z.array(AgentDecisionEvent).min(1).max(500),
 });
 export type AgentEventsBody = z.infer<typeof AgentEventsBody>;

@@ -4,6 +4,7 @@
  * command or a generated path — it will never be used again, and it makes the list unreadable.
  */
 import path from "node:path";
+import { ruleTraitsOf } from "@/lib/agents";
 import { dialectOf } from "@/lib/agents/dialects";
 import { formatRule, type Grant, type Rule } from "@/lib/policy";
 import { ruleGlob } from "@/lib/policy/paths";
@@ -144,7 +145,8 @@ function suggestion(rule: Rule): string | null {
   const base = words[0] ?? "";
   if (!base || ARBITRARY_CODE.has(path.posix.basename(base))) return null;
   const sub = words[1] && /^[a-z][\w:-]*$/.test(words[1]) ? `${base} ${words[1]}` : base;
-  if (rule.agent === "mevedel") return `("Bash" :pattern "${sub} *" :action allow)`;
+  const family = ruleTraitsOf(rule.agent).shellFamilyAllow;
+  if (family) return family.replace("{}", () => sub);
   return formatRule(
     { tool: "Shell", specifier: { kind: "shell", pattern: `${sub}:*`, dialect: "prefix" } },
     dialectOf(rule.agent),

@@ -2,8 +2,9 @@
  * ineffective: entries the agent accepts (the file loads) but never consults, each with the reason from the
  * agent's documented semantics (docs/policy.md).
  */
+import { agentLabel, ruleTraitsOf } from "@/lib/agents";
 import { dialectOf } from "@/lib/agents/dialects";
-import { canonicalTool, type Rule } from "@/lib/policy";
+import { canonicalTool } from "@/lib/policy";
 import { ignoredByAgent } from "@/lib/policy/match";
 import { quote } from "./describe";
 import type { Finding, LintItem } from "./types";
@@ -15,10 +16,6 @@ function malformedReason(it: LintItem): string {
   if (/is ignored in allow/.test(why)) return `MCP tool globs are ignored in allow — ${why}`;
   return `the agent cannot parse it, so it never matches: ${why}`;
 }
-
-const ALWAYS = new Set(["AskUserQuestion", "Agent", "RunCommand"]);
-// Claude Code documents deny/ask rules on subagents (`Agent(Explore)`), so those are consulted.
-const claudeAgentGuard = (r: Rule) => r.agent === "claude-code" && canonicalTool(r.tool) === "Agent";
 
 export function findIneffective(items: LintItem[]): Finding[] {
   const out: Finding[] = [];
@@ -32,23 +29,24 @@ export function findIneffective(items: LintItem[]): Finding[] {
     }
     const r = it.rule;
     if (!r) continue;
+    const traits = ruleTraitsOf(r.agent);
+    const tool = canonicalTool(r.tool);
     if (ignoredByAgent(r, dialectOf(r.agent)))
       push(
         it,
         `Claude Code accepts ${r.tool}(path) but never consults it; path rules for writes are spelled Edit(path)`,
       );
     else if (
-      r.agent !== "mevedel" &&
-      ALWAYS.has(canonicalTool(r.tool)) &&
-      (r.action === "allow" || !claudeAgentGuard(r))
+      traits.alwaysAllowedTools?.includes(tool) &&
+      (r.action === "allow" || !traits.denyAskConsulted?.includes(tool))
     )
       push(
         it,
         r.action === "allow"
           ? `${r.tool} is always allowed before any rule is read, so this allow is never consulted`
-          : `${r.tool} is always allowed before any rule is read${r.agent === "commandcode" ? " (Command Code)" : ""}, so this ${r.action} never applies`,
+          : `${r.tool} is always allowed before any rule is read${traits.alwaysAllowedCited ? ` (${agentLabel(r.agent)})` : ""}, so this ${r.action} never applies`,
       );
-    else if (r.agent !== "mevedel" && r.specifier?.kind === "shell" && /:\*(?!$)/.test(r.specifier.pattern))
+    else if (traits.colonStarSuffix && r.specifier?.kind === "shell" && /:\*(?!$)/.test(r.specifier.pattern))
       push(it, `":*" is a wildcard only at the end of a pattern; here it means a literal ":" that no command contains`);
   }
   return out;

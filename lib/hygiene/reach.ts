@@ -5,6 +5,7 @@
  * every project, managed settings everyone on the machine. The project file and the global file are
  * incomparable (teammates vs. your other projects), so neither is ever removed in favour of the other.
  */
+import { ruleTraitsOf } from "@/lib/agents";
 import type { Rule } from "@/lib/policy";
 import type { LintItem } from "./types";
 
@@ -34,7 +35,7 @@ export function reachesAll(keeper: LintItem, removed: LintItem): boolean {
   return WIDER[r].includes(k);
 }
 
-/** mevedel resolves allow/ask per bucket, innermost first: session, then persistent (workspace + global). */
+/** Agents resolving by bucket resolve allow/ask innermost first: session, then persistent (workspace + global). */
 export const bucketOf = (item: LintItem): "session" | "persistent" =>
   item.entry.scope === "session" ? "session" : "persistent";
 
@@ -42,16 +43,23 @@ export const bucketOf = (item: LintItem): "session" | "persistent" =>
 export const REACH_RANK: Record<Reach, number> = { session: 0, local: 1, global: 2, project: 3, managed: 4 };
 
 /**
- * Claude Code anchors `/x` at the settings file's folder (`~/.claude` for the user file), so the same text
- * means different paths in different files. Two path rules can only be compared when their anchors agree.
+ * A path rule `/x` of an agent that anchors it at the settings file's folder (Claude Code: `~/.claude` for the
+ * user file): the same text means different paths in different files.
  */
-export function sameAnchor(a: Rule, b: Rule): boolean {
-  const rel = (r: Rule) =>
-    r.agent === "claude-code" &&
+export function storeAnchored(r: Rule): boolean {
+  return (
+    ruleTraitsOf(r.agent).slashFromStoreFolder === true &&
     r.specifier?.kind === "path" &&
-    r.specifier.pattern.trim().startsWith("/") &&
-    !r.specifier.pattern.trim().startsWith("//");
-  if (!rel(a) && !rel(b)) return true;
+    /^\/(?!\/)/.test(r.specifier.pattern.trim())
+  );
+}
+
+/** Whether bucket resolution decides between this agent's rules (`RuleTraits.precedence`). */
+export const byBucket = (agent: string) => ruleTraitsOf(agent).precedence === "buckets";
+
+/** Two path rules can only be compared when their anchors agree. */
+export function sameAnchor(a: Rule, b: Rule): boolean {
+  if (!storeAnchored(a) && !storeAnchored(b)) return true;
   return (a.source.base ?? "") === (b.source.base ?? "");
 }
 

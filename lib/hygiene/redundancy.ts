@@ -8,7 +8,7 @@ import { grantCovers } from "@/lib/policy/narrow";
 import { sensitiveWrite } from "@/lib/policy/sensitive";
 import { quote, where } from "./describe";
 import { RuleIndex, specText } from "./index-rules";
-import { bucketOf, REACH_RANK, reachesAll, reachOf, sameAnchor } from "./reach";
+import { bucketOf, byBucket, REACH_RANK, reachesAll, reachOf, sameAnchor, storeAnchored } from "./reach";
 import type { Finding, LintInput, LintItem } from "./types";
 import { enforced } from "./usable";
 
@@ -27,10 +27,7 @@ function computeKey(it: LintItem): string | null {
   if (it.grant) return `${e.agent}\0grant\0${norm(it.grant.path)}\0${it.grant.access}\0${it.grant.recursive}`;
   const r = it.rule;
   if (!r || !enforced(r)) return null;
-  const anchor =
-    r.agent === "claude-code" && r.specifier?.kind === "path" && /^\/(?!\/)/.test(r.specifier.pattern.trim())
-      ? (r.source.base ?? "")
-      : "";
+  const anchor = storeAnchored(r) ? (r.source.base ?? "") : "";
   return [
     e.agent,
     e.kind,
@@ -42,10 +39,11 @@ function computeKey(it: LintItem): string | null {
   ].join("\0");
 }
 
-// mevedel resolves each bucket on its own (a specifier rule outranks a generic one, even a generic deny): a copy in
-// the session bucket is not the same as one in the persistent bucket. Only a specifier deny wins in any bucket.
+// An agent resolving by bucket resolves each on its own (a specifier rule outranks a generic one, even a generic
+// deny): a copy in the session bucket is not the same as one in the persistent bucket. Only a specifier deny wins
+// in any bucket.
 const bucketMatters = (it: LintItem) =>
-  it.entry.agent === "mevedel" && !it.grant && (it.entry.action !== "deny" || it.rule?.specifier === null);
+  byBucket(it.entry.agent) && !it.grant && (it.entry.action !== "deny" || it.rule?.specifier === null);
 
 /** Identical entries: keep the one that reaches furthest (then the first in file order), flag the others. */
 export function findDuplicates(input: LintInput, items: LintItem[]): Finding[] {
@@ -101,7 +99,7 @@ function sensitiveTokens(rule: Rule): string[] {
 
 /** Why B cannot stand in for A in every ladder step that inspects the matching allow rule (null: it can). */
 function standIn(a: Rule, b: Rule): boolean {
-  if (a.agent === "mevedel") {
+  if (byBucket(a.agent)) {
     // Specifier rules outrank generic ones inside a bucket: a generic coverer would lose to a generic ask.
     if (a.specifier && !b.specifier) return false;
   } else if (a.specifier && !b.specifier) {
@@ -144,7 +142,7 @@ export function findCovered(
         if (b === a || overBroad.has(b.entry.id) || meaningKey(b) === meaningKey(a)) continue;
         const br = b.rule!;
         if (!reachesAll(b, a) || !sameAnchor(ar, br)) continue;
-        if (a.entry.agent === "mevedel" && bucketOf(a) !== bucketOf(b)) continue;
+        if (byBucket(a.entry.agent) && bucketOf(a) !== bucketOf(b)) continue;
         if (!standIn(ar, br)) continue;
         const proof = isNarrower(
           { kind: "rule", action: "allow", rule: br },
@@ -163,7 +161,7 @@ export function findCovered(
         });
     }
   }
-  // Grants: mevedel checks them as a flat list (any grant covering the path and access will do).
+  // Resource grants are checked as a flat list (any grant covering the path and access will do).
   const grants = items.filter((it) => it.grant);
   for (const a of grants) {
     if (duplicates.has(a.entry.id)) continue;

@@ -2,6 +2,7 @@
  * "When remembering": before "always allow" appends a rule, find an existing allow that already covers it,
  * so the card can warn and offer that rule instead of growing the list.
  */
+import { ruleTraitsOf } from "@/lib/agents";
 import { dialectOf } from "@/lib/agents/dialects";
 import { isNarrower, type Agent, type Rule, type RuleSource } from "@/lib/policy";
 import { parseMevedelRuleText, parseRule } from "@/lib/policy";
@@ -18,7 +19,7 @@ export interface CoveringAllow {
 
 function parseNew(text: string, agent: Agent, source: RuleSource): Rule | null {
   const parsed =
-    agent === "mevedel" && text.trim().startsWith("(")
+    ruleTraitsOf(agent).ruleForms && text.trim().startsWith("(")
       ? parseMevedelRuleText(text, source, dialectOf(agent))
       : parseRule(text, "allow", { dialect: dialectOf(agent), source });
   return parsed.ok ? parsed.value : null;

@@ -1,50 +1,45 @@
 /**
  * shadowed and conflicting: an allow that a deny/ask always beats, an ask a deny always beats, and pairs of
- * files that disagree about the same calls. Claude Code and Command Code check every deny, then every ask,
- * before any allow, whatever file holds them. mevedel: each bucket is resolved on its own (specifier rules
- * outrank generic ones, then deny > ask > allow); a bucket that denies is absolute, and allow/ask are resolved
- * innermost bucket first (session, then workspace+global).
+ * files that disagree about the same calls, by the agent's precedence (`RuleTraits.precedence` in its catalogue
+ * entry): deny-first agents check every deny, then every ask, before any allow, whatever file holds them; agents
+ * resolving by bucket resolve each bucket on its own (specifier rules outrank generic ones, then deny > ask >
+ * allow); a bucket that denies is absolute, and allow/ask are resolved innermost bucket first (session, then
+ * workspace+global).
  */
-import { STORE_AGENTS } from "@/lib/agents";
+import { agentLabel, STORE_AGENTS } from "@/lib/agents";
 import type { Rule } from "@/lib/policy";
 import { matcherCovers } from "@/lib/policy/narrow";
 import { quote, where } from "./describe";
 import { RuleIndex, specText } from "./index-rules";
-import { bucketOf, sameAnchor } from "./reach";
+import { bucketOf, byBucket, sameAnchor } from "./reach";
 import type { Finding, LintInput, LintItem } from "./types";
 import { enforced } from "./usable";
 
 /** Does `d` (deny/ask) win over allow `a` for a call both match? With the reason, in the agent's terms. */
 export function winner(a: LintItem, d: LintItem): { restrictive: boolean; why: string } {
   const dr = d.rule!;
-  if (
-    dr.action === "deny" &&
-    a.entry.agent === "mevedel" &&
-    !dr.specifier &&
-    a.rule!.specifier &&
-    bucketOf(a) === bucketOf(d)
-  )
-    return { restrictive: false, why: "in one mevedel bucket a specifier rule outranks a generic deny" };
+  const buckets = byBucket(a.entry.agent);
+  const name = agentLabel(a.entry.agent);
+  if (dr.action === "deny" && buckets && !dr.specifier && a.rule!.specifier && bucketOf(a) === bucketOf(d))
+    return { restrictive: false, why: `in one ${name} bucket a specifier rule outranks a generic deny` };
   if (dr.action === "deny")
     return {
       restrictive: true,
-      why:
-        a.entry.agent === "mevedel"
-          ? "a deny in any bucket is absolute"
-          : "deny rules are checked before allow rules, whatever file holds them",
+      why: buckets
+        ? "a deny in any bucket is absolute"
+        : "deny rules are checked before allow rules, whatever file holds them",
     };
-  if (a.entry.agent !== "mevedel")
-    return { restrictive: true, why: "ask rules are checked before allow rules, whatever file holds them" };
+  if (!buckets) return { restrictive: true, why: "ask rules are checked before allow rules, whatever file holds them" };
   const ab = bucketOf(a);
   const db = bucketOf(d);
   if (ab !== db)
     return db === "session"
-      ? { restrictive: true, why: "mevedel resolves the session bucket before workspace and global rules" }
-      : { restrictive: false, why: "mevedel resolves the session bucket (which holds the allow) first" };
+      ? { restrictive: true, why: `${name} resolves the session bucket before workspace and global rules` }
+      : { restrictive: false, why: `${name} resolves the session bucket (which holds the allow) first` };
   const as = a.rule!.specifier !== null;
   const ds = dr.specifier !== null;
-  if (ds || !as) return { restrictive: true, why: "in one mevedel bucket ask beats allow at the same specificity" };
-  return { restrictive: false, why: "in one mevedel bucket a specifier rule outranks a generic ask" };
+  if (ds || !as) return { restrictive: true, why: `in one ${name} bucket ask beats allow at the same specificity` };
+  return { restrictive: false, why: `in one ${name} bucket a specifier rule outranks a generic ask` };
 }
 
 const comparable = (a: Rule, b: Rule) => sameAnchor(a, b);

@@ -1,5 +1,6 @@
 import "server-only";
 import type { Db } from "@/db/client";
+import { EXAMPLE_AGENT } from "@/lib/agents";
 import { notifyAttempts, notifyDeliveries } from "@/db/schema";
 import { auditActor, recordAudit } from "@/lib/audit";
 import type { Actor } from "@/lib/auth/actor";
@@ -17,7 +18,7 @@ export function sampleCard(now: Date): CardView {
     hash: "0".repeat(64),
     status: "pending",
     workspace: { id: "test", name: "example-project", path: "/home/you/example-project" },
-    agent: "claude-code",
+    agent: EXAMPLE_AGENT.id,
     sessionId: "test-session",
     rootSessionId: "test-session",
     originPath: "/root",

@@ -16,7 +16,10 @@ export interface AddEntryInput extends StorePaths {
   agent: Agent;
   scope: "workspace" | "global";
   action: Action;
-  /** Rule text (`Shell(git status:*)`); for mevedel also a plist form `("Bash" :pattern "…")` or a grant `(:path "…" :access read)`. */
+  /**
+   * Rule text (`Shell(git status:*)`); for a plist store also a form `("Bash" :pattern "…")` or a grant
+   * `(:path "…" :access read)`.
+   */
   rule: string;
   /** `settings.json` or `settings.local.json` (JSON agents; default the local file for workspace scope). */
   file?: string;
@@ -47,7 +50,7 @@ export async function addEntry(input: AddEntryInput): Promise<AddResult> {
   const text = store.bytes.text;
   let next: string;
   if (store.plist) {
-    const { form, list } = mevedelForm(input.rule.trim(), input.action, source, home);
+    const { form, list } = plistForm(input.rule.trim(), input.action, input.agent, source, home);
     const existing = store.located.find((l) => l.location.list === list && l.entry.rule === form);
     if (existing) return unchanged(store, existing);
     const doc = store.plist.doc;
@@ -117,19 +120,20 @@ function unchanged(store: LoadedStore, existing: LocatedEntry): AddResult {
 }
 
 /**
- * Normalise the text an author gave for a mevedel store into a plist form: a rule form (its
+ * Normalise the text an author gave for a plist store into a plist form: a rule form (its
  * `:action` filled in or checked against `action`), a grant form, or `Tool(spec)` rule text.
  */
-function mevedelForm(
+function plistForm(
   ruleText: string,
   action: Action,
+  agent: Agent,
   source: RuleSource,
   home: string,
 ): { form: string; list: "rules" | "resource-grants" } {
   if (!ruleText.startsWith("(")) {
-    const parsed = parseTextRule(ruleText, action, "mevedel", source);
+    const parsed = parseTextRule(ruleText, action, agent, source);
     if (!parsed.ok) throw new InvalidInputError(`invalid rule: ${parsed.error}`);
-    return mevedelForm(formatPlistRule(parsed.value), action, source, home);
+    return plistForm(formatPlistRule(parsed.value), action, agent, source, home);
   }
   const form = readOneForm(ruleText);
   // Canonicalise through the store parser so the added text is exactly what listing shows.

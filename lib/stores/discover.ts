@@ -1,7 +1,16 @@
 import path from "node:path";
+import { AGENT_LIST, type AgentInfo } from "@/lib/agents";
 import type { Agent, Scope, StoreFormat } from "./types";
 
-export const DEFAULT_MANAGED_SETTINGS = "/etc/claude-code/managed-settings.json";
+/** Agents whose permissions live in settings files read here (their catalogue entry's `settingsFiles`), in order. */
+const SETTINGS_INFOS = (AGENT_LIST as readonly AgentInfo[]).filter((a) => a.settingsFiles?.length);
+
+/** The agents whose settings files lib/stores reads, in the catalogue's order. */
+export const SETTINGS_AGENTS = SETTINGS_INFOS.map((a) => a.id as Agent);
+
+/** The managed settings file the catalogue names (read-only, for everyone on the machine); null when none does. */
+export const DEFAULT_MANAGED_SETTINGS: string | null =
+  SETTINGS_INFOS.flatMap((a) => a.settingsFiles!).find((f) => f.scope === "managed")?.path ?? null;
 
 /** A store file the cockpit knows about, before it is read. */
 export interface StoreLocation {
@@ -9,7 +18,7 @@ export interface StoreLocation {
   agent: Agent;
   scope: Scope;
   format: StoreFormat;
-  /** Folder `/x` Claude Code rules are relative to. */
+  /** Folder a rule's `/x` is relative to (Claude Code's); the workspace for the others. */
   base: string;
   /** The folder symlink checks start from (workspace or home); null for managed. */
   root: string | null;
@@ -25,49 +34,40 @@ export interface StorePaths {
   etcDir?: string;
 }
 
-/** Every store of one agent (or all agents), workspace files first, then global, then managed. */
+/**
+ * Every settings file of one agent (or of all agents), as each agent's catalogue entry lists them: workspace files
+ * first, then global, then managed.
+ */
 export function discoverStores({ workspace, home, managedSettingsPath }: StorePaths, agent?: Agent): StoreLocation[] {
   const ws = path.resolve(workspace);
   const hm = path.resolve(home);
   const out: StoreLocation[] = [];
-  const want = (a: Agent) => !agent || agent === a;
-  if (want("claude-code")) {
-    out.push(
-      loc(ws, ".claude/settings.json", "claude-code", "workspace", "claude-json", ws),
-      loc(ws, ".claude/settings.local.json", "claude-code", "workspace", "claude-json", ws),
-      loc(hm, ".claude/settings.json", "claude-code", "global", "claude-json", path.join(hm, ".claude")),
-    );
-    const managed = managedSettingsPath === undefined ? DEFAULT_MANAGED_SETTINGS : managedSettingsPath;
-    if (managed) {
-      out.push({
-        path: managed,
-        agent: "claude-code",
-        scope: "managed",
-        format: "claude-json",
-        base: path.dirname(managed),
-        root: null,
-        readOnly: true,
-      });
+  for (const info of SETTINGS_INFOS) {
+    if (agent && agent !== info.id) continue;
+    for (const file of info.settingsFiles!) {
+      const { scope, format } = file;
+      const id = info.id as Agent;
+      if (scope === "managed") {
+        const managed = managedSettingsPath === undefined ? file.path : managedSettingsPath;
+        if (managed)
+          out.push({
+            path: managed,
+            agent: id,
+            scope,
+            format,
+            base: path.dirname(managed),
+            root: null,
+            readOnly: true,
+          });
+        continue;
+      }
+      const root = scope === "workspace" ? ws : hm;
+      const full = path.join(root, file.path);
+      const base = file.base === "folder" ? path.dirname(full) : ws;
+      out.push({ path: full, agent: id, scope, format, base, root, readOnly: false });
     }
   }
-  if (want("commandcode")) {
-    out.push(
-      loc(ws, ".commandcode/settings.json", "commandcode", "workspace", "commandcode-json", ws),
-      loc(ws, ".commandcode/settings.local.json", "commandcode", "workspace", "commandcode-json", ws),
-      loc(hm, ".commandcode/settings.json", "commandcode", "global", "commandcode-json", ws),
-    );
-  }
-  if (want("mevedel")) {
-    out.push(
-      loc(ws, ".mevedel/permissions.el", "mevedel", "workspace", "mevedel-plist", ws),
-      loc(hm, ".mevedel/permissions.el", "mevedel", "global", "mevedel-plist", ws),
-    );
-  }
   return out;
-}
-
-function loc(root: string, rel: string, agent: Agent, scope: Scope, format: StoreFormat, base: string): StoreLocation {
-  return { path: path.join(root, rel), agent, scope, format, base, root, readOnly: false };
 }
 
 /** The writable store an `add` targets: `file` picks settings.json vs settings.local.json. */

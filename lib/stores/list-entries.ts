@@ -1,5 +1,5 @@
 import path from "node:path";
-import { discoverStores, type StorePaths } from "./discover";
+import { discoverStores, SETTINGS_AGENTS, type StorePaths } from "./discover";
 import { loadStore, type LoadedStore } from "./load-store";
 import { parseAnyRule, specifierText } from "./policy-adapter";
 import { sessionRowEntry, type SessionEntryRow } from "./session";
@@ -34,7 +34,7 @@ export async function listEntries(input: ListEntriesInput): Promise<EntryListing
     const sessionStore: StoreInfo = {
       path: "database",
       format: "database",
-      agent: input.agent ?? "claude-code",
+      agent: input.agent ?? SETTINGS_AGENTS[0]!,
       scope: "session",
       version: "database",
       valid: true,

@@ -58,7 +58,7 @@ export function suggestNarrowings(entry: Entry, options: SuggestOptions = {}): s
       if (g.access === "write") out.push(`fs-read:${quote(g.path)}`);
     }
   }
-  if (entry.agent === "mevedel") out.push(...mevedelSpecifierNarrowings(entry, dirs, options));
+  if (entry.store.format === "mevedel-plist") out.push(...plistSpecifierNarrowings(entry, dirs, options));
   else out.push(...ruleTextNarrowings(entry, dirs, options));
   return [...new Set(out)].slice(0, limit);
 }
@@ -100,7 +100,7 @@ function ruleTextNarrowings(entry: Entry, dirs: (abs: string) => string[], optio
   return out;
 }
 
-function mevedelSpecifierNarrowings(entry: Entry, dirs: (abs: string) => string[], options: SuggestOptions): string[] {
+function plistSpecifierNarrowings(entry: Entry, dirs: (abs: string) => string[], options: SuggestOptions): string[] {
   const pattern = /:pattern "((?:[^"\\]|\\.)*)"/.exec(entry.rule)?.[1];
   if (pattern) {
     const m = /^(\S+)( ?\*)$/.exec(pattern);

@@ -4,6 +4,12 @@ export const info = {
   id: "commandcode",
   label: "Command Code",
   hasStores: true,
+  settingsFiles: [
+    { path: ".commandcode/settings.json", scope: "workspace", format: "commandcode-json" },
+    { path: ".commandcode/settings.local.json", scope: "workspace", format: "commandcode-json" },
+    { path: ".commandcode/settings.json", scope: "global", format: "commandcode-json" },
+  ],
+  formatLabels: { "commandcode-json": "Command Code JSONC" },
   workspaceFiles: [".commandcode/settings.json", ".commandcode/settings.local.json"],
   hasConnector: true,
   // Its hook docs never say a hook's allow skips Command Code's own prompt (docs/agents.md).
@@ -15,4 +21,10 @@ export const info = {
   ],
   ruleExample: "Shell(git status:*)",
   narrowHelp: "allow | ask | deny, or the new rule text, e.g. 'Shell(git status:*)'",
+  ruleTraits: {
+    precedence: "deny-first",
+    alwaysAllowedTools: ["AskUserQuestion", "Agent", "RunCommand"],
+    alwaysAllowedCited: true,
+    colonStarSuffix: true,
+  },
 } as const satisfies AgentInfo;

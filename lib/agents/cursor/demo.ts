@@ -2,6 +2,7 @@
  * Cursor CLI in `cockpit demo`: its project permissions in the demo workspace and a scripted agent that asks as
  * Cursor's beforeShellExecution hook does, for commands its allow list does not settle. Plain data.
  */
+import type { AgentDemo } from "../types";
 import { info } from "./info";
 
 export const demoFiles: Record<string, string> = {
@@ -32,3 +33,5 @@ export function demoScript() {
     ],
   };
 }
+
+export const demo: AgentDemo = { files: demoFiles, script: demoScript };

@@ -2,6 +2,7 @@
  * Gemini CLI in `cockpit demo`: its files in the demo workspace (listed on the Rules page) and a scripted agent that
  * asks as Gemini's BeforeTool hook does, for calls Gemini's own policy prompts for. Plain data.
  */
+import type { AgentDemo } from "../types";
 import { info } from "./info";
 
 export const demoFiles: Record<string, string> = {
@@ -43,3 +44,5 @@ export function demoScript(folder: string) {
     ],
   };
 }
+
+export const demo: AgentDemo = { files: demoFiles, script: demoScript };

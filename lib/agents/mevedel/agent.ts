@@ -5,4 +5,5 @@ export const agent: AgentModule = {
   info,
   engine: () => import("./engine").then((m) => m.engine),
   stores: () => import("./stores").then((m) => m.stores),
+  demo: () => import("./demo").then((m) => m.demo),
 };

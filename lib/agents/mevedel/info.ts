@@ -4,6 +4,11 @@ export const info = {
   id: "mevedel",
   label: "mevedel",
   hasStores: true,
+  settingsFiles: [
+    { path: ".mevedel/permissions.el", scope: "workspace", format: "mevedel-plist" },
+    { path: ".mevedel/permissions.el", scope: "global", format: "mevedel-plist" },
+  ],
+  formatLabels: { "mevedel-plist": "mevedel plist" },
   workspaceFiles: [".mevedel/permissions.el"],
   hasConnector: false,
   modeLabel: "mode (ask, edits, full-auto)",
@@ -12,4 +17,9 @@ export const info = {
     allow|ask|deny  pattern:"V"  path:P  domain:D  name:N       (rules)
     exact  read  path:P                                         (resource grants)
     network:off  drop-fs:P  fs-exact:P  fs-read:P               (profiles)`,
+  ruleTraits: {
+    precedence: "buckets",
+    ruleForms: true,
+    shellFamilyAllow: '("Bash" :pattern "{} *" :action allow)',
+  },
 } as const satisfies AgentInfo;

@@ -5,142 +5,42 @@ import path from "node:path";
 import { callServer } from "../server-client";
 import { parseFlags, type Verb } from "../verb";
 import { hookUrl } from "./connect-support";
-import { demoFiles as cursorFiles, demoScript as cursorScript } from "@/lib/agents/cursor/demo";
-import { demoFiles as geminiFiles, demoScript as geminiScript } from "@/lib/agents/gemini/demo";
+import { AGENT_LIST, DEMO_AGENT } from "@/lib/agents";
+import { agentDemos } from "@/lib/agents/registry";
 import { runSimulation, SimulatorScript } from "./simulate";
+
+// A name is never split across lines (no-break spaces until the paragraph is wrapped).
+const storeLabels = AGENT_LIST.filter((a) => a.hasStores).map((a) => a.label.replaceAll(" ", "\u00a0"));
 
 const usage = `Usage: cockpit demo [--folder DIR] [--once]
 
-  Prepares a sample workspace (default ./demo-workspace) with permission stores for Claude Code,
-  Command Code, mevedel, Codex CLI, Gemini CLI and Cursor CLI, registers it with the running cockpit,
-  creates an agent token and runs simulated agents that keep asking: one speaks Claude Code (npm install,
-  git push, editing .env, rm -rf dist, a long multi-line command, an MCP tool), one asks as Codex's
-  PermissionRequest hook does (cargo publish, git push, a bash script), one as Gemini's BeforeTool hook
-  does (docker compose, a file write), one as Cursor's beforeShellExecution hook does (npm install, a
-  compound command). Answer the cards at /cards. Stop with Ctrl-C.
+${wrap(
+  `Prepares a sample workspace (default ./demo-workspace) with permission stores for ${storeLabels.slice(0, -1).join(", ")} and ${storeLabels.at(-1)}, registers it with the running cockpit, creates an agent token and runs simulated agents that keep asking: one speaks Claude Code (npm install, git push, editing .env, rm -rf dist, a long multi-line command, an MCP tool), one asks as Codex's PermissionRequest hook does (cargo publish, git push, a bash script), one as Gemini's BeforeTool hook does (docker compose, a file write), one as Cursor's beforeShellExecution hook does (npm install, a compound command). Answer the cards at /cards. Stop with Ctrl-C.`,
+)}
 
   --once   play the script once instead of looping`;
 
-const FILES: Record<string, string> = {
-  ".claude/settings.json":
-    JSON.stringify(
-      {
-        permissions: {
-          allow: ["Bash(npm run lint)", "Bash(git diff:*)", "Bash(git log:*)"],
-          ask: ["Bash(git push:*)"],
-          deny: ["Bash(curl:*)", "Read(./secrets/**)"],
-        },
-      },
-      null,
-      2,
-    ) + "\n",
-  ".commandcode/settings.json": `// Command Code permissions for the demo
-{
-  "permissions": {
-    "allow": ["Shell(git status:*)", "Edit(src/**)"],
-    "ask": ["Shell(git push:*)"],
-    "deny": ["Shell(rm -rf /*)"],
-    "defaultMode": "default"
+/** A paragraph of help text, indented two spaces, in lines of at most 105 characters. */
+function wrap(text: string): string {
+  const lines: string[] = [];
+  let line = " ";
+  for (const word of text.split(" ")) {
+    if (line.length + 1 + word.length > 105) {
+      lines.push(line);
+      line = " ";
+    }
+    line += ` ${word}`;
   }
+  return [...lines, line].join("\n").replaceAll("\u00a0", " ");
 }
-`,
-  ".mevedel/permissions.el": `;; -*- mode: emacs-lisp -*-
-;; mevedel permissions for the demo
-(:rules
- (("Bash" :pattern "git log*" :action allow)
-  ("Bash" :pattern "npm test*"
-   :network nil
-   :file-system ((:path "~/.npm" :access write :recursive t))
-   :action allow)
-  ("Bash" :pattern "rm -rf /*" :action deny))
- :resource-grants
- ((:path "~/notes" :access read)))
-`,
-  ".codex/rules/default.rules": `# Codex CLI rules for the demo (Starlark: prefix_rule, host_executable, network_rule).
-# Codex reads a project's .codex/ only when the project is trusted in ~/.codex/config.toml.
 
-# Pushing talks to the remote: always ask.
-prefix_rule(
-    pattern = ["git", ["push", "fetch"]],
-    decision = "prompt",
-    justification = "talks to the remote",
-    match = ["git push origin main"],
-    not_match = ["git status"],
-)
-
-prefix_rule(pattern=["npm", ["test", "run"]], decision="allow")
-prefix_rule(pattern=["rm", "-rf"], decision="forbidden", justification="use git clean")
-`,
+/** The workspace's own files (what the agents' rules are about); each agent adds its stores (`AgentDemo.files`). */
+const FILES: Record<string, string> = {
   "src/index.js": 'console.log("hello from the demo workspace");\n',
   "package.json":
     JSON.stringify({ name: "demo-workspace", private: true, scripts: { test: "node src/index.js" } }, null, 2) + "\n",
   ".env": "API_KEY=not-a-real-secret\n",
-  ...geminiFiles,
-  ...cursorFiles,
 };
-
-function demoScript(folder: string) {
-  return SimulatorScript.parse({
-    agent: "claude-code",
-    sessionId: "demo-session",
-    mode: "default",
-    loop: true,
-    pauseMs: 1500,
-    steps: [
-      {
-        tool: "Bash",
-        input: { command: "npm install", description: "Install dependencies" },
-        reason: "The project has no node_modules yet.",
-      },
-      {
-        tool: "Bash",
-        input: { command: "git push origin main", description: "Publish the fix" },
-        originPath: "/root/worker",
-      },
-      {
-        tool: "Edit",
-        input: {
-          file_path: path.join(folder, ".env"),
-          old_string: "API_KEY=not-a-real-secret",
-          new_string: "API_KEY=rotated",
-        },
-        reason: "Rotate the API key.",
-      },
-      {
-        tool: "Bash",
-        input: { command: "rm -rf dist", description: "Clean the build output" },
-        originPath: "/root/worker/verifier",
-      },
-      {
-        tool: "Bash",
-        input: {
-          command: `for f in src/*.js; do\n  echo "checking $f"\n  node --check "$f" || exit 1\ndone\nnpm run build && npm test -- --coverage --reporter=verbose ${"--grep 'permissions' ".repeat(6)}`,
-          description: "Check, build and test",
-        },
-      },
-      {
-        tool: "mcp__github__create_issue",
-        input: { owner: "acme", repo: "demo", title: "Flaky test in CI", body: "Seen three times this week." },
-      },
-    ],
-  });
-}
-
-/** The Codex side: cards as Codex's PermissionRequest hook sends them (the command as Codex shows it; Codex asked). */
-function codexScript() {
-  return SimulatorScript.parse({
-    agent: "codex",
-    sessionId: "demo-codex-session",
-    agentAsked: true,
-    loop: true,
-    pauseMs: 2500,
-    steps: [
-      { tool: "Bash", input: { command: "cargo publish --dry-run", description: "Check the crate packages" } },
-      { tool: "Bash", input: { command: "npm test && git push origin main", description: "Test, then publish" } },
-      { tool: "Bash", input: { command: "rm -rf target && cargo build --release" } },
-    ],
-  });
-}
 
 export const demoVerb: Verb = {
   name: "demo",
@@ -150,7 +50,9 @@ export const demoVerb: Verb = {
     const { values, positionals } = parseFlags(argv, { folder: { type: "string" }, once: { type: "boolean" } }, true);
     if (positionals.length) throw new ValidationError(`unexpected argument "${positionals[0]}"`);
     const folder = path.resolve(values.folder ?? "demo-workspace");
-    for (const [rel, text] of Object.entries(FILES)) {
+    const demos = await agentDemos();
+    const files: Record<string, string> = Object.assign({}, ...demos.map((d) => d.demo.files), FILES);
+    for (const [rel, text] of Object.entries(files)) {
       const file = path.join(folder, rel);
       if (fs.existsSync(file)) continue; // keep edits made during an earlier demo
       fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -165,7 +67,7 @@ export const demoVerb: Verb = {
       await callServer("POST", "/api/v1/workspaces", { path: real, name: "demo-workspace" });
     const { token } = await callServer<{ token: string }>("POST", "/api/v1/agent-tokens", {
       workspace: real,
-      name: "demo simulator",
+      name: `demo ${DEMO_AGENT.id}`,
     });
     const base = hookUrl(undefined);
     process.stdout.write(
@@ -173,12 +75,7 @@ export const demoVerb: Verb = {
     );
     const stop = new AbortController();
     process.once("SIGINT", () => stop.abort());
-    const scripts = [
-      demoScript(real),
-      codexScript(),
-      SimulatorScript.parse(geminiScript(real)),
-      SimulatorScript.parse(cursorScript()),
-    ];
+    const scripts = demos.flatMap(({ demo }) => (demo.script ? [SimulatorScript.parse(demo.script(real))] : []));
     await Promise.all(
       scripts.map((s) =>
         runSimulation({

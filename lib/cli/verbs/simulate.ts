@@ -4,7 +4,7 @@ import fs from "node:fs";
 import { terminalJson } from "@/lib/text/reveal";
 import path from "node:path";
 import { z } from "zod";
-import { CARD_AGENTS } from "@/lib/agents";
+import { CARD_AGENTS, DEMO_AGENT, type CardAgent } from "@/lib/agents";
 import { callServer } from "../server-client";
 import { parseFlags, type Verb } from "../verb";
 import { hookUrl, workspaceFolder } from "./connect-support";
@@ -30,7 +30,7 @@ const Step = z.union([
   }),
 ]);
 export const SimulatorScript = z.object({
-  agent: z.enum(CARD_AGENTS).default("simulator"),
+  agent: z.enum(CARD_AGENTS).default(DEMO_AGENT.id as CardAgent),
   sessionId: z
     .string()
     .min(1)
@@ -174,7 +174,10 @@ export async function runSimulation({
 async function agentTokenFor(workspace: string, flag: string | undefined): Promise<string> {
   const token = flag ?? process.env.COCKPIT_TOKEN;
   if (token) return token;
-  const created = await callServer<{ token: string }>("POST", "/api/v1/agent-tokens", { workspace, name: "simulator" });
+  const created = await callServer<{ token: string }>("POST", "/api/v1/agent-tokens", {
+    workspace,
+    name: DEMO_AGENT.id,
+  });
   return created.token;
 }
 
