@@ -16,22 +16,28 @@ import ts from "typescript";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const rel = (f: string) => path.relative(ROOT, f);
 
-/** Layers, bottom to top (ADR 0006). Files outside these folders are not counted. */
+/**
+ * Layers, bottom to top: ADR 0006 as amended, the same table as .dependency-cruiser.cjs's LAYERS (the access model
+ * below audit, the lint above the store files, the agents' dialects in the engine). Files outside are not counted.
+ */
 const LAYERS: [RegExp, number, string][] = [
-  [/^lib\/agents\/(index|info)\.ts$|^lib\/agents\/[^/]+\/info\.ts$/, 1, "foundations"],
-  [/^lib\/(errors|text|sexp|config)\//, 1, "foundations"],
-  [/^lib\/version\.ts$/, 1, "foundations"],
-  [/^lib\/policy\//, 2, "engine"],
-  [/^lib\/hygiene\//, 3, "lint"],
-  [/^lib\/stores\//, 4, "store files"],
+  [
+    /^lib\/(errors|text|sexp|config)\/|^lib\/version\.ts$|^lib\/agents\/(index|info)\.ts$|^lib\/agents\/[^/]+\/info\.ts$/,
+    1,
+    "foundations",
+  ],
+  [/^lib\/policy\/|^lib\/agents\/(dialects\.ts$|[^/]+\/dialect\.ts$)/, 2, "engine"],
+  [/^lib\/stores\//, 3, "store files"],
+  [/^lib\/hygiene\//, 4, "lint"],
   [/^lib\/agents\//, 5, "agents"],
   [/^lib\/policy-runtime\//, 6, "pipeline"],
   [/^db\//, 7, "data"],
-  [/^lib\/audit\//, 8, "audit"],
-  [/^lib\/auth\//, 9, "access"],
-  [/^lib\/(session-entries|entries|cards|notify|workspaces)\//, 10, "verbs"],
-  [/^lib\/(http|server|cli)\//, 11, "transports"],
-  [/^(app|components)\/|^lib\/(client|cards-client)\//, 12, "edges"],
+  [/^lib\/auth\/(actor|access)\.ts$|^lib\/work\//, 8, "access model"],
+  [/^lib\/audit\//, 9, "audit"],
+  [/^lib\/auth\//, 10, "access"],
+  [/^lib\/(session-entries|entries|cards|notify|workspaces)\//, 11, "verbs"],
+  [/^lib\/(http|server|cli)\//, 12, "transports"],
+  [/^(app|components)\/|^lib\/(client|cards-client)\//, 13, "edges"],
 ];
 const layerOf = (f: string) => LAYERS.find(([re]) => re.test(f))?.[1] ?? null;
 
