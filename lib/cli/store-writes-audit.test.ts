@@ -15,7 +15,7 @@ import type { Entry } from "@/lib/stores/types";
 import { FIXTURES, makeSandbox, type Sandbox } from "@/test/support/stores";
 import { personActor } from "@/test/support/auth";
 import { ALL_WORKSPACES } from "@/lib/auth/actor";
-import { main } from "./main";
+import { runCli as cli } from "@/test/support/cli";
 
 /**
  * "Every store write, whatever its origin, writes its entry.* row with old and new version": `cockpit revoke`,
@@ -55,21 +55,6 @@ afterEach(() => {
     else process.env[key] = saved[key];
   sb.cleanup();
 });
-
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const stdout = process.stdout.write.bind(process.stdout);
-  const stderr = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((chunk: string | Uint8Array) => ((out += String(chunk)), true)) as typeof stdout;
-  process.stderr.write = ((chunk: string | Uint8Array) => ((err += String(chunk)), true)) as typeof stderr;
-  try {
-    return { code: await main(argv), out, err };
-  } finally {
-    process.stdout.write = stdout;
-    process.stderr.write = stderr;
-  }
-}
 
 const version = (rel: string) =>
   createHash("sha256")

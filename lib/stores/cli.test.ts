@@ -2,9 +2,9 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { main } from "@/lib/cli/main";
 import { FIXTURES, makeSandbox, type Sandbox } from "@/test/support/stores";
 import type { Entry } from "./types";
+import { runCli as cli } from "@/test/support/cli";
 
 let sb: Sandbox;
 const saved = { HOME: process.env.HOME, MANAGED: process.env.COCKPIT_MANAGED_SETTINGS };
@@ -19,29 +19,6 @@ afterEach(() => {
   else process.env.COCKPIT_MANAGED_SETTINGS = saved.MANAGED;
   sb.cleanup();
 });
-
-/** Run the CLI in-process and capture its output. */
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const stdout = process.stdout.write.bind(process.stdout);
-  const stderr = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((chunk: string | Uint8Array) => (
-    (out += String(chunk)),
-    true
-  )) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string | Uint8Array) => (
-    (err += String(chunk)),
-    true
-  )) as typeof process.stderr.write;
-  try {
-    const code = await main(argv);
-    return { code, out, err };
-  } finally {
-    process.stdout.write = stdout;
-    process.stderr.write = stderr;
-  }
-}
 
 const entriesJson = async (...extra: string[]) =>
   JSON.parse((await cli("entries", "--workspace", sb.workspace, "--json", ...extra)).out) as Entry[];

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { main } from "@/lib/cli/main";
+import { runCli as cli } from "@/test/support/cli";
 
 let root: string;
 let ws: string;
@@ -30,21 +30,6 @@ afterEach(() => {
   else process.env.COCKPIT_MANAGED_SETTINGS = saved.MANAGED;
   rmSync(root, { recursive: true, force: true });
 });
-
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const stdout = process.stdout.write.bind(process.stdout);
-  const stderr = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((chunk: string | Uint8Array) => ((out += String(chunk)), true)) as typeof stdout;
-  process.stderr.write = ((chunk: string | Uint8Array) => ((err += String(chunk)), true)) as typeof stderr;
-  try {
-    return { code: await main(argv), out, err };
-  } finally {
-    process.stdout.write = stdout;
-    process.stderr.write = stderr;
-  }
-}
 
 const team = () => path.join(home, ".codex", "rules", "team.rules");
 const broken = () => path.join(home, ".codex", "rules", "zz-broken.rules");

@@ -1,8 +1,8 @@
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { main } from "@/lib/cli/main";
 import { makeSandbox, type Sandbox } from "@/test/support/stores";
 import type { Entry } from "@/lib/stores/types";
+import { runCli as cli } from "@/test/support/cli";
 
 let sb: Sandbox;
 const saved = { HOME: process.env.HOME, MANAGED: process.env.COCKPIT_MANAGED_SETTINGS };
@@ -17,21 +17,6 @@ afterEach(() => {
   else process.env.COCKPIT_MANAGED_SETTINGS = saved.MANAGED;
   sb.cleanup();
 });
-
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const stdout = process.stdout.write.bind(process.stdout);
-  const stderr = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((c: string | Uint8Array) => ((out += String(c)), true)) as typeof process.stdout.write;
-  process.stderr.write = ((c: string | Uint8Array) => ((err += String(c)), true)) as typeof process.stderr.write;
-  try {
-    return { code: await main(argv), out, err };
-  } finally {
-    process.stdout.write = stdout;
-    process.stderr.write = stderr;
-  }
-}
 
 const settings = (lists: Record<string, string[]>) => JSON.stringify({ permissions: lists }, null, 2) + "\n";
 
