@@ -10,7 +10,8 @@ import { workspaces } from "@/db/schema";
 import { configureAudit } from "@/lib/audit/config";
 import { importEntries } from "@/lib/audit/import";
 import { verifyAudit } from "@/lib/audit/verify";
-import { importMevedelLog } from "@/lib/cli/verbs/audit";
+import { importLogFile } from "@/lib/cli/verbs/audit";
+import { MevedelLogReader } from "@/lib/agents/mevedel/permission-log";
 
 const N = Number(process.env.BENCH_N ?? 100_000);
 
@@ -30,7 +31,8 @@ async function main() {
       out.write(entry(i) + "\n");
     }
     await new Promise((r) => out.end(r));
-    const send = (entries: Parameters<typeof importEntries>[2]) => importEntries(opened.db, "w", entries);
+    const send = (entries: Parameters<typeof importEntries>[2]) =>
+      importEntries(opened.db, { workspaceId: "w", agent: "mevedel" }, entries);
     const rows: string[] = [];
     const timed = async <T>(name: string, fn: () => Promise<T>, count: number): Promise<T> => {
       const t = performance.now();
@@ -39,8 +41,12 @@ async function main() {
       rows.push(`| ${name} | ${s.toFixed(1)} s | ${Math.round(count / s).toLocaleString("en-US")} entries/s |`);
       return result;
     };
-    const first = await timed("first import", () => importMevedelLog(file, send), N);
-    const again = await timed("second import (all duplicates)", () => importMevedelLog(file, send), N);
+    const first = await timed("first import", () => importLogFile(file, new MevedelLogReader(), send), N);
+    const again = await timed(
+      "second import (all duplicates)",
+      () => importLogFile(file, new MevedelLogReader(), send),
+      N,
+    );
     const report = await timed("verify the chain", () => verifyAudit(opened.db, { keyDir: dir }), N);
     if (first.imported !== N || again.imported !== 0 || !report.intact)
       throw new Error(`unexpected: ${JSON.stringify({ first, again: again.imported, intact: report.intact })}`);

@@ -27,6 +27,11 @@ export type ConnectorAgent = Extract<Listed, { hasConnector: true }>["id"];
 type NonEmpty<T> = readonly [T, ...T[]];
 export const CARD_AGENTS = AGENT_LIST.map((a) => a.id) as unknown as NonEmpty<CardAgent>;
 export const STORE_AGENTS = AGENT_LIST.filter((a) => a.hasStores).map((a) => a.id) as unknown as NonEmpty<StoreAgent>;
+/** Agents that keep their own permission log (`cockpit audit import --agent <id>`). */
+export type AuditLogAgent = Extract<Listed, { auditLog: object }>["id"];
+export const AUDIT_LOG_AGENTS = AGENT_LIST.filter((a: AgentInfo) => a.auditLog).map(
+  (a) => a.id,
+) as unknown as NonEmpty<AuditLogAgent>;
 export const CONNECTOR_AGENTS = AGENT_LIST.filter((a) => a.hasConnector).map(
   (a) => a.id,
 ) as unknown as NonEmpty<ConnectorAgent>;

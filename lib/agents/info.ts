@@ -52,6 +52,13 @@ export interface AgentInfo {
   readonly cardWarnings?: readonly string[];
   /** How the rule-hygiene lint (lib/hygiene) reads its rules, for agents whose settings files lib/stores reads. */
   readonly ruleTraits?: RuleTraits;
+  /** It keeps its own log of permission decisions, which `cockpit audit import --agent <id>` adds to the audit log. */
+  readonly auditLog?: {
+    /** The log's file name, for help text (`permission-log.el`). */
+    readonly file: string;
+    /** The entry fields that name a tool: the import route refuses an entry whose value there is not a tool name. */
+    readonly toolFields: readonly string[];
+  };
 }
 
 /** One settings file of an agent (`AgentInfo.settingsFiles`). */

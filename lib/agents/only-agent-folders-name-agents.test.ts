@@ -31,12 +31,6 @@ const OTHER_MEANINGS: { file: string; id: string; why: string }[] = [
   { file: "lib/client/api.ts", id: "cursor", why: "the audit list's paging cursor" },
 ];
 
-/**
- * Files that still name agents while their agent-specific parts move into lib/agents/<agent>/ (issue 21). The list
- * only shrinks: a file that no longer names an agent must leave it.
- */
-const NOT_YET_MOVED = new Set<string>(["lib/audit/import.ts", "lib/cli/verbs/audit.ts"]);
-
 function* sources(rel: string): Generator<string> {
   const full = path.join(ROOT, rel);
   if (!fs.existsSync(full)) return;
@@ -78,7 +72,7 @@ describe("only an agent's own folder names it", () => {
     for (const rel of SCANNED.flatMap((r) => [...sources(r)])) {
       if (rel.startsWith(`${AGENTS_DIR}/`) && IDS.some((id) => rel.startsWith(`${AGENTS_DIR}/${id}/`))) continue;
       const ids = named(rel, IDS);
-      if (ids.size && !NOT_YET_MOVED.has(rel)) offenders.push(`${rel}: ${[...ids].join(", ")}`);
+      if (ids.size) offenders.push(`${rel}: ${[...ids].join(", ")}`);
     }
     expect(offenders).toEqual([]);
   });
@@ -92,10 +86,5 @@ describe("only an agent's own folder names it", () => {
       }
     }
     expect(offenders).toEqual([]);
-  });
-
-  it("the files still being moved all still name an agent (the list only shrinks)", () => {
-    const done = [...NOT_YET_MOVED].filter((rel) => named(rel, IDS).size === 0);
-    expect(done).toEqual([]);
   });
 });

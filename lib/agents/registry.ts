@@ -11,7 +11,7 @@ import { agent as gemini } from "./gemini/agent";
 import { AGENT_LIST, type AgentId } from "./index";
 import { agent as mevedel } from "./mevedel/agent";
 import { agent as simulator } from "./simulator/agent";
-import type { AgentConnector, AgentDemo, AgentEngine, AgentModule, AgentStores } from "./types";
+import type { AgentAuditLog, AgentConnector, AgentDemo, AgentEngine, AgentModule, AgentStores } from "./types";
 
 const MODULES: readonly AgentModule[] = [claudeCode, commandCode, mevedel, codex, gemini, cursor, simulator];
 const BY_ID = new Map(MODULES.map((m) => [m.info.id, m]));
@@ -28,12 +28,13 @@ function ids(filter: (m: AgentModule) => boolean): string {
 }
 
 /** The agent with this id; an unknown id is bad input (exit 2, 400), naming the ones there are. */
-export function agentModule(id: string, need: "engine" | "stores" | "connector" = "engine"): AgentModule {
+export function agentModule(id: string, need: "engine" | "stores" | "connector" | "auditLog" = "engine"): AgentModule {
   const found = BY_ID.get(id);
   const has = (m: AgentModule) => need === "engine" || Boolean(m[need]);
   if (!found) throw new ValidationError(`unknown agent "${id}" (use ${ids(has)})`);
   if (!has(found)) {
-    const what = need === "stores" ? "no permission stores" : "no hook connector";
+    const what =
+      need === "stores" ? "no permission stores" : need === "auditLog" ? "no permission log" : "no hook connector";
     throw new ValidationError(`${found.info.label} has ${what} (use ${ids(has)})`);
   }
   return found;
@@ -49,6 +50,11 @@ export function storesOf(id: string): Promise<AgentStores> {
 
 export function connectorOf(id: string): Promise<AgentConnector> {
   return agentModule(id, "connector").connector!();
+}
+
+/** The agent's own permission log (`cockpit audit import`); an agent that keeps none is bad input. */
+export function auditLogOf(id: string): Promise<AgentAuditLog> {
+  return agentModule(id, "auditLog").auditLog!();
 }
 
 /** Agents with stores, in the catalogue's order (listing every agent's entries). */

@@ -26,6 +26,72 @@ export interface AgentModule {
   readonly connector?: () => Promise<AgentConnector>;
   /** Its part in `cockpit demo`; absent: the demo leaves it out. */
   readonly demo?: () => Promise<AgentDemo>;
+  /** Reading its own log of permission decisions (`cockpit audit import`); absent when `info.auditLog` is. */
+  readonly auditLog?: () => Promise<AgentAuditLog>;
+}
+
+// ——— its own permission log ———
+
+/** One entry of an agent's own permission log, as the CLI reads it and posts it to the import route. */
+export interface AuditLogEntry {
+  /** 1-based line of the entry's first character. */
+  line: number;
+  /** Dedupe key: a hash of the entry's canonical text and its occurrence number among identical entries. */
+  key: string;
+  /** The entry's fields as JSON values. */
+  fields: Record<string, unknown>;
+}
+
+/** Splits a log into entries, fed line by line (streaming); a broken entry is reported by line, never guessed. */
+export interface AuditLogReader {
+  /** Feeds one line (without its newline); returns the entry it completes, if any. */
+  push(line: string): AuditLogEntry | null;
+  /** Call at the end of input: an entry still open is malformed. */
+  end(): void;
+  readonly malformed: { line: number; reason: string }[];
+}
+
+/** The audit event types an imported entry may become (lib/audit's vocabulary, checked where it records them). */
+export type ImportedEventType =
+  | "agent.decision"
+  | "card.enqueued"
+  | "card.displayed"
+  | "card.resolved"
+  | "card.coalesced"
+  | "card.swept"
+  | "card.expired"
+  | "card.aborted";
+
+/** Who decided, in Claude Code's `tool_decision` vocabulary (lib/audit's `DecisionSource`). */
+export type ImportedDecisionSource = "config" | "hook" | "user_temporary" | "user_permanent" | "user_reject";
+
+/**
+ * One log entry as the audit event it records. lib/audit adds who imported it (the agent, channel `import`), the
+ * workspace and the import key; the log's own fields stay under `detail.imported`, where none of them can pose as
+ * the cockpit's trace, passkey or device.
+ */
+export interface ImportedEvent {
+  type: ImportedEventType;
+  target: string | null;
+  outcome: string | null;
+  decisionSource: ImportedDecisionSource | null;
+  rule: string | null;
+  store: string | null;
+  agentSessionId: string | null;
+  toolUseId: string | null;
+  cwd: string | null;
+  tool: string | null;
+  input: Record<string, unknown> | null;
+  /** `imported` (the entry's fields), `event`, `occurredAt` (an ISO instant the agent's reader checked), … */
+  detail: Record<string, unknown>;
+}
+
+/** An agent's own log of the permission decisions it made (mevedel's `permission-log.el`). */
+export interface AgentAuditLog {
+  /** A reader for one file; `salt` separates the keys of logs that must never dedupe against each other. */
+  reader(salt?: string): AuditLogReader;
+  /** One entry as an audit event; `session` is the agent session the whole log belongs to (entries may name theirs). */
+  toEvent(entry: AuditLogEntry, session?: string): ImportedEvent;
 }
 
 // ——— demo ———

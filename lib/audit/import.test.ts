@@ -7,11 +7,12 @@ import { openDb, setServerDb, type OpenedDb } from "@/db/client";
 import { workspaces } from "@/db/schema";
 import { LOCAL_CREDENTIAL_ENV } from "@/lib/auth/local-credential";
 import { hashToken } from "@/lib/auth/tokens";
-import { IMPORT_BATCH, importMevedelLog } from "@/lib/cli/verbs/audit";
+import { IMPORT_BATCH, importLogFile } from "@/lib/cli/verbs/audit";
+import { MevedelLogReader } from "@/lib/agents/mevedel/permission-log";
 import * as importRoute from "@/app/api/v1/audit/import/route";
 import { configureAudit } from "./config";
 import { importEntries } from "./import";
-import { readMevedelLog } from "./mevedel-log";
+import { readMevedelLog } from "@/lib/agents/mevedel/permission-log";
 import { listAuditEvents, AuditPageQuery } from "./query";
 import { verifyAudit } from "./verify";
 
@@ -84,16 +85,17 @@ describe("cockpit audit import", () => {
       line++;
     }
     await new Promise((r) => out.end(r));
-    const send = (entries: Parameters<typeof importEntries>[2]) => importEntries(opened.db, "w", entries);
+    const send = (entries: Parameters<typeof importEntries>[2]) =>
+      importEntries(opened.db, { workspaceId: "w", agent: "mevedel" }, entries);
     const seen: number[] = [];
-    const first = await importMevedelLog(file, send, (bytes) => seen.push(bytes));
+    const first = await importLogFile(file, new MevedelLogReader(), send, (bytes) => seen.push(bytes));
     expect(first).toMatchObject({ entries: N, imported: N, duplicates: 0 });
     expect(bad.size).toBeGreaterThanOrEqual(5);
     expect(first.malformed.map((m) => m.line)).toEqual([...bad]);
     // One batch at a time: two full ones and the rest.
     expect(seen).toHaveLength(3);
     expect(seen.at(-1)).toBe(fs.statSync(file).size);
-    const again = await importMevedelLog(file, send);
+    const again = await importLogFile(file, new MevedelLogReader(), send);
     expect(again).toMatchObject({ entries: N, imported: 0, duplicates: N });
 
     const report = await verifyAudit(opened.db, { keyDir: dir });
@@ -135,6 +137,10 @@ describe("cockpit audit import", () => {
     const body = { workspace: path.join(dir, "project"), source: "mevedel", entries };
     expect([401, 403]).toContain((await call(null, body)).status);
     expect((await call(LOCAL, { ...body, entries: [{ line: 1, key: "x", fields: {} }] })).status).toBe(400);
+    // Only an agent that keeps its own permission log (the catalogue's auditLog) can be imported from.
+    const foreign = await call(LOCAL, { ...body, source: "claude-code" });
+    expect(foreign.status).toBe(400);
+    expect(JSON.stringify(await foreign.json())).toContain('expected \\"mevedel\\"');
     const res = await call(LOCAL, body);
     expect(res.status).toBe(200);
     // entry(1) came in with the big file already; the Glob entry is new.

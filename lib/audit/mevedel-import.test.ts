@@ -7,10 +7,12 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDb, type OpenedDb } from "@/db/client";
 import { workspaces } from "@/db/schema";
-import { importMevedelLog } from "@/lib/cli/verbs/audit";
+import { importLogFile } from "@/lib/cli/verbs/audit";
+import { MevedelLogReader } from "@/lib/agents/mevedel/permission-log";
 import { configureAudit } from "./config";
-import { importEntries, mevedelOutcome, mevedelTime } from "./import";
-import { readMevedelLog } from "./mevedel-log";
+import { mevedelOutcome, mevedelTime } from "@/lib/agents/mevedel/audit-log";
+import { importEntries } from "./import";
+import { readMevedelLog } from "@/lib/agents/mevedel/permission-log";
 import { AuditPageQuery, listAuditEvents } from "./query";
 import { verifyAudit } from "./verify";
 
@@ -102,10 +104,11 @@ describe("cockpit audit import of a real log", () => {
   it("imports every entry with its real keys; a re-import adds nothing", async () => {
     const file = path.join(sessionDir, "permission-log.el");
     const session = path.basename(sessionDir);
-    const send = (entries: Parameters<typeof importEntries>[2]) => importEntries(opened.db, "w", entries, session);
-    const first = await importMevedelLog(file, send);
+    const send = (entries: Parameters<typeof importEntries>[2]) =>
+      importEntries(opened.db, { workspaceId: "w", agent: "mevedel", session }, entries);
+    const first = await importLogFile(file, new MevedelLogReader(), send);
     expect(first).toMatchObject({ entries: 34, imported: 34, duplicates: 0, malformed: [] });
-    const again = await importMevedelLog(file, send);
+    const again = await importLogFile(file, new MevedelLogReader(), send);
     expect(again).toMatchObject({ entries: 34, imported: 0, duplicates: 34 });
     expect(await verifyAudit(opened.db, { keyDir: dir })).toMatchObject({ intact: true, events: 34 });
 

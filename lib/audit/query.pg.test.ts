@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshPostgres } from "@/db/test-postgres";
 import { configureAudit } from "./config";
 import { importEntries } from "./import";
-import { readMevedelLog } from "./mevedel-log";
+import { readMevedelLog } from "@/lib/agents/mevedel/permission-log";
 import { AuditPageQuery, exportAuditStream, listAuditEvents } from "./query";
 import { recordAuditBatch } from "./record";
 import { verifyAudit } from "./verify";
@@ -53,7 +53,13 @@ describe("audit queries on PostgreSQL", () => {
     expect((await new Response(stream).text()).trim().split("\n")).toHaveLength(60);
 
     const { entries } = readMevedelLog('(:event permission-decision :tool "Bash" :outcome allow)\n');
-    expect(await importEntries(db, "a", entries)).toEqual({ imported: 1, duplicates: 0 });
-    expect(await importEntries(db, "a", entries)).toEqual({ imported: 0, duplicates: 1 });
+    expect(await importEntries(db, { workspaceId: "a", agent: "mevedel" }, entries)).toEqual({
+      imported: 1,
+      duplicates: 0,
+    });
+    expect(await importEntries(db, { workspaceId: "a", agent: "mevedel" }, entries)).toEqual({
+      imported: 0,
+      duplicates: 1,
+    });
   });
 });

@@ -15,8 +15,9 @@ import { createAgentToken } from "@/lib/auth/agent-tokens";
 import * as eventsRoute from "@/app/api/agent/v1/events/route";
 import { resetAgentEventLimits, takeAgentEvents } from "./agent-event-limits";
 import { configureAudit } from "./config";
-import { ImportBatch, importEntries, mevedelEvent } from "./import";
-import { readMevedelLog } from "./mevedel-log";
+import { auditLog } from "@/lib/agents/mevedel/audit-log";
+import { ImportBatch, importedEvent, importEntries } from "./import";
+import { readMevedelLog } from "@/lib/agents/mevedel/permission-log";
 
 let opened: OpenedDb;
 let dir: string;
@@ -80,7 +81,7 @@ describe("imported mevedel log entries", () => {
   it("cannot pose as the cockpit's trace, passkey, device or sign-in: the log's fields live under detail.imported", async () => {
     const { entries } = readMevedelLog(forged);
     expect(entries).toHaveLength(1);
-    const event = mevedelEvent("w", entries[0]!);
+    const event = importedEvent(auditLog, "mevedel", "w", entries[0]!);
     expect(event.actor).toMatchObject({ type: "agent", label: "mevedel" });
     const detail = event.detail as Record<string, unknown>;
     for (const key of ["trace", "passkey", "device", "signIn"]) expect(detail[key], key).toBeUndefined();
@@ -90,7 +91,7 @@ describe("imported mevedel log entries", () => {
       device: "Safari on iPhone",
     });
 
-    await importEntries(opened.db, "w", entries);
+    await importEntries(opened.db, { workspaceId: "w", agent: "mevedel" }, entries);
     const [row] = await opened.db.select().from(auditEvents).where(eq(auditEvents.agent, "mevedel"));
     expect(row!.actorType).toBe("agent");
     expect(row!.detail).not.toHaveProperty("trace");

@@ -6,4 +6,5 @@ export const agent: AgentModule = {
   engine: () => import("./engine").then((m) => m.engine),
   stores: () => import("./stores").then((m) => m.stores),
   demo: () => import("./demo").then((m) => m.demo),
+  auditLog: () => import("./audit-log").then((m) => m.auditLog),
 };

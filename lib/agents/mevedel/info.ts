@@ -17,6 +17,7 @@ export const info = {
     allow|ask|deny  pattern:"V"  path:P  domain:D  name:N       (rules)
     exact  read  path:P                                         (resource grants)
     network:off  drop-fs:P  fs-exact:P  fs-read:P               (profiles)`,
+  auditLog: { file: "permission-log.el", toolFields: ["tool", "tool-name"] },
   ruleTraits: {
     precedence: "buckets",
     ruleForms: true,

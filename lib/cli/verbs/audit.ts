@@ -2,20 +2,28 @@ import { NotFoundError, ValidationError } from "@/lib/errors";
 import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
-import { MevedelLogReader, type MevedelLogEntry } from "@/lib/audit/mevedel-log";
+import { AGENT_LIST, AUDIT_LOG_AGENTS } from "@/lib/agents";
+import { auditLogOf } from "@/lib/agents/registry";
+import type { AgentInfo, AuditLogEntry, AuditLogReader } from "@/lib/agents/types";
 import { callServer } from "../server-client";
 import { parseFlags, type Verb } from "../verb";
 
+/** The agents' own logs, for help text: "mevedel's permission-log.el". */
+const LOGS = AGENT_LIST.flatMap((a: AgentInfo) => (a.auditLog ? [`${a.label}'s ${a.auditLog.file}`] : [])).join(", ");
+
 const usage = `Usage: cockpit audit verify [--json]
-       cockpit audit import FILE --workspace DIR [--session ID]
+       cockpit audit import FILE --workspace DIR [--agent ${AUDIT_LOG_AGENTS.join("|")}] [--session ID]
 
   verify   recompute the audit log's hash chain and check every signed checkpoint;
            the last line is "intact: N events" (exit 0) or "broken at seq N: why" (exit 1)
-  import   add mevedel's permission-log.el to the audit log of workspace DIR. Malformed entries
-           are reported by line and skipped; the rest is imported. Importing the same file twice
-           adds nothing (each entry is keyed by its hash). Shows a progress bar on stderr.
-           --session names the agent session (default: the folder holding FILE, as mevedel keeps
-           one log per session folder). Each row keeps the entry's original time (detail.occurredAt).
+  import   add an agent's own permission log (${LOGS})
+           to the audit log of workspace DIR.
+           Malformed entries are reported by line and skipped; the rest is imported. Importing
+           the same file twice adds nothing (each entry is keyed by its hash). Shows a progress
+           bar on stderr. --agent: whose log it is (default: ${AUDIT_LOG_AGENTS[0]}${AUDIT_LOG_AGENTS.length > 1 ? "" : ", the only agent that keeps one"}).
+           --session names the agent session (default: the folder holding FILE, as an agent may
+           keep one log per session folder). Each row keeps the entry's original time
+           (detail.occurredAt).
 
 Needs the running cockpit (it works with the embedded database and with PostgreSQL).`;
 
@@ -44,16 +52,19 @@ function progress(total: number) {
   };
 }
 
-/** Streams FILE line by line and posts its entries in batches: memory holds one batch, not the file. */
-export async function importMevedelLog(
+/**
+ * Streams FILE line by line through the agent's log reader and posts its entries in batches: memory holds one
+ * batch, not the file.
+ */
+export async function importLogFile(
   file: string,
-  send: (entries: MevedelLogEntry[]) => Promise<{ imported: number; duplicates: number }>,
+  reader: AuditLogReader,
+  send: (entries: AuditLogEntry[]) => Promise<{ imported: number; duplicates: number }>,
   onProgress?: (bytes: number, imported: number) => void,
 ) {
-  const reader = new MevedelLogReader();
   const stream = fs.createReadStream(file, { encoding: "utf8" });
   const lines = readline.createInterface({ input: stream, crlfDelay: Infinity });
-  let batch: MevedelLogEntry[] = [];
+  let batch: AuditLogEntry[] = [];
   let imported = 0;
   let duplicates = 0;
   let entries = 0;
@@ -86,10 +97,10 @@ export const auditVerb: Verb = {
     if (sub === "import") {
       const { values, positionals } = parseFlags(
         rest,
-        { workspace: { type: "string" }, session: { type: "string" } },
+        { workspace: { type: "string" }, session: { type: "string" }, agent: { type: "string" } },
         true,
       );
-      if (positionals.length !== 1) throw new ValidationError("name one FILE (mevedel's permission-log.el)");
+      if (positionals.length !== 1) throw new ValidationError(`name one FILE (${LOGS})`);
       if (!values.workspace) throw new ValidationError("--workspace DIR is required");
       const file = path.resolve(positionals[0]!);
       let size: number;
@@ -99,13 +110,16 @@ export const auditVerb: Verb = {
         throw new NotFoundError(`cannot read ${file}`);
       }
       const workspace = path.resolve(values.workspace);
+      const agent = values.agent ?? AUDIT_LOG_AGENTS[0];
+      const log = await auditLogOf(agent);
       const bar = size > 256 * 1024 ? progress(size) : undefined;
-      const report = await importMevedelLog(
+      const report = await importLogFile(
         file,
+        log.reader(),
         (entries) =>
           callServer<{ imported: number; duplicates: number }>("POST", "/api/v1/audit/import", {
             workspace,
-            source: "mevedel",
+            source: agent,
             session: values.session?.trim() || path.basename(path.dirname(file)),
             entries,
           }),

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { TOOL_NAME } from "@/lib/policy/tools";
 import { revealHidden } from "@/lib/text/reveal";
 import { printDatum, readPlist, readSexps, SexpError, type Datum } from "@/lib/sexp/read";
+import type { AuditLogEntry, AuditLogReader } from "../types";
 
 /**
  * mevedel's `permission-log.el` (`mevedel-permission-log`): one `prin1` plist per entry, appended in UTF-8,
@@ -13,13 +14,7 @@ import { printDatum, readPlist, readSexps, SexpError, type Datum } from "@/lib/s
  * true, nested plists as objects, other lists and vectors as arrays, a dotted pair `(deny . "why")` as
  * `{"deny": "why"}` (any other dotted list as `{"items": […], "tail": …}`).
  */
-export interface MevedelLogEntry {
-  /** 1-based line of the entry's first character. */
-  line: number;
-  /** Dedupe key: SHA-256 of the entry's canonical text and its occurrence number among identical entries. */
-  key: string;
-  fields: Record<string, unknown>;
-}
+export type MevedelLogEntry = AuditLogEntry;
 
 export interface MalformedEntry {
   line: number;
@@ -88,7 +83,7 @@ function depthDelta(text: string, state: { inString: boolean }): number {
  * line whose first character is `(` and ends when its parentheses balance; a new entry starting while
  * one is still open marks the open one malformed, so one broken line never swallows the rest.
  */
-export class MevedelLogReader {
+export class MevedelLogReader implements AuditLogReader {
   private buf: string[] = [];
   private start = 0;
   private depth = 0;
