@@ -1,6 +1,24 @@
+import fs from "node:fs";
 import { availableParallelism } from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+
+const ROOT = fileURLToPath(new URL(".", import.meta.url));
+const FOLDERS = ["lib", "db", "app", "components", "bench", "test"];
+
+/**
+ * Test files that replace a module (`vi.mock`, `vi.doMock`): a mock can only replace a module its file loads first,
+ * so these run in a fresh module graph each (the "isolated" project). Found by reading the files, so a new one
+ * cannot land in the shared project by mistake.
+ */
+const MOCKING = FOLDERS.flatMap((folder) =>
+  fs
+    .readdirSync(path.join(ROOT, folder), { recursive: true, encoding: "utf8" })
+    .filter((f) => /\.test\.ts$/.test(f) && !/\.pg\.test\.ts$/.test(f) && !f.includes("node_modules"))
+    .map((f) => `${folder}/${f.split(path.sep).join("/")}`)
+    .filter((f) => /\bvi\.(mock|doMock)\(/.test(fs.readFileSync(path.join(ROOT, f), "utf8"))),
+);
 
 export default defineConfig({
   resolve: {
@@ -10,15 +28,6 @@ export default defineConfig({
     },
   },
   test: {
-    include: [
-      "lib/**/*.test.ts",
-      "db/**/*.test.ts",
-      "app/**/*.test.ts",
-      "components/**/*.test.ts",
-      "bench/**/*.test.ts",
-      "test/**/*.test.ts",
-    ],
-    exclude: ["**/*.pg.test.ts", "node_modules/**"],
     environment: "node",
     globalSetup: ["./test/support/pglite-template.ts"],
     // Vitest's default is one worker per core minus one: a single worker on a 2-core machine. Most files
@@ -28,5 +37,22 @@ export default defineConfig({
     // Fixtures open embedded databases: seconds of CPU each, minutes of wall time when `npm test` runs its suites
     // side by side on a machine others load too (a fresh-clone CI at load average 20-29 timed out at 60 s).
     hookTimeout: 180_000,
+    projects: [
+      // Most files share a worker's loaded modules (Next.js, PGlite, the shell parser load once per worker, not
+      // once per file: the suite takes a third of the CPU it took with a fresh module graph per file).
+      // test/support/fresh-file.ts puts back the environment and the cockpit's process-wide state before each file.
+      {
+        extends: true,
+        test: {
+          name: "shared",
+          isolate: false,
+          setupFiles: ["./test/support/fresh-file.ts"],
+          include: FOLDERS.map((f) => `${f}/**/*.test.ts`),
+          exclude: ["**/*.pg.test.ts", "node_modules/**", ...MOCKING],
+        },
+      },
+      // (Each project names its own files: `extends` would append these lists to inherited ones.)
+      { extends: true, test: { name: "isolated", isolate: true, include: MOCKING } },
+    ],
   },
 });
