@@ -41,11 +41,16 @@ export default defineConfig({
   },
   projects: [
     { name: "desktop", use: { ...devices["Desktop Chrome"], launchOptions: chromium } },
-    // Stopping a server, the CLI and response headers are not about the viewport: those specs run once, on desktop.
+    // The phone project runs what a phone changes: every page's layout (a11y.spec visits every page and dialog),
+    // answering cards by touch, signing in, the offline and deep-link paths, the Rules, Audit, Settings and
+    // Collaborators forms. What does not depend on the viewport runs once, on desktop: whole specs (stopping a server,
+    // the CLI, response headers) and the tests tagged @any-viewport (server refusals, an agent's semantics behind the
+    // same card, volumes, files changed on disk). docs/architecture.md, "Tests".
     {
       name: "phone",
       use: { ...devices["Pixel 7"], launchOptions: chromium },
       testIgnore: /(shutdown|cli|security-headers)\.spec\.ts$/,
+      grepInvert: /@any-viewport/,
     },
   ],
   webServer: {

@@ -110,24 +110,28 @@ test("filters the timeline from the URL, opens an event's rule, store and trace,
   expect(JSON.parse(lines[0]!)).toMatchObject({ type: "card.decided_by_rules", rule: "Bash(npm test:*)" });
 });
 
-test("the narrow dialog shows which logged calls would now ask before saving", async ({ page }) => {
-  const fx = await setUp(page);
-  await page.goto(`/rules?workspace=${fx.id}`);
-  const row = page.getByTestId("entry").filter({ has: page.getByText("Bash(npm test:*)", { exact: true }) });
-  await expect(row.getByTestId("entry-usage")).toContainText("used 2×");
-  await row.getByRole("button", { name: /Narrow/ }).click();
-  const dialog = page.getByRole("dialog");
-  await dialog.getByLabel("Narrower entry", { exact: true }).fill("Bash(npm test)");
-  await expect(dialog.getByTestId("narrow-check")).toHaveText("narrower");
-  await expect(dialog.getByTestId("narrow-check").locator("svg")).toHaveCount(1);
-  const impact = dialog.getByTestId("impact-preview");
-  await expect(impact.getByTestId("impact-summary")).toContainText("Replayed 2 logged calls");
-  await expect(impact.getByTestId("impact-summary")).toContainText("1 would now ask");
-  await expect(impact).toContainText(`npm test -- --grep ${fx.marker}`);
-  await page.screenshot({ path: `${SHOTS}/audit-impact-narrow-${test.info().project.name}.png` });
-  await dialog.getByRole("button", { name: "Cancel" }).click();
+test(
+  "the narrow dialog shows which logged calls would now ask before saving",
+  { tag: "@any-viewport" },
+  async ({ page }) => {
+    const fx = await setUp(page);
+    await page.goto(`/rules?workspace=${fx.id}`);
+    const row = page.getByTestId("entry").filter({ has: page.getByText("Bash(npm test:*)", { exact: true }) });
+    await expect(row.getByTestId("entry-usage")).toContainText("used 2×");
+    await row.getByRole("button", { name: /Narrow/ }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel("Narrower entry", { exact: true }).fill("Bash(npm test)");
+    await expect(dialog.getByTestId("narrow-check")).toHaveText("narrower");
+    await expect(dialog.getByTestId("narrow-check").locator("svg")).toHaveCount(1);
+    const impact = dialog.getByTestId("impact-preview");
+    await expect(impact.getByTestId("impact-summary")).toContainText("Replayed 2 logged calls");
+    await expect(impact.getByTestId("impact-summary")).toContainText("1 would now ask");
+    await expect(impact).toContainText(`npm test -- --grep ${fx.marker}`);
+    await page.screenshot({ path: `${SHOTS}/audit-impact-narrow-${test.info().project.name}.png` });
+    await dialog.getByRole("button", { name: "Cancel" }).click();
 
-  // The revoke dialog previews too: both calls would ask without the entry.
-  await row.getByRole("button", { name: /Revoke/ }).click();
-  await expect(page.getByRole("dialog").getByTestId("impact-summary")).toContainText("2 would now ask");
-});
+    // The revoke dialog previews too: both calls would ask without the entry.
+    await row.getByRole("button", { name: /Revoke/ }).click();
+    await expect(page.getByRole("dialog").getByTestId("impact-summary")).toContainText("2 would now ask");
+  },
+);

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { cockpit, freshLoginLink, signIn, tempFolder } from "./helpers";
+import { appOrigin, cockpit, freshLoginLink, signIn, tempFolder } from "./helpers";
 
 let dir: string;
 let token: string;
@@ -108,7 +108,7 @@ test("a session ended elsewhere is noticed at once; the card stays, with Sign in
   const otherPage = await other.newPage();
   await signIn(otherPage);
   const ended = await otherPage.request.delete(`/api/v1/devices/${mine.id}`, {
-    headers: { origin: new URL(otherPage.url()).origin },
+    headers: { origin: appOrigin() },
   });
   expect(ended.status()).toBe(200);
   await other.close();

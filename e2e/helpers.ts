@@ -6,6 +6,9 @@ import { expect, type Page } from "@playwright/test";
 
 export const dataDir = () => process.env.E2E_DATA!;
 
+/** The test server's origin as pages see it (playwright.config.ts's baseURL), for the Origin header of API writes. */
+export const appOrigin = () => `http://localhost:${process.env.E2E_PORT}`;
+
 /** Runs the real CLI against the test server's data folder. */
 export function cockpit(args: string[], input?: string): string {
   return execFileSync(process.execPath, ["bin/cockpit.mjs", ...args], {
@@ -21,9 +24,19 @@ export function freshLoginLink(): string {
   return lines[lines.length - 1]!;
 }
 
+/**
+ * Signs the page's browser context in as the owner without loading a page: redeems a fresh login link through the
+ * API the login page calls (`POST /api/auth/login`; the session cookie lands in the context), so the test's first
+ * page load is the page it tests. Signing in through the login page itself is tested in foundation.spec.ts (the
+ * printed link, a reused link, the page asked for) and connection.spec.ts (a notification's deep link).
+ */
 export async function signIn(page: Page): Promise<void> {
-  await page.goto(freshLoginLink());
-  await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+  const link = new URL(freshLoginLink());
+  const res = await page.request.post("/api/auth/login", {
+    data: { token: link.searchParams.get("token") },
+    headers: { origin: link.origin },
+  });
+  expect(res.status(), await res.text()).toBe(200);
 }
 
 /**

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { signIn, tempFolder } from "./helpers";
+import { appOrigin, signIn, tempFolder } from "./helpers";
 
 const PROJECT = `{
   "permissions": {
@@ -40,7 +40,7 @@ async function setUp(page: Page): Promise<{ id: string; local: string }> {
   fs.writeFileSync(path.join(folder, ".claude/settings.json"), PROJECT);
   fs.writeFileSync(path.join(folder, ".claude/settings.local.json"), LOCAL);
   const res = await page.request.post("/api/v1/workspaces", {
-    headers: { origin: new URL(page.url()).origin },
+    headers: { origin: appOrigin() },
     data: { path: folder },
   });
   expect(res.status()).toBe(201);

@@ -103,7 +103,7 @@ test.describe("Settings → Notifications", () => {
     await receiver.close();
   });
 
-  test("serves the PWA manifest, service worker and icons", async ({ request }) => {
+  test("serves the PWA manifest, service worker and icons", { tag: "@any-viewport" }, async ({ request }) => {
     const manifest = await (await request.get("/manifest.webmanifest")).json();
     expect(manifest).toMatchObject({ display: "standalone", start_url: "/cards" });
     expect(manifest.icons.map((i: { sizes: string }) => i.sizes)).toEqual(

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { dataDir, signIn, tempFolder } from "./helpers";
+import { appOrigin, dataDir, signIn, tempFolder } from "./helpers";
 
 const SHOTS = process.env.E2E_SCREENSHOTS ?? "test-results";
 
@@ -73,7 +73,7 @@ async function setUp(page: Page, stores: Record<string, string> = {}): Promise<F
   fs.mkdirSync(path.dirname(globalFile), { recursive: true });
   fs.writeFileSync(globalFile, globalText);
   const res = await page.request.post("/api/v1/workspaces", {
-    headers: { origin: new URL(page.url()).origin },
+    headers: { origin: appOrigin() },
     data: { path: folder },
   });
   expect(res.status()).toBe(201);
@@ -96,7 +96,7 @@ test("lists session, workspace and global entries by store; the invalid store sh
   page,
 }) => {
   const fx = await setUp(page);
-  const origin = new URL(page.url()).origin;
+  const origin = appOrigin();
   const added = await page.request.post("/api/v1/session-entries", {
     headers: { origin },
     data: {
@@ -166,40 +166,44 @@ test("lists session, workspace and global entries by store; the invalid store sh
   await expect(page.getByTestId("scope-session")).not.toContainText("Bash(npm test)");
 });
 
-test("filters live in the URL: shareable, reload-proof and back-button friendly", async ({ page }) => {
-  const fx = await setUp(page);
-  await page.goto(`/rules?workspace=${fx.id}`);
-  await expect(entry(page, "Shell(git:*)")).toBeVisible();
+test(
+  "filters live in the URL: shareable, reload-proof and back-button friendly",
+  { tag: "@any-viewport" },
+  async ({ page }) => {
+    const fx = await setUp(page);
+    await page.goto(`/rules?workspace=${fx.id}`);
+    await expect(entry(page, "Shell(git:*)")).toBeVisible();
 
-  await page.getByLabel("Action", { exact: true }).selectOption("deny");
-  await expect(page).toHaveURL(/action=deny/);
-  await expect(entry(page, "Shell(rm -rf *)")).toBeVisible();
-  await expect(entry(page, "Shell(git:*)")).toHaveCount(0);
+    await page.getByLabel("Action", { exact: true }).selectOption("deny");
+    await expect(page).toHaveURL(/action=deny/);
+    await expect(entry(page, "Shell(rm -rf *)")).toBeVisible();
+    await expect(entry(page, "Shell(git:*)")).toHaveCount(0);
 
-  await page.getByLabel("Action", { exact: true }).selectOption("");
-  await page.getByLabel("Scope", { exact: true }).selectOption("workspace");
-  await page.getByLabel("Search", { exact: true }).fill("git");
-  await expect(page).toHaveURL(/scope=workspace.*q=git|q=git.*scope=workspace/);
-  await expect(entry(page, "Shell(git:*)")).toBeVisible();
-  await expect(entry(page, "Bash(rules-fixture-tool:*)")).toHaveCount(0);
-  await expect(page.getByTestId("scope-global")).toHaveCount(0);
+    await page.getByLabel("Action", { exact: true }).selectOption("");
+    await page.getByLabel("Scope", { exact: true }).selectOption("workspace");
+    await page.getByLabel("Search", { exact: true }).fill("git");
+    await expect(page).toHaveURL(/scope=workspace.*q=git|q=git.*scope=workspace/);
+    await expect(entry(page, "Shell(git:*)")).toBeVisible();
+    await expect(entry(page, "Bash(rules-fixture-tool:*)")).toHaveCount(0);
+    await expect(page.getByTestId("scope-global")).toHaveCount(0);
 
-  await page.getByLabel("Tool", { exact: true }).selectOption("Shell");
-  await expect(page).toHaveURL(/tool=Shell/);
-  await expect(entry(page, "Bash(git push:*)")).toBeVisible(); // Bash is the engine's Shell
-  await expect(entry(page, '("Bash" :pattern "git log*" :action allow)')).toBeVisible();
+    await page.getByLabel("Tool", { exact: true }).selectOption("Shell");
+    await expect(page).toHaveURL(/tool=Shell/);
+    await expect(entry(page, "Bash(git push:*)")).toBeVisible(); // Bash is the engine's Shell
+    await expect(entry(page, '("Bash" :pattern "git log*" :action allow)')).toBeVisible();
 
-  await page.reload();
-  await expect(page.getByLabel("Search", { exact: true })).toHaveValue("git");
-  await expect(page.getByLabel("Tool", { exact: true })).toHaveValue("Shell");
-  await expect(entry(page, "Read(docs/**)")).toHaveCount(0);
+    await page.reload();
+    await expect(page.getByLabel("Search", { exact: true })).toHaveValue("git");
+    await expect(page.getByLabel("Tool", { exact: true })).toHaveValue("Shell");
+    await expect(entry(page, "Read(docs/**)")).toHaveCount(0);
 
-  await page.goBack();
-  await expect(page).not.toHaveURL(/tool=Shell/);
-  await expect(page.getByLabel("Tool", { exact: true })).toHaveValue("");
-  await expect(page.getByLabel("Search", { exact: true })).toHaveValue("git");
-  await expectNoSidewaysScroll(page);
-});
+    await page.goBack();
+    await expect(page).not.toHaveURL(/tool=Shell/);
+    await expect(page.getByLabel("Tool", { exact: true })).toHaveValue("");
+    await expect(page.getByLabel("Search", { exact: true })).toHaveValue("git");
+    await expectNoSidewaysScroll(page);
+  },
+);
 
 test("revoke names the file and line and removes only that entry's bytes; a global revoke warns before and after", async ({
   page,
@@ -274,36 +278,38 @@ test("narrow: a refused candidate shows the engine's reason; a proved one is sav
   );
 });
 
-test("a file changed on disk after listing is refused: nothing written, refresh shows the new file", async ({
-  page,
-}) => {
-  const fx = await setUp(page);
-  await page.goto(`/rules?workspace=${fx.id}`);
-  const readAt = await page.getByTestId("read-at").textContent();
-  await entry(page, "Read(docs/**)")
-    .getByRole("button", { name: /Revoke/ })
-    .click();
-  const edited = CLAUDE.replace('"Bash(git push:*)"', '"Bash(git push:*)", "Bash(git tag:*)"');
-  fs.writeFileSync(fx.file(".claude/settings.json"), edited);
-  const dialog = page.getByRole("dialog");
-  await dialog.getByRole("button", { name: "Revoke", exact: true }).click();
-  await expect(dialog.getByRole("alert")).toHaveText("The file changed on disk — refresh");
-  expect(fs.readFileSync(fx.file(".claude/settings.json"), "utf8")).toBe(edited);
-  await dialog.getByRole("button", { name: "Refresh" }).click();
-  await expect(page.getByRole("dialog")).toHaveCount(0);
-  await expect(entry(page, "Bash(git tag:*)")).toBeVisible();
-  await expect(entry(page, "Read(docs/**)")).toBeVisible();
-  expect(readAt).toMatch(/Read from disk at \d\d:\d\d/);
+test(
+  "a file changed on disk after listing is refused: nothing written, refresh shows the new file",
+  { tag: "@any-viewport" },
+  async ({ page }) => {
+    const fx = await setUp(page);
+    await page.goto(`/rules?workspace=${fx.id}`);
+    const readAt = await page.getByTestId("read-at").textContent();
+    await entry(page, "Read(docs/**)")
+      .getByRole("button", { name: /Revoke/ })
+      .click();
+    const edited = CLAUDE.replace('"Bash(git push:*)"', '"Bash(git push:*)", "Bash(git tag:*)"');
+    fs.writeFileSync(fx.file(".claude/settings.json"), edited);
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("button", { name: "Revoke", exact: true }).click();
+    await expect(dialog.getByRole("alert")).toHaveText("The file changed on disk — refresh");
+    expect(fs.readFileSync(fx.file(".claude/settings.json"), "utf8")).toBe(edited);
+    await dialog.getByRole("button", { name: "Refresh" }).click();
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+    await expect(entry(page, "Bash(git tag:*)")).toBeVisible();
+    await expect(entry(page, "Read(docs/**)")).toBeVisible();
+    expect(readAt).toMatch(/Read from disk at \d\d:\d\d/);
 
-  // The page's Refresh re-reads the files too.
-  fs.writeFileSync(
-    fx.file(".claude/settings.json"),
-    edited.replace('"Bash(git tag:*)"', '"Bash(git tag:*)", "Bash(git stash:*)"'),
-  );
-  await expect(entry(page, "Bash(git stash:*)")).toHaveCount(0);
-  await page.getByRole("button", { name: "Refresh", exact: true }).click();
-  await expect(entry(page, "Bash(git stash:*)")).toBeVisible();
-});
+    // The page's Refresh re-reads the files too.
+    fs.writeFileSync(
+      fx.file(".claude/settings.json"),
+      edited.replace('"Bash(git tag:*)"', '"Bash(git tag:*)", "Bash(git stash:*)"'),
+    );
+    await expect(entry(page, "Bash(git stash:*)")).toHaveCount(0);
+    await page.getByRole("button", { name: "Refresh", exact: true }).click();
+    await expect(entry(page, "Bash(git stash:*)")).toBeVisible();
+  },
+);
 
 test("add a rule explicitly: the server's validation error is shown, global warns, the rule appears", async ({
   page,
@@ -340,51 +346,57 @@ test("add a rule explicitly: the server's validation error is shown, global warn
 });
 
 // Timings are printed for a person to read (speed targets live in bench/, never in a test's pass condition).
-test("a 5,000-entry settings file: lists, filters to one entry and pages on", async ({ page }) => {
-  const rules = Array.from({ length: 5000 }, (_, i) => `      "Bash(tool-${i} --flag-${i % 7}:*)"`);
-  const big = `{\n  "permissions": {\n    "allow": [\n${rules.join(",\n")}\n    ]\n  }\n}\n`;
-  const fx = await setUp(page, { ".claude/settings.json": big });
-  const t0 = Date.now();
-  await page.goto(`/rules?workspace=${fx.id}`);
-  await page.waitForFunction(() => document.querySelector('[data-testid="entry"]') !== null, null, { polling: "raf" });
-  const firstPaint = Date.now() - t0;
-  // A long store without problems starts folded (a phone page stays short); one tap on its header opens it.
-  const bigStore = store(page, fx.file(".claude/settings.json"));
-  await expect(entry(page, "Bash(tool-0 --flag-0:*)")).toBeHidden();
-  await bigStore.locator("summary").first().click();
-  await expect(entry(page, "Bash(tool-0 --flag-0:*)")).toBeVisible();
-  const fcp = Math.round(
-    await page.evaluate(() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? -1),
-  );
-  const tApi = Date.now();
-  const api = await page.request.get(`/api/v1/entries?workspace=${fx.id}&q=tool-4999&limit=200`);
-  expect((await api.json()).matched).toBe(1);
-  const apiMs = Date.now() - tApi;
-  await expect(page.getByTestId("list-status")).toContainText("of 50");
+test(
+  "a 5,000-entry settings file: lists, filters to one entry and pages on",
+  { tag: "@any-viewport" },
+  async ({ page }) => {
+    const rules = Array.from({ length: 5000 }, (_, i) => `      "Bash(tool-${i} --flag-${i % 7}:*)"`);
+    const big = `{\n  "permissions": {\n    "allow": [\n${rules.join(",\n")}\n    ]\n  }\n}\n`;
+    const fx = await setUp(page, { ".claude/settings.json": big });
+    const t0 = Date.now();
+    await page.goto(`/rules?workspace=${fx.id}`);
+    await page.waitForFunction(() => document.querySelector('[data-testid="entry"]') !== null, null, {
+      polling: "raf",
+    });
+    const firstPaint = Date.now() - t0;
+    // A long store without problems starts folded (a phone page stays short); one tap on its header opens it.
+    const bigStore = store(page, fx.file(".claude/settings.json"));
+    await expect(entry(page, "Bash(tool-0 --flag-0:*)")).toBeHidden();
+    await bigStore.locator("summary").first().click();
+    await expect(entry(page, "Bash(tool-0 --flag-0:*)")).toBeVisible();
+    const fcp = Math.round(
+      await page.evaluate(() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? -1),
+    );
+    const tApi = Date.now();
+    const api = await page.request.get(`/api/v1/entries?workspace=${fx.id}&q=tool-4999&limit=200`);
+    expect((await api.json()).matched).toBe(1);
+    const apiMs = Date.now() - tApi;
+    await expect(page.getByTestId("list-status")).toContainText("of 50");
 
-  const t1 = Date.now();
-  await page.getByLabel("Search", { exact: true }).fill("tool-4999");
-  // Polled every animation frame: expect()'s back-off would add up to a second to the measurement.
-  await page.waitForFunction(
-    () => /^1 of 50\d\d entries$/.test(document.querySelector('[data-testid="list-status"]')?.textContent ?? ""),
-    null,
-    { polling: "raf" },
-  );
-  await expect(entry(page, "Bash(tool-4999 --flag-1:*)")).toBeVisible();
-  const filter = Date.now() - t1;
+    const t1 = Date.now();
+    await page.getByLabel("Search", { exact: true }).fill("tool-4999");
+    // Polled every animation frame: expect()'s back-off would add up to a second to the measurement.
+    await page.waitForFunction(
+      () => /^1 of 50\d\d entries$/.test(document.querySelector('[data-testid="list-status"]')?.textContent ?? ""),
+      null,
+      { polling: "raf" },
+    );
+    await expect(entry(page, "Bash(tool-4999 --flag-1:*)")).toBeVisible();
+    const filter = Date.now() - t1;
 
-  await page.getByLabel("Search", { exact: true }).fill("");
-  await expect(page.getByTestId("list-status")).toHaveText(/^50\d\d of 50\d\d entries$/);
-  const t2 = Date.now();
-  await page.getByRole("button", { name: /Show more/ }).scrollIntoViewIfNeeded();
-  await expect(page.getByTestId("entry")).toHaveCount(400);
-  const nextChunk = Date.now() - t2;
-  await expectNoSidewaysScroll(page);
-  test.info().annotations.push({
-    type: "perf",
-    description: `5,000 entries: first entry visible ${firstPaint} ms (FCP ${fcp} ms), filter ${filter} ms (API alone ${apiMs} ms), next chunk ${nextChunk} ms`,
-  });
-  console.log(
-    `[rules perf ${test.info().project.name}] first entry visible ${firstPaint} ms (FCP ${fcp} ms), filter applied ${filter} ms (API alone ${apiMs} ms), next chunk ${nextChunk} ms`,
-  );
-});
+    await page.getByLabel("Search", { exact: true }).fill("");
+    await expect(page.getByTestId("list-status")).toHaveText(/^50\d\d of 50\d\d entries$/);
+    const t2 = Date.now();
+    await page.getByRole("button", { name: /Show more/ }).scrollIntoViewIfNeeded();
+    await expect(page.getByTestId("entry")).toHaveCount(400);
+    const nextChunk = Date.now() - t2;
+    await expectNoSidewaysScroll(page);
+    test.info().annotations.push({
+      type: "perf",
+      description: `5,000 entries: first entry visible ${firstPaint} ms (FCP ${fcp} ms), filter ${filter} ms (API alone ${apiMs} ms), next chunk ${nextChunk} ms`,
+    });
+    console.log(
+      `[rules perf ${test.info().project.name}] first entry visible ${firstPaint} ms (FCP ${fcp} ms), filter applied ${filter} ms (API alone ${apiMs} ms), next chunk ${nextChunk} ms`,
+    );
+  },
+);

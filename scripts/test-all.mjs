@@ -5,11 +5,13 @@
 // Each suite's output is printed whole when it ends, so parallel logs never interleave.
 // `node scripts/test-all.mjs unit e2e` runs only those suites; TEST_SERIAL=1 runs them one after another.
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 
 /**
- * name, command, arguments; `before`: a command run first (a build); `after`: starts once that suite has
- * finished (it shares what that one uses); `db`: the one suite that gets DATABASE_URL.
+ * name, command, arguments; `needs`: suites that must have finished first (a build), run even when not asked for;
+ * `after`: starts once that suite has finished, if it runs (it shares what that one uses); `db`: the one suite that
+ * gets DATABASE_URL; `when`: the suite runs only if this is true.
  */
 const suites = [
   { name: "format", cmd: "npx", args: ["prettier", "--check", "."] },
@@ -36,11 +38,20 @@ const suites = [
   { name: "unit", cmd: "npx", args: ["vitest", "run"] },
   // Only the Postgres suite talks to DATABASE_URL; the e2e server keeps its own embedded database.
   { name: "postgres", cmd: "npx", args: ["vitest", "run", "--config", "vitest.pg.config.ts"], db: true },
-  // The build first, apart from Playwright's server start-up timeout (it takes minutes while other suites run).
+  // The production build the browser suites run against, apart from Playwright's server start-up timeout.
+  { name: "build", cmd: "npx", args: ["next", "build"] },
   // scripts/e2e.mjs runs the desktop and the phone project at once, each against its own server.
-  { name: "e2e", cmd: "node", args: ["scripts/e2e.mjs"], before: ["npx", ["next", "build"]] },
-  // The mevedel bridge's ERT tests (Debian's emacs-nox) against a real cockpit; after e2e, whose build it reuses.
-  { name: "emacs", cmd: "node", args: ["integrations/mevedel/test/run.mjs"], after: "e2e" },
+  { name: "e2e", cmd: "node", args: ["scripts/e2e.mjs"], needs: ["build"] },
+  // The mevedel bridge's ERT tests (Debian's emacs-nox) against a real cockpit on a free port of its own.
+  { name: "emacs", cmd: "node", args: ["integrations/mevedel/test/run.mjs"], needs: ["build"] },
+  // docs/deploy.md proved with two OS users (creates them: root only; .ci/run sets COCKPIT_DEPLOY_CHECK=1).
+  {
+    name: "deploy",
+    cmd: "bash",
+    args: ["scripts/deploy-check.sh"],
+    needs: ["build"],
+    when: process.env.COCKPIT_DEPLOY_CHECK === "1",
+  },
 ];
 
 const only = process.argv.slice(2);
@@ -49,9 +60,31 @@ if (unknown.length) {
   process.stderr.write(`unknown suite ${unknown.join(", ")} (${suites.map((s) => s.name).join(", ")})\n`);
   process.exit(2);
 }
-const chosen = suites.filter((s) => !only.length || only.includes(s.name));
+const asked = suites.filter((s) => (only.length ? only.includes(s.name) : s.when !== false));
+const needed = new Set(asked.flatMap((s) => [s.name, ...(s.needs ?? [])]));
+const chosen = suites.filter((s) => needed.has(s.name));
 const serial = process.env.TEST_SERIAL === "1";
 const started = Date.now();
+
+/**
+ * CPU-seconds the whole machine spent busy so far (Linux /proc/stat), or null. Bash's `time` misses what a suite's
+ * grandchildren use after their parent is gone (Chromium's renderers), so the summary also prints this: on an
+ * otherwise quiet machine it is what `npm test` cost.
+ */
+function machineBusy() {
+  try {
+    const [user, nice, system, , , irq, softirq] = readFileSync("/proc/stat", "utf8")
+      .split("\n")[0]
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
+    return (user + nice + system + irq + softirq) / 100;
+  } catch {
+    return null;
+  }
+}
+const busyAtStart = machineBusy();
 const seconds = (since) => Math.round((Date.now() - since) / 1000);
 
 const CPU_MARK = "::test-all-cpu";
@@ -84,7 +117,7 @@ async function run(suite) {
   const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", FORCE_COLOR: process.env.FORCE_COLOR ?? "0" };
   if (!suite.db) delete env.DATABASE_URL;
   const t = Date.now();
-  const steps = [...(suite.before ? [suite.before] : []), [suite.cmd, suite.args]];
+  const steps = [[suite.cmd, suite.args]];
   const commands = steps.map(([c, a]) => `${c} ${a.join(" ")}`).join(" && ");
   process.stdout.write(`=== ${suite.name} started (${commands}) at +${seconds(started)} s\n`);
   const chunks = [];
@@ -110,18 +143,28 @@ if (serial) {
 } else {
   const done = new Map();
   const start = (suite) => {
-    const waitFor = suite.after && chosen.some((s) => s.name === suite.after) ? done.get(suite.after) : undefined;
-    const p = (waitFor ?? Promise.resolve()).then(() => run(suite));
+    const first = [...(suite.needs ?? []), ...(suite.after ? [suite.after] : [])].filter((n) => done.has(n));
+    const p = Promise.all(first.map((n) => done.get(n))).then(async (before) => {
+      const failed = before.find((r) => suite.needs?.includes(r.name) && !r.ok);
+      if (!failed) return run(suite);
+      const output = `not run: ${failed.name} failed\n`;
+      process.stdout.write(`\n=== ${suite.name}: FAILED (${output.trim()})\n`);
+      return { name: suite.name, ok: false, seconds: 0, cpu: 0, output };
+    });
     done.set(suite.name, p);
     return p;
   };
+  // Suites start in the list's order, so one a later one needs is registered first.
   results.push(...(await Promise.all(chosen.map(start))));
 }
 
 const cpu = results.reduce((sum, r) => sum + r.cpu, 0);
 const cores = availableParallelism();
+const busy = busyAtStart === null ? null : Math.round(machineBusy() - busyAtStart);
 process.stdout.write(
-  `\n=== summary: ${seconds(started)} s in all${serial ? ", one suite at a time" : ""}; CPU ${cpu} s on ${cores} cores (load average now ${loadavg()[0].toFixed(1)})\n`,
+  `\n=== summary: ${seconds(started)} s in all${serial ? ", one suite at a time" : ""}; CPU ${cpu} s on ${cores} cores${
+    busy === null ? "" : ` (the machine was busy ${busy} CPU-s)`
+  } (load average now ${loadavg()[0].toFixed(1)})\n`,
 );
 for (const r of results)
   process.stdout.write(`${r.ok ? "ok  " : "FAIL"}  ${r.name} (${r.seconds} s, CPU ${r.cpu} s)\n`);
