@@ -40,12 +40,18 @@ export default defineConfig({
     screenshot: "only-on-failure",
   },
   projects: [
-    { name: "desktop", use: { ...devices["Desktop Chrome"], launchOptions: chromium } },
+    // Tests tagged @any-viewport do not depend on the viewport (server refusals, volumes, files changed on disk; the
+    // collaborators test opens its own phone): they run once, on desktop. The other agents' specs (Codex, Gemini CLI,
+    // Cursor CLI: their cards and rules, Gemini's deny-only card) run once too, on the phone, so the two projects,
+    // which run at the same time, end together.
+    {
+      name: "desktop",
+      use: { ...devices["Desktop Chrome"], launchOptions: chromium },
+      testIgnore: /(codex|gemini-cursor)\.spec\.ts$/,
+    },
     // The phone project runs what a phone changes: every page's layout (a11y.spec visits every page and dialog),
     // answering cards by touch, signing in, the offline and deep-link paths, the Rules, Audit, Settings and
-    // Collaborators forms. What does not depend on the viewport runs once, on desktop: whole specs (stopping a server,
-    // the CLI, response headers) and the tests tagged @any-viewport (server refusals, an agent's semantics behind the
-    // same card, volumes, files changed on disk). docs/architecture.md, "Tests".
+    // notification forms. Stopping a server, the CLI and response headers run on desktop only.
     {
       name: "phone",
       use: { ...devices["Pixel 7"], launchOptions: chromium },

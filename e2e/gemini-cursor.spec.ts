@@ -75,46 +75,41 @@ test.describe("Gemini CLI and Cursor CLI cards", () => {
     await signIn(page);
   });
 
-  test(
-    "Cursor: what its allow list settles is answered at once; an ask becomes a card and Allow once is Cursor's allow",
-    { tag: "@any-viewport" },
-    async ({ page, baseURL }) => {
-      const local = await hook("cursor", baseURL!, cursorShell("git status"));
-      expect(JSON.parse(local.stdout)).toEqual({ permission: "allow" });
-      const denied = await hook("cursor", baseURL!, cursorShell("rm -rf build"));
-      expect(JSON.parse(denied.stdout)).toMatchObject({ permission: "deny" });
+  test("Cursor: what its allow list settles is answered at once; an ask becomes a card and Allow once is Cursor's allow", async ({
+    page,
+    baseURL,
+  }) => {
+    const local = await hook("cursor", baseURL!, cursorShell("git status"));
+    expect(JSON.parse(local.stdout)).toEqual({ permission: "allow" });
+    const denied = await hook("cursor", baseURL!, cursorShell("rm -rf build"));
+    expect(JSON.parse(denied.stdout)).toMatchObject({ permission: "deny" });
 
-      await page.goto("/cards");
-      const marker = unique();
-      const pending = hook("cursor", baseURL!, cursorShell(`npm install left-pad-${marker}`));
-      const card = page.getByTestId("card").filter({ hasText: marker });
-      await expect(card).toBeVisible({ timeout: 30_000 });
-      await expect(card.getByText("Cursor CLI", { exact: true }).first()).toBeVisible();
-      // Cursor's hook answers "allow" and Cursor runs the command: the card offers Allow and Deny.
-      await expect(card.getByRole("button", { name: "Deny", exact: true })).toBeVisible();
-      await expect(card.getByRole("button", { name: "Allow once", exact: true })).toBeVisible();
-      await expect(card.getByTestId("approve-elsewhere")).toHaveCount(0);
-      await page.screenshot({
-        path: `${process.env.E2E_SCREENSHOTS ?? "test-results"}/cursor-card-${test.info().project.name}.png`,
-      });
-      await card.getByRole("button", { name: "Allow once" }).click();
-      await expect(page.getByTestId("answer-notice").first()).toContainText(
-        /Allowed once: npm install left-pad-.* · by you/,
-      );
-      const result = await pending;
-      expect(result.code).toBe(0);
-      expect(JSON.parse(result.stdout)).toEqual({ permission: "allow" });
-    },
-  );
+    await page.goto("/cards");
+    const marker = unique();
+    const pending = hook("cursor", baseURL!, cursorShell(`npm install left-pad-${marker}`));
+    const card = page.getByTestId("card").filter({ hasText: marker });
+    await expect(card).toBeVisible({ timeout: 30_000 });
+    await expect(card.getByText("Cursor CLI", { exact: true }).first()).toBeVisible();
+    // Cursor's hook answers "allow" and Cursor runs the command: the card offers Allow and Deny.
+    await expect(card.getByRole("button", { name: "Deny", exact: true })).toBeVisible();
+    await expect(card.getByRole("button", { name: "Allow once", exact: true })).toBeVisible();
+    await expect(card.getByTestId("approve-elsewhere")).toHaveCount(0);
+    await page.screenshot({
+      path: `${process.env.E2E_SCREENSHOTS ?? "test-results"}/cursor-card-${test.info().project.name}.png`,
+    });
+    await card.getByRole("button", { name: "Allow once" }).click();
+    await expect(page.getByTestId("answer-notice").first()).toContainText(
+      /Allowed once: npm install left-pad-.* · by you/,
+    );
+    const result = await pending;
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ permission: "allow" });
+  });
 
-  test(
-    "Cursor: nobody answers in time, so the hook answers ask (never allow)",
-    { tag: "@any-viewport" },
-    async ({ baseURL }) => {
-      const result = await hook("cursor", baseURL!, cursorShell(`npm publish ${unique()}`), 2);
-      expect(JSON.parse(result.stdout)).toMatchObject({ permission: "ask" });
-    },
-  );
+  test("Cursor: nobody answers in time, so the hook answers ask (never allow)", async ({ baseURL }) => {
+    const result = await hook("cursor", baseURL!, cursorShell(`npm publish ${unique()}`), 2);
+    expect(JSON.parse(result.stdout)).toMatchObject({ permission: "ask" });
+  });
 
   test("Gemini: the card says approval is in Gemini's terminal; Deny from the page blocks the call", async ({
     page,
@@ -146,78 +141,75 @@ test.describe("Gemini CLI and Cursor CLI cards", () => {
     });
   });
 
-  test(
-    "Gemini: nobody denies in time, so the card closes and the hook prints nothing (Gemini's own prompt decides)",
-    { tag: "@any-viewport" },
-    async ({ page, baseURL }) => {
-      await page.goto("/cards");
-      const marker = unique();
-      const pending = hook("gemini", baseURL!, geminiBeforeTool(`docker push app:${marker}`), 8);
-      const card = page.getByTestId("card").filter({ hasText: marker });
-      await expect(card).toBeVisible({ timeout: 30_000 });
-      const result = await pending;
-      expect(result).toEqual({ code: 0, stdout: "" });
-      // The card is retired (aborted): nothing is left to answer on it.
-      await expect(card.getByRole("button", { name: "Deny", exact: true })).toHaveCount(0);
-    },
-  );
+  test("Gemini: nobody denies in time, so the card closes and the hook prints nothing (Gemini's own prompt decides)", async ({
+    page,
+    baseURL,
+  }) => {
+    await page.goto("/cards");
+    const marker = unique();
+    const pending = hook("gemini", baseURL!, geminiBeforeTool(`docker push app:${marker}`), 8);
+    const card = page.getByTestId("card").filter({ hasText: marker });
+    await expect(card).toBeVisible({ timeout: 30_000 });
+    const result = await pending;
+    expect(result).toEqual({ code: 0, stdout: "" });
+    // The card is retired (aborted): nothing is left to answer on it.
+    await expect(card.getByRole("button", { name: "Deny", exact: true })).toHaveCount(0);
+  });
 
-  test(
-    "Gemini: the Rules page says, next to auto-saved.toml, that Gemini drops its comments; a rule there narrows in place",
-    { tag: "@any-viewport" },
-    async ({ page }) => {
-      const policies = path.join(dataDir(), "home", ".gemini", "policies");
-      fs.mkdirSync(policies, { recursive: true });
-      const file = path.join(policies, "auto-saved.toml");
-      fs.writeFileSync(
-        file,
-        '# kept by the cockpit, dropped by Gemini\n[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "npm test"\ndecision = "allow"\npriority = 950\n',
+  test("Gemini: the Rules page says, next to auto-saved.toml, that Gemini drops its comments; a rule there narrows in place", async ({
+    page,
+  }) => {
+    const policies = path.join(dataDir(), "home", ".gemini", "policies");
+    fs.mkdirSync(policies, { recursive: true });
+    const file = path.join(policies, "auto-saved.toml");
+    fs.writeFileSync(
+      file,
+      '# kept by the cockpit, dropped by Gemini\n[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "npm test"\ndecision = "allow"\npriority = 950\n',
+    );
+    try {
+      const folder = tempFolder("gc-rules");
+      fs.mkdirSync(path.join(folder, ".git"));
+      await page.goto("/rules");
+      const res = await page.request.post("/api/v1/workspaces", {
+        headers: { origin: appOrigin() },
+        data: { path: folder },
+      });
+      expect(res.status()).toBe(201);
+      const { workspace } = (await res.json()) as { workspace: { id: string } };
+      await page.goto(`/rules?workspace=${workspace.id}`);
+      const store = page.locator(`[data-testid="store"][data-store-path="${file}"]`);
+      await expect(store.getByTestId("store-help")).toHaveText(
+        "Gemini rewrites this file whenever you choose “Allow for all future sessions”: it re-serializes it with @iarna/toml, so comments and formatting here are lost the next time Gemini saves. The cockpit's own edits keep them.",
       );
-      try {
-        const folder = tempFolder("gc-rules");
-        fs.mkdirSync(path.join(folder, ".git"));
-        await page.goto("/rules");
-        const res = await page.request.post("/api/v1/workspaces", {
-          headers: { origin: appOrigin() },
-          data: { path: folder },
-        });
-        expect(res.status()).toBe(201);
-        const { workspace } = (await res.json()) as { workspace: { id: string } };
-        await page.goto(`/rules?workspace=${workspace.id}`);
-        const store = page.locator(`[data-testid="store"][data-store-path="${file}"]`);
-        await expect(store.getByTestId("store-help")).toHaveText(
-          "Gemini rewrites this file whenever you choose “Allow for all future sessions”: it re-serializes it with @iarna/toml, so comments and formatting here are lost the next time Gemini saves. The cockpit's own edits keep them.",
-        );
-        await expect(store).toContainText("npm test");
-        await store.getByTestId("store-help").scrollIntoViewIfNeeded();
-        await page.screenshot({
-          path: `${process.env.E2E_SCREENSHOTS ?? "test-results"}/gemini-auto-saved-${test.info().project.name}.png`,
-        });
+      await expect(store).toContainText("npm test");
+      await store.getByTestId("store-help").scrollIntoViewIfNeeded();
+      await page.screenshot({
+        path: `${process.env.E2E_SCREENSHOTS ?? "test-results"}/gemini-auto-saved-${test.info().project.name}.png`,
+      });
 
-        // Narrowed on the page through Gemini's own proof: a commandPrefix grows by whole words only.
-        const rule = (prefix: string) =>
-          `toolName = "run_shell_command", commandPrefix = "${prefix}", decision = "allow", priority = 950`;
-        await store
-          .getByTestId("entry")
-          .filter({ has: page.getByText(rule("npm test"), { exact: true }) })
-          .getByRole("button", { name: /Narrow/ })
-          .click();
-        const dialog = page.getByRole("dialog");
-        const input = dialog.getByLabel("Narrower entry", { exact: true });
-        await input.fill(rule("npm tes"));
-        await expect(dialog.getByTestId("narrow-check")).toContainText("cannot prove narrower: commandPrefix changes");
-        await expect(dialog.getByRole("button", { name: "Save" })).toBeDisabled();
-        await input.fill(rule("npm test --ci"));
-        await expect(dialog.getByTestId("narrow-check")).toHaveText("narrower");
-        await dialog.getByRole("button", { name: "Save" }).click();
-        await expect(page.getByRole("status").filter({ hasText: "Narrowed in" })).toBeVisible();
-        expect(fs.readFileSync(file, "utf8")).toBe(
-          '# kept by the cockpit, dropped by Gemini\n[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "npm test --ci"\ndecision = "allow"\npriority = 950\n',
-        );
-      } finally {
-        // Other specs share this HOME: a Gemini file of the person's would add Gemini's trust banner to their pages.
-        fs.rmSync(file);
-      }
-    },
-  );
+      // Narrowed on the page through Gemini's own proof: a commandPrefix grows by whole words only.
+      const rule = (prefix: string) =>
+        `toolName = "run_shell_command", commandPrefix = "${prefix}", decision = "allow", priority = 950`;
+      await store
+        .getByTestId("entry")
+        .filter({ has: page.getByText(rule("npm test"), { exact: true }) })
+        .getByRole("button", { name: /Narrow/ })
+        .click();
+      const dialog = page.getByRole("dialog");
+      const input = dialog.getByLabel("Narrower entry", { exact: true });
+      await input.fill(rule("npm tes"));
+      await expect(dialog.getByTestId("narrow-check")).toContainText("cannot prove narrower: commandPrefix changes");
+      await expect(dialog.getByRole("button", { name: "Save" })).toBeDisabled();
+      await input.fill(rule("npm test --ci"));
+      await expect(dialog.getByTestId("narrow-check")).toHaveText("narrower");
+      await dialog.getByRole("button", { name: "Save" }).click();
+      await expect(page.getByRole("status").filter({ hasText: "Narrowed in" })).toBeVisible();
+      expect(fs.readFileSync(file, "utf8")).toBe(
+        '# kept by the cockpit, dropped by Gemini\n[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "npm test --ci"\ndecision = "allow"\npriority = 950\n',
+      );
+    } finally {
+      // Other specs share this HOME: a Gemini file of the person's would add Gemini's trust banner to their pages.
+      fs.rmSync(file);
+    }
+  });
 });

@@ -11,10 +11,11 @@ import { availableParallelism, loadavg } from "node:os";
 /**
  * name, command, arguments; `needs`: suites that must have finished first (a build), run even when not asked for;
  * `after`: starts once that suite has finished, if it runs (it shares what that one uses); `db`: the one suite that
- * gets DATABASE_URL; `when`: the suite runs only if this is true.
+ * gets DATABASE_URL; `when`: the suite runs only if this is true; `nice`: it yields the CPU to the others (checks
+ * with no timers to miss; the build the browser suites wait for comes first).
  */
 const suites = [
-  { name: "format", cmd: "npx", args: ["prettier", "--check", "."] },
+  { name: "format", cmd: "npx", args: ["prettier", "--check", "."], nice: true },
   // No circular imports; lib/policy imports no I/O (rules in .dependency-cruiser.cjs).
   {
     name: "imports",
@@ -33,11 +34,18 @@ const suites = [
       "instrumentation.ts",
     ],
     after: "format",
+    nice: true,
   },
-  { name: "type-check", cmd: "npx", args: ["tsc", "--noEmit"] },
+  { name: "type-check", cmd: "npx", args: ["tsc", "--noEmit"], nice: true },
   { name: "unit", cmd: "npx", args: ["vitest", "run"] },
   // Only the Postgres suite talks to DATABASE_URL; the e2e server keeps its own embedded database.
-  { name: "postgres", cmd: "npx", args: ["vitest", "run", "--config", "vitest.pg.config.ts"], db: true },
+  {
+    name: "postgres",
+    cmd: "npx",
+    args: ["vitest", "run", "--config", "vitest.pg.config.ts"],
+    db: true,
+    nice: true,
+  },
   // The production build the browser suites run against, apart from Playwright's server start-up timeout.
   { name: "build", cmd: "npx", args: ["next", "build"] },
   // scripts/e2e.mjs runs the desktop and the phone project at once, each against its own server.
@@ -93,9 +101,9 @@ const CPU_MARK = "::test-all-cpu";
  * Runs one command, collecting its output; resolves with whether it exited 0 and the CPU seconds it and its
  * children used (bash's `time`): on a shared machine wall time says little, CPU time says what a suite costs.
  */
-function exec(cmd, args, env, chunks) {
+function exec(cmd, args, env, chunks, nice) {
   return new Promise((resolve) => {
-    const script = `TIMEFORMAT="${CPU_MARK} %U %S"; time "$@"`;
+    const script = `TIMEFORMAT="${CPU_MARK} %U %S"; time ${nice ? "nice -n 5 " : ""}"$@"`;
     const child = spawn("bash", ["-c", script, "bash", cmd, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
     let cpu = 0;
     child.stdout.on("data", (d) => chunks.push(d));
@@ -125,7 +133,7 @@ async function run(suite) {
   let cpu = 0;
   for (const [cmd, args] of steps) {
     if (!ok) break;
-    const step = await exec(cmd, args, env, chunks);
+    const step = await exec(cmd, args, env, chunks, suite.nice);
     ok = step.ok;
     cpu += step.cpu;
   }
