@@ -8,16 +8,17 @@ const ROOT = fileURLToPath(new URL(".", import.meta.url));
 const FOLDERS = ["lib", "db", "app", "components", "bench", "test"];
 
 /**
- * Test files that replace a module (`vi.mock`, `vi.doMock`): a mock can only replace a module its file loads first,
- * so these run in a fresh module graph each (the "isolated" project). Found by reading the files, so a new one
- * cannot land in the shared project by mistake.
+ * Test files that need a fresh process of their own (the "isolated" project): those that replace a module
+ * (`vi.mock`, `vi.doMock`: a mock can only replace a module its file loads first), and those that change the process
+ * in a way nothing can undo, which say so on a line of their own: `// vitest: isolated (why)` (the login throttle's
+ * tests load the server's preload, which patches node:http for the rest of the process). Found by reading the files.
  */
 const MOCKING = FOLDERS.flatMap((folder) =>
   fs
     .readdirSync(path.join(ROOT, folder), { recursive: true, encoding: "utf8" })
     .filter((f) => /\.test\.ts$/.test(f) && !/\.pg\.test\.ts$/.test(f) && !f.includes("node_modules"))
     .map((f) => `${folder}/${f.split(path.sep).join("/")}`)
-    .filter((f) => /\bvi\.(mock|doMock)\(/.test(fs.readFileSync(path.join(ROOT, f), "utf8"))),
+    .filter((f) => /\bvi\.(mock|doMock)\(|^\/\/ vitest: isolated\b/m.test(fs.readFileSync(path.join(ROOT, f), "utf8"))),
 );
 
 export default defineConfig({

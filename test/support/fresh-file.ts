@@ -7,8 +7,8 @@
  * - the cockpit's process-wide state, kept on `globalThis` under `Symbol.for("permissions-cockpit.…")` keys: the
  *   server database handle, audit configuration, caches, rate-limit buckets, stream slots, the card bus. Each
  *   module recreates its state on first use, exactly as in a fresh process.
- * Files that replace modules with `vi.mock` run in the isolated project instead (a mock cannot replace a module
- * another file already loaded).
+ * Files that replace modules with `vi.mock`, or change the process for good (patching node:http), run in the
+ * isolated project instead; the latter say so with a `// vitest: isolated (why)` line (vitest.config.ts).
  */
 const ENV_KEY = Symbol.for("permissions-cockpit.test.worker-env");
 type WorkerStart = { env: Record<string, string | undefined>; cwd: string };

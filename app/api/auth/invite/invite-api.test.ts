@@ -1,3 +1,4 @@
+// vitest: isolated (it loads lib/http/peer-preload.cjs, which patches node:http for the rest of the process)
 /** Access cases: invites (expired, reused, guessed), session rotation and timeouts, removal and lowering mid-flight. */
 import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";

@@ -1,3 +1,4 @@
+// vitest: isolated (it loads lib/http/peer-preload.cjs, which patches node:http for the rest of the process)
 import http from "node:http";
 import { createRequire } from "node:module";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
