@@ -87,8 +87,6 @@ export interface RuleTraits {
    * resolved innermost bucket (session) first.
    */
   readonly precedence: "deny-first" | "buckets";
-  /** Its rules may also be written as Lisp forms (`("Bash" :pattern "git log *")`), besides `Tool(spec)` text. */
-  readonly ruleForms?: boolean;
   /** A path rule's `/x` is relative to its settings file's folder: the same text means other paths in other files. */
   readonly slashFromStoreFolder?: boolean;
   /** Tools it allows before any rule is read (canonical names): rules on them are never consulted. */

@@ -2,7 +2,6 @@
  * "When remembering": before "always allow" appends a rule, find an existing allow that already covers it,
  * so the card can warn and offer that rule instead of growing the list.
  */
-import { ruleTraitsOf } from "@/lib/agents";
 import { dialectOf } from "@/lib/agents/dialects";
 import { isNarrower, type Agent, type Rule, type RuleSource } from "@/lib/policy";
 import { parseMevedelRuleText, parseRule } from "@/lib/policy";
@@ -18,10 +17,11 @@ export interface CoveringAllow {
 }
 
 function parseNew(text: string, agent: Agent, source: RuleSource): Rule | null {
+  const dialect = dialectOf(agent);
   const parsed =
-    ruleTraitsOf(agent).ruleForms && text.trim().startsWith("(")
-      ? parseMevedelRuleText(text, source, dialectOf(agent))
-      : parseRule(text, "allow", { dialect: dialectOf(agent), source });
+    dialect.rules.form === "plist" && text.trim().startsWith("(")
+      ? parseMevedelRuleText(text, source, dialect)
+      : parseRule(text, "allow", { dialect, source });
   return parsed.ok ? parsed.value : null;
 }
 

@@ -20,7 +20,6 @@ export const info = {
   auditLog: { file: "permission-log.el", toolFields: ["tool", "tool-name"] },
   ruleTraits: {
     precedence: "buckets",
-    ruleForms: true,
     shellFamilyAllow: '("Bash" :pattern "{} *" :action allow)',
   },
 } as const satisfies AgentInfo;
