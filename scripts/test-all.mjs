@@ -125,18 +125,9 @@ async function run(suite) {
   const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", FORCE_COLOR: process.env.FORCE_COLOR ?? "0" };
   if (!suite.db) delete env.DATABASE_URL;
   const t = Date.now();
-  const steps = [[suite.cmd, suite.args]];
-  const commands = steps.map(([c, a]) => `${c} ${a.join(" ")}`).join(" && ");
-  process.stdout.write(`=== ${suite.name} started (${commands}) at +${seconds(started)} s\n`);
+  process.stdout.write(`=== ${suite.name} started (${suite.cmd} ${suite.args.join(" ")}) at +${seconds(started)} s\n`);
   const chunks = [];
-  let ok = true;
-  let cpu = 0;
-  for (const [cmd, args] of steps) {
-    if (!ok) break;
-    const step = await exec(cmd, args, env, chunks, suite.nice);
-    ok = step.ok;
-    cpu += step.cpu;
-  }
+  const { ok, cpu } = await exec(suite.cmd, suite.args, env, chunks, suite.nice);
   const output = Buffer.concat(chunks).toString("utf8");
   const result = { name: suite.name, ok, seconds: seconds(t), cpu: Math.round(cpu), output };
   const tail = output.endsWith("\n") ? "" : "\n";
@@ -145,20 +136,23 @@ async function run(suite) {
   return result;
 }
 
+/** Runs the suite unless a suite it needs failed (then it fails at once, saying which). */
+async function runUnlessBlocked(suite, before) {
+  const failed = before.find((r) => suite.needs?.includes(r.name) && !r.ok);
+  if (!failed) return run(suite);
+  const output = `not run: ${failed.name} failed\n`;
+  process.stdout.write(`\n=== ${suite.name}: FAILED (${output.trim()})\n`);
+  return { name: suite.name, ok: false, seconds: 0, cpu: 0, output };
+}
+
 const results = [];
 if (serial) {
-  for (const suite of chosen) results.push(await run(suite));
+  for (const suite of chosen) results.push(await runUnlessBlocked(suite, results));
 } else {
   const done = new Map();
   const start = (suite) => {
     const first = [...(suite.needs ?? []), ...(suite.after ? [suite.after] : [])].filter((n) => done.has(n));
-    const p = Promise.all(first.map((n) => done.get(n))).then(async (before) => {
-      const failed = before.find((r) => suite.needs?.includes(r.name) && !r.ok);
-      if (!failed) return run(suite);
-      const output = `not run: ${failed.name} failed\n`;
-      process.stdout.write(`\n=== ${suite.name}: FAILED (${output.trim()})\n`);
-      return { name: suite.name, ok: false, seconds: 0, cpu: 0, output };
-    });
+    const p = Promise.all(first.map((n) => done.get(n))).then((before) => runUnlessBlocked(suite, before));
     done.set(suite.name, p);
     return p;
   };

@@ -39,10 +39,12 @@ export type RecordCliWriteInput = z.infer<typeof RecordCliWriteInput>;
  * The `entry.*` row of a store write the CLI made itself (docs/conventions.md, "Store writes from the CLI"). The CLI
  * edits the agent's file with its own OS rights, exactly as before (ADR 0001: store-file verbs need no server), then
  * reports the write here. It takes the owner's role (the CLI's credentials have it) and writes no file, so the local
- * credential gains nothing it could not already do;
- * it records only a write that is really on disk: the file must be one of the agent's stores for that folder as the
- * cockpit sees them (whose agent the row names), with the version the CLI wrote (anything else is a 409 and no row), and an added entry must be
- * in it. The row names the registered workspace at that folder (none for another folder or a machine-wide store).
+ * credential gains nothing it could not already do. It records only a write that is really on disk:
+ * - the file must be one of the agent's stores for that folder as the cockpit sees them (the row names that store's
+ *   agent), else 422;
+ * - at the version the CLI wrote, else 409 and no row;
+ * - an added entry must be in it, else 409.
+ * The row names the registered workspace at that folder (none for another folder or a machine-wide store).
  */
 export async function recordCliStoreWrite({
   db,
