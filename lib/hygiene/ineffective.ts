@@ -34,7 +34,7 @@ export function findIneffective(items: LintItem[]): Finding[] {
     if (ignoredByAgent(r, dialectOf(r.agent)))
       push(
         it,
-        `Claude Code accepts ${r.tool}(path) but never consults it; path rules for writes are spelled Edit(path)`,
+        `${agentLabel(r.agent)} accepts ${r.tool}(path) but never consults it; path rules for writes are spelled Edit(path)`,
       );
     else if (
       traits.alwaysAllowedTools?.includes(tool) &&
